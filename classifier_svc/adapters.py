@@ -1,0 +1,58 @@
+"""gRPC-backed implementations of the router's ports (indexer search, loop sessions)."""
+
+from __future__ import annotations
+
+import grpc
+
+from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
+from atc.loop.v1 import loop_pb2, loop_pb2_grpc
+from classifier_svc.candidates import ActiveSession, Candidate
+from services import language
+
+
+class IndexerEndpointSearch:
+    def __init__(self, stub: indexer_pb2_grpc.IndexerServiceStub, timeout: float) -> None:
+        self._stub = stub
+        self._timeout = timeout
+
+    async def search(self, query: str, limit: int) -> list[Candidate]:
+        response = await self._stub.Search(
+            indexer_pb2.SearchRequest(collection=indexer_pb2.COLLECTION_ENDPOINTS, query=query, limit=limit),
+            timeout=self._timeout,
+        )
+        return [
+            Candidate(
+                endpoint_id=hit.endpoint.endpoint_id,
+                name=hit.endpoint.name,
+                dense_cosine=hit.dense_cosine,
+                hybrid_rank=hit.hybrid_rank,
+                endpoint=hit.endpoint,
+            )
+            for hit in response.hits
+            if hit.WhichOneof("item") == "endpoint"
+        ]
+
+
+class LoopSessionDirectory:
+    def __init__(self, stub: loop_pb2_grpc.LoopServiceStub, timeout: float) -> None:
+        self._stub = stub
+        self._timeout = timeout
+
+    async def active_session(self, chat_id: str) -> ActiveSession | None:
+        try:
+            response = await self._stub.GetSession(
+                loop_pb2.GetSessionRequest(chat_id=chat_id), timeout=self._timeout
+            )
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() == grpc.StatusCode.NOT_FOUND:
+                return None
+            raise
+        session = response.session
+        return ActiveSession(
+            chat_id=session.chat_id,
+            endpoint_names=tuple(e.name for e in session.endpoints),
+            language=language.from_proto(session.language),
+        )
+
+    async def drop_session(self, chat_id: str) -> None:
+        await self._stub.DeleteSession(loop_pb2.DeleteSessionRequest(chat_id=chat_id), timeout=self._timeout)

@@ -1,0 +1,60 @@
+"""What the router reasons about: catalogue candidates and active sessions.
+
+The endpoint itself is carried opaquely (`endpoint`) so the domain never
+depends on the wire format; adapters fill it in and read it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from services.language import Lang
+
+
+@dataclass(frozen=True)
+class Candidate:
+    endpoint_id: str
+    name: str
+    dense_cosine: float
+    hybrid_rank: int
+    endpoint: Any = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class ActiveSession:
+    chat_id: str
+    endpoint_names: tuple[str, ...]
+    language: Lang | None
+
+
+class Workflow(StrEnum):
+    SERVICE = "service"
+    API_TOOL_CALLING = "api_tool_calling"
+    CONTEXT = "context"
+    RAG = "rag"
+    OOD = "ood"
+
+
+class ExecutionMode(StrEnum):
+    SINGLE = "single"
+    PARALLEL = "parallel"
+
+
+class Reason(StrEnum):
+    NEW_MATCH = "new_match"
+    SESSION_RESUME = "session_resume"
+    INTENT_SWITCH = "intent_switch"
+    NO_MATCH = "no_match"
+
+
+@dataclass(frozen=True)
+class Decision:
+    workflow: Workflow
+    language: Lang
+    reason: Reason
+    confidence: float = 0.0
+    mode: ExecutionMode = ExecutionMode.SINGLE
+    endpoints: tuple[Candidate, ...] = ()
+    reasoning: str = ""

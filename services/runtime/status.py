@@ -1,0 +1,90 @@
+"""google.rpc.Status with one ErrorInfo (AIP-193), for aborts and in-stream errors."""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from atc.common.v1 import turn_event_pb2
+from services.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    MeshError,
+    NotFound,
+    PermissionDenied,
+    Unavailable,
+)
+
+ERROR_DOMAIN = "atc.mesh"
+
+_CODES: list[tuple[type[MeshError], grpc.StatusCode]] = [
+    (InvalidArgument, grpc.StatusCode.INVALID_ARGUMENT),
+    (NotFound, grpc.StatusCode.NOT_FOUND),
+    (PermissionDenied, grpc.StatusCode.PERMISSION_DENIED),
+    (Unavailable, grpc.StatusCode.UNAVAILABLE),
+    (FailedPrecondition, grpc.StatusCode.FAILED_PRECONDITION),
+]
+
+
+def grpc_code_for(error: MeshError) -> grpc.StatusCode:
+    for cls, code in _CODES:
+        if isinstance(error, cls):
+            return code
+    return grpc.StatusCode.INTERNAL
+
+
+def rich_status(
+    code: grpc.StatusCode, reason: str, message: str, metadata: dict[str, str] | None = None
+) -> status_pb2.Status:
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=ERROR_DOMAIN, metadata=metadata or {})
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    return status_pb2.Status(code=code.value[0], message=message, details=[detail])
+
+
+def status_for(error: MeshError) -> status_pb2.Status:
+    return rich_status(grpc_code_for(error), error.reason, error.message, error.metadata)
+
+
+async def abort_with(context: grpc.aio.ServicerContext, error: MeshError) -> NoReturn:
+    """Abort the RPC with the error's code, message and ErrorInfo in the trailers."""
+    await context.abort_with_status(rpc_status.to_status(status_for(error)))
+    raise AssertionError("abort_with_status returned")  # pragma: no cover - abort always raises
+
+
+def error_event(error: MeshError) -> turn_event_pb2.TurnEvent:
+    """An in-stream error event, for failures after a stream has started."""
+    return turn_event_pb2.TurnEvent(error=status_for(error))
+
+
+def error_info(status: status_pb2.Status) -> error_details_pb2.ErrorInfo | None:
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return info
+    return None
+
+
+async def error_info_from_call(call: grpc.aio.Call) -> error_details_pb2.ErrorInfo | None:
+    """The ErrorInfo a failed call carried in its trailers, if any."""
+    from grpc_status import _async as rpc_status_async
+
+    status = await rpc_status_async.from_call(call)
+    return error_info(status) if status is not None else None
+
+
+__all__ = [
+    "abort_with",
+    "code_pb2",
+    "error_event",
+    "error_info",
+    "error_info_from_call",
+    "grpc_code_for",
+    "rich_status",
+    "status_for",
+]

@@ -1,0 +1,145 @@
+"""Router decisions over scripted candidate lists (the ports are plain in-memory
+implementations; the real indexer and loop are covered by the end-to-end tests)."""
+
+from __future__ import annotations
+
+import pytest
+
+from classifier_svc.api_matcher import Confidence, Thresholds, assess
+from classifier_svc.candidates import ActiveSession, Candidate, ExecutionMode, Reason, Workflow
+from classifier_svc.multi_intent import split_intents
+from classifier_svc.router import Router, RouterPolicy
+from classifier_svc.small_talk import SmallTalk, classify_small_talk
+from services.language import LanguageDetector
+
+THRESHOLDS = Thresholds(minimum=0.80, high=0.84, gap=0.01)
+
+
+def cand(name: str, cosine: float, rank: int) -> Candidate:
+    return Candidate(endpoint_id=f"id-{name}", name=name, dense_cosine=cosine, hybrid_rank=rank, endpoint=name)
+
+
+class ScriptedSearch:
+    """Answers each query with the candidates scripted for the first matching key."""
+
+    def __init__(self, script: dict[str, list[Candidate]]) -> None:
+        self.script = script
+        self.queries: list[str] = []
+
+    async def search(self, query: str, limit: int) -> list[Candidate]:
+        self.queries.append(query)
+        for key, candidates in self.script.items():
+            if key.lower() in query.lower():
+                return candidates[:limit]
+        return []
+
+
+class Sessions:
+    def __init__(self, sessions: dict[str, ActiveSession] | None = None) -> None:
+        self.sessions = sessions or {}
+        self.dropped: list[str] = []
+
+    async def active_session(self, chat_id: str) -> ActiveSession | None:
+        return self.sessions.get(chat_id)
+
+    async def drop_session(self, chat_id: str) -> None:
+        self.dropped.append(chat_id)
+        self.sessions.pop(chat_id, None)
+
+
+@pytest.fixture(scope="module")
+def detector() -> LanguageDetector:
+    return LanguageDetector()
+
+
+def make_router(search: ScriptedSearch, sessions: Sessions, detector: LanguageDetector) -> Router:
+    policy = RouterPolicy(thresholds=THRESHOLDS, intent_switch_threshold=0.85, search_limit=5)
+    return Router(search, sessions, detector, policy)
+
+
+def test_assess_bands() -> None:
+    assert assess([], THRESHOLDS).confidence is Confidence.NONE
+    assert assess([cand("a", 0.79, 1)], THRESHOLDS).confidence is Confidence.NONE
+    high = assess([cand("a", 0.88, 1), cand("b", 0.82, 2)], THRESHOLDS)
+    assert high.confidence is Confidence.HIGH and high.best.name == "a"
+    # Close cosines: the hybrid rank decides.
+    medium = assess([cand("a", 0.83, 2), cand("b", 0.825, 1)], THRESHOLDS)
+    assert medium.confidence is Confidence.MEDIUM and medium.best.name == "b"
+
+
+async def test_new_match_routes_to_api_tool(detector: LanguageDetector) -> None:
+    search = ScriptedSearch({"holidays": [cand("get_national_holidays", 0.9, 1), cand("tax", 0.8, 2)]})
+    decision = await make_router(search, Sessions(), detector).decide(
+        "c1", "What are the public holidays in Estonia?", None
+    )
+    assert decision.workflow is Workflow.API_TOOL_CALLING
+    assert decision.reason is Reason.NEW_MATCH
+    assert [c.name for c in decision.endpoints] == ["get_national_holidays"]
+    assert decision.language == "en"
+
+
+async def test_no_match_is_out_of_domain_in_the_users_language(detector: LanguageDetector) -> None:
+    decision = await make_router(ScriptedSearch({}), Sessions(), detector).decide(
+        "c1", "Milline ilm on homme Tartus?", None
+    )
+    assert decision.workflow is Workflow.OOD
+    assert decision.language == "et"
+
+
+async def test_greeting_goes_to_context(detector: LanguageDetector) -> None:
+    decision = await make_router(ScriptedSearch({}), Sessions(), detector).decide("c1", "Tere!", None)
+    assert decision.workflow is Workflow.CONTEXT
+
+
+async def test_active_session_short_circuits_with_session_language(detector: LanguageDetector) -> None:
+    sessions = Sessions({"c1": ActiveSession("c1", ("get_national_holidays",), "et")})
+    search = ScriptedSearch({"2026": [cand("get_electricity_prices", 0.82, 1)]})
+    decision = await make_router(search, sessions, detector).decide("c1", "2026-01-01 to 2026-12-31", None)
+    assert decision.reason is Reason.SESSION_RESUME
+    assert decision.language == "et"
+    assert sessions.dropped == []
+
+
+async def test_strong_match_for_another_endpoint_switches_intent(detector: LanguageDetector) -> None:
+    sessions = Sessions({"c1": ActiveSession("c1", ("get_national_holidays",), "en")})
+    search = ScriptedSearch({"vehicle tax": [cand("get_vehicle_tax_info", 0.9, 1), cand("x", 0.8, 2)]})
+    router = make_router(search, sessions, detector)
+    dry = await router.decide("c1", "How much is the vehicle tax for my car?", None, dry_run=True)
+    assert dry.reason is Reason.INTENT_SWITCH and sessions.dropped == []
+    decision = await router.decide("c1", "How much is the vehicle tax for my car?", None)
+    assert decision.reason is Reason.INTENT_SWITCH
+    assert [c.name for c in decision.endpoints] == ["get_vehicle_tax_info"]
+    assert sessions.dropped == ["c1"]
+
+
+async def test_multi_intent_in_ambiguous_band_goes_parallel(detector: LanguageDetector) -> None:
+    search = ScriptedSearch(
+        {
+            "me and also": [cand("search_address", 0.82, 1), cand("get_vehicle_tax_info", 0.815, 2)],
+            "find an address": [cand("search_address", 0.9, 1), cand("get_vehicle_tax_info", 0.8, 2)],
+            "calculate my vehicle tax": [cand("get_vehicle_tax_info", 0.9, 1), cand("search_address", 0.8, 2)],
+        }
+    )
+    decision = await make_router(search, Sessions(), detector).decide(
+        "c1", "Can you find an address for me and also calculate my vehicle tax?", None
+    )
+    assert decision.mode is ExecutionMode.PARALLEL
+    assert {c.name for c in decision.endpoints} == {"search_address", "get_vehicle_tax_info"}
+
+
+def test_split_intents() -> None:
+    assert split_intents("What are the public holidays in Estonia?", 3) == []
+    assert split_intents("Find an address for me and also calculate my vehicle tax", 3) == [
+        "Find an address for me",
+        "calculate my vehicle tax",
+    ]
+    assert len(split_intents("Millised on riigipühad ja kui suur on sõidukimaks", 3)) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [("Hello!", SmallTalk.GREETING), ("tere", SmallTalk.GREETING), ("Спасибо большое", SmallTalk.THANKS),
+     ("Hello, what are the holidays?", None)],
+)
+def test_small_talk(text: str, kind: SmallTalk | None) -> None:
+    assert classify_small_talk(text) is kind
