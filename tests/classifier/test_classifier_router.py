@@ -12,11 +12,11 @@ from classifier_svc.router import Router, RouterPolicy
 from classifier_svc.small_talk import SmallTalk, classify_small_talk
 from services.language import LanguageDetector
 
-THRESHOLDS = Thresholds(minimum=0.80, high=0.84, gap=0.01)
+THRESHOLDS = Thresholds(minimum=0.77, high=0.82, gap=0.0, min_term_coverage=0.5, dense_only=0.88)
 
 
-def cand(name: str, cosine: float, rank: int) -> Candidate:
-    return Candidate(endpoint_id=f"id-{name}", name=name, dense_cosine=cosine, hybrid_rank=rank, endpoint=name)
+def cand(name: str, cosine: float, rank: int, matched: int = 2, of: int = 3) -> Candidate:
+    return Candidate(f"id-{name}", name, cosine, rank, matched_terms=matched, query_terms=of, endpoint=name)
 
 
 class ScriptedSearch:
@@ -59,12 +59,24 @@ def make_router(search: ScriptedSearch, sessions: Sessions, detector: LanguageDe
 
 def test_assess_bands() -> None:
     assert assess([], THRESHOLDS).confidence is Confidence.NONE
-    assert assess([cand("a", 0.79, 1)], THRESHOLDS).confidence is Confidence.NONE
-    high = assess([cand("a", 0.88, 1), cand("b", 0.82, 2)], THRESHOLDS)
+    assert assess([cand("a", 0.76, 1)], THRESHOLDS).confidence is Confidence.NONE
+    high = assess([cand("a", 0.86, 1), cand("b", 0.82, 2)], THRESHOLDS)
     assert high.confidence is Confidence.HIGH and high.best.name == "a"
-    # Close cosines: the hybrid rank decides.
-    medium = assess([cand("a", 0.83, 2), cand("b", 0.825, 1)], THRESHOLDS)
-    assert medium.confidence is Confidence.MEDIUM and medium.best.name == "b"
+    # Among eligible candidates the hybrid rank decides.
+    ranked = assess([cand("a", 0.83, 2), cand("b", 0.825, 1)], THRESHOLDS)
+    assert ranked.best.name == "b"
+    # One matched word is not enough for high confidence.
+    single_word = assess([cand("a", 0.85, 1, matched=1, of=2)], THRESHOLDS)
+    assert single_word.confidence is Confidence.MEDIUM
+
+
+def test_cosine_alone_is_not_enough_without_words_in_common() -> None:
+    # A parameter reply ("2026-01-01 to 2026-12-31") has no content words at all.
+    assert assess([cand("tax", 0.82, 1, matched=0, of=0)], THRESHOLDS).confidence is Confidence.NONE
+    # An unrelated question that shares one word in five.
+    assert assess([cand("tax", 0.81, 1, matched=1, of=5)], THRESHOLDS).confidence is Confidence.NONE
+    # A paraphrase with a very high cosine counts without shared words.
+    assert assess([cand("tax", 0.9, 1, matched=0, of=4)], THRESHOLDS).best.name == "tax"
 
 
 async def test_new_match_routes_to_api_tool(detector: LanguageDetector) -> None:
@@ -115,9 +127,18 @@ async def test_strong_match_for_another_endpoint_switches_intent(detector: Langu
 async def test_multi_intent_in_ambiguous_band_goes_parallel(detector: LanguageDetector) -> None:
     search = ScriptedSearch(
         {
-            "me and also": [cand("search_address", 0.82, 1), cand("get_vehicle_tax_info", 0.815, 2)],
-            "find an address": [cand("search_address", 0.9, 1), cand("get_vehicle_tax_info", 0.8, 2)],
-            "calculate my vehicle tax": [cand("get_vehicle_tax_info", 0.9, 1), cand("search_address", 0.8, 2)],
+            "me and also": [
+                cand("search_address", 0.82, 1, 2, 5),
+                cand("get_vehicle_tax_info", 0.815, 2, 2, 5),
+            ],
+            "find an address": [
+                cand("search_address", 0.85, 1, 1, 2),
+                cand("get_vehicle_tax_info", 0.8, 2, 0, 2),
+            ],
+            "calculate my vehicle tax": [
+                cand("get_vehicle_tax_info", 0.9, 1),
+                cand("search_address", 0.8, 2, 0),
+            ],
         }
     )
     decision = await make_router(search, Sessions(), detector).decide(
@@ -138,8 +159,12 @@ def test_split_intents() -> None:
 
 @pytest.mark.parametrize(
     ("text", "kind"),
-    [("Hello!", SmallTalk.GREETING), ("tere", SmallTalk.GREETING), ("Спасибо большое", SmallTalk.THANKS),
-     ("Hello, what are the holidays?", None)],
+    [
+        ("Hello!", SmallTalk.GREETING),
+        ("tere", SmallTalk.GREETING),
+        ("Спасибо большое", SmallTalk.THANKS),
+        ("Hello, what are the holidays?", None),
+    ],
 )
 def test_small_talk(text: str, kind: SmallTalk | None) -> None:
     assert classify_small_talk(text) is kind

@@ -1,0 +1,23 @@
+"""What the caller needs to know about an endpoint (domain twin of atc.common.v1.Endpoint)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    name: str
+    # string, date, datetime, integer, number or boolean
+    type: str = "string"
+    required: bool = False
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class EndpointSpec:
+    name: str
+    method: str
+    url: str
+    params: tuple[ParamSpec, ...] = field(default_factory=tuple)
+    description: str = ""

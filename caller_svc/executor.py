@@ -1,0 +1,153 @@
+"""Runs a batch of endpoint calls concurrently (or takes cached responses),
+keeps each body in the result store and reports one outcome per call.
+A batch timeout caps the whole batch; calls still running then are cancelled
+and reported as timeouts, so the caller always gets one report per call."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from caller_svc.endpoint import EndpointSpec
+from caller_svc.http_caller import ApiCaller, ApiCallResult
+from caller_svc.messages import FailureKind, failure_message
+from caller_svc.result_store import ResultStore
+from caller_svc.summary import summarize
+from services.language import Lang
+
+log = logging.getLogger("atc.caller.executor")
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    endpoint: EndpointSpec
+    params: Mapping[str, str] = field(default_factory=dict)
+    # A response the loop already has (response cache): formatted, not fetched.
+    cached: bool = False
+    cached_response: Any = None
+
+
+@dataclass(frozen=True)
+class CallReport:
+    endpoint_name: str
+    result: ApiCallResult
+    cached: bool
+    result_id: str | None
+    summary: str
+
+
+class BatchOutcome(StrEnum):
+    ANSWERED = "ANSWERED"
+    CACHED = "CACHED"
+    FAILED = "FAILED"
+
+
+def batch_outcome(reports: Sequence[CallReport]) -> BatchOutcome:
+    if not any(r.result.success for r in reports):
+        return BatchOutcome.FAILED
+    if all(r.cached for r in reports):
+        return BatchOutcome.CACHED
+    return BatchOutcome.ANSWERED
+
+
+def _failure_summary(result: ApiCallResult) -> str:
+    status = f" (HTTP {result.status_code})" if result.status_code else ""
+    kind = (result.failure or FailureKind.SERVICE_UNAVAILABLE).value.lower().replace("_", " ")
+    return f"The call failed: {kind}{status}."
+
+
+class CallExecutor:
+    def __init__(self, caller: ApiCaller, store: ResultStore, *, batch_timeout_seconds: float = 30.0) -> None:
+        self._caller = caller
+        self._store = store
+        self._batch_timeout = batch_timeout_seconds
+
+    async def run(
+        self,
+        calls: Sequence[PlannedCall],
+        *,
+        question: str,
+        lang: Lang,
+        owner_id: str,
+        timeout_seconds: float | None = None,
+    ) -> list[CallReport]:
+        """One report per call, in order. Cancelling this cancels every HTTP call in flight."""
+        budget = self._batch_timeout if timeout_seconds is None else min(self._batch_timeout, timeout_seconds)
+        results: list[ApiCallResult | None] = [None] * len(calls)
+        tasks: dict[asyncio.Task[ApiCallResult], int] = {}
+        started = time.perf_counter()
+        try:
+            for index, call in enumerate(calls):
+                if call.cached:
+                    results[index] = ApiCallResult(True, 0, call.cached_response, None, 0)
+                else:
+                    task = asyncio.create_task(self._caller.call(call.endpoint, call.params, lang))
+                    tasks[task] = index
+            if tasks:
+                done, pending = await asyncio.wait(tasks, timeout=budget)
+                for task in done:
+                    results[tasks[task]] = self._result_of(task, calls[tasks[task]], lang)
+                for task in pending:
+                    log.warning("batch timeout: %s cancelled", calls[tasks[task]].endpoint.name)
+                    elapsed = int((time.perf_counter() - started) * 1000)
+                    results[tasks[task]] = ApiCallResult(
+                        False,
+                        0,
+                        "",
+                        failure_message(FailureKind.SERVICE_TIMEOUT, lang),
+                        elapsed,
+                        FailureKind.SERVICE_TIMEOUT,
+                    )
+        finally:
+            pending_tasks = [t for t in tasks if not t.done()]
+            for task in pending_tasks:
+                task.cancel()
+            if pending_tasks:
+                await asyncio.gather(*pending_tasks, return_exceptions=True)
+        finished = [r for r in results if r is not None]
+        return list(
+            await asyncio.gather(
+                *(
+                    self._report(call, result, question, owner_id)
+                    for call, result in zip(calls, finished, strict=True)
+                )
+            )
+        )
+
+    @staticmethod
+    def _result_of(task: asyncio.Task[ApiCallResult], call: PlannedCall, lang: Lang) -> ApiCallResult:
+        error = asyncio.CancelledError() if task.cancelled() else task.exception()
+        if error is None:
+            return task.result()
+        # ApiCaller reports HTTP trouble as results; anything raised is our bug, not the API's.
+        log.error("call to %s raised", call.endpoint.name, exc_info=error)
+        return ApiCallResult(
+            False,
+            0,
+            "",
+            failure_message(FailureKind.SERVICE_UNAVAILABLE, lang),
+            0,
+            FailureKind.SERVICE_UNAVAILABLE,
+        )
+
+    async def _report(
+        self, call: PlannedCall, result: ApiCallResult, question: str, owner_id: str
+    ) -> CallReport:
+        if not result.has_body:
+            return CallReport(call.endpoint.name, result, call.cached, None, _failure_summary(result))
+        summary = summarize(result.data)
+        if not result.success:
+            summary = f"{_failure_summary(result)} {summary}"
+        result_id = await self._store.save(
+            endpoint_name=call.endpoint.name,
+            question=question,
+            summary=summary,
+            response=result.data,
+            owner_id=owner_id,
+        )
+        return CallReport(call.endpoint.name, result, call.cached, result_id, summary)

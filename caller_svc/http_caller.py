@@ -1,0 +1,162 @@
+"""Real HTTP calls to registered endpoints: typed params, no redirects, a size
+cap, a total timeout, a per-host circuit breaker and localized failures."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+from urllib.parse import urlsplit
+
+import httpx
+
+from caller_svc.endpoint import EndpointSpec
+from caller_svc.messages import FailureKind, failure_message
+from caller_svc.params import query_value, typed_params
+from services.language import Lang
+
+log = logging.getLogger("atc.caller.http")
+
+# Bodies above this are parsed off the event loop.
+_PARSE_IN_THREAD_BYTES = 256 * 1024
+
+
+class Breaker(Protocol):
+    async def allow(self, host: str) -> bool: ...
+    async def record_success(self, host: str) -> None: ...
+    async def record_failure(self, host: str) -> object: ...
+
+
+@dataclass(frozen=True)
+class ApiCallResult:
+    success: bool
+    # 0 for network failures, timeouts and an open breaker.
+    status_code: int
+    # Parsed body for 2xx and 4xx (JSON, else text); "" for every other failure.
+    data: Any
+    error_message: str | None
+    duration_ms: int
+    failure: FailureKind | None = None
+
+    @property
+    def has_body(self) -> bool:
+        """Whether `data` is a real response body worth keeping (2xx or 4xx)."""
+        return self.success or self.failure == FailureKind.CLIENT_ERROR
+
+
+class ResponseTooLarge(Exception):
+    pass
+
+
+def host_of(url: str) -> str:
+    return urlsplit(url).netloc.lower()
+
+
+class ApiCaller:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        breaker: Breaker,
+        *,
+        timeout_seconds: float = 10.0,
+        max_response_bytes: int = 2 * 1024 * 1024,
+    ) -> None:
+        self._client = client
+        self._breaker = breaker
+        self._timeout = timeout_seconds
+        self._max_bytes = max_response_bytes
+
+    async def call(
+        self,
+        endpoint: EndpointSpec,
+        params: Mapping[str, str],
+        lang: Lang,
+        *,
+        timeout_seconds: float | None = None,
+    ) -> ApiCallResult:
+        """One call; never raises for HTTP or network trouble (only on cancellation)."""
+        host = host_of(endpoint.url)
+        started = time.perf_counter()
+
+        def failed(kind: FailureKind, status: int = 0, data: Any = "") -> ApiCallResult:
+            elapsed = int((time.perf_counter() - started) * 1000)
+            log.info(
+                "%s %s failed: %s status=%d in %d ms", endpoint.method, endpoint.name, kind, status, elapsed
+            )
+            return ApiCallResult(False, status, data, failure_message(kind, lang), elapsed, kind)
+
+        if not await self._breaker.allow(host):
+            return failed(FailureKind.CIRCUIT_BREAKER_OPEN)
+        timeout = timeout_seconds if timeout_seconds is not None else self._timeout
+        try:
+            async with asyncio.timeout(timeout):
+                status, body, content_type = await self._send(endpoint, params, timeout)
+        except (TimeoutError, httpx.TimeoutException):
+            await self._breaker.record_failure(host)
+            return failed(FailureKind.SERVICE_TIMEOUT)
+        except ResponseTooLarge as exc:
+            await self._breaker.record_success(host)
+            return failed(FailureKind.RESPONSE_TOO_LARGE, int(str(exc) or 0))
+        except httpx.HTTPError as exc:
+            log.info("%s %s: network error %s", endpoint.method, endpoint.name, type(exc).__name__)
+            await self._breaker.record_failure(host)
+            return failed(FailureKind.SERVICE_TIMEOUT)
+
+        if status >= 500:
+            await self._breaker.record_failure(host)
+            return failed(FailureKind.SERVICE_UNAVAILABLE, status)
+        # The server answered: it is up, whatever it thought of our request.
+        await self._breaker.record_success(host)
+        if 300 <= status < 400:
+            return failed(FailureKind.REDIRECT_NOT_FOLLOWED, status)
+        data = await self._parse(body, content_type)
+        if status >= 400:
+            return failed(FailureKind.CLIENT_ERROR, status, data)
+        elapsed = int((time.perf_counter() - started) * 1000)
+        log.info("%s %s -> %d in %d ms", endpoint.method, endpoint.name, status, elapsed)
+        return ApiCallResult(True, status, data, None, elapsed)
+
+    async def _send(
+        self, endpoint: EndpointSpec, params: Mapping[str, str], timeout: float
+    ) -> tuple[int, bytes, str]:
+        values = typed_params(endpoint, params)
+        method = endpoint.method.upper()
+        if method == "GET":
+            # Merge with any query the registered URL already carries (httpx's params= would drop it).
+            url = httpx.URL(endpoint.url).copy_merge_params({k: query_value(v) for k, v in values.items()})
+            request = self._client.build_request("GET", url, timeout=timeout)
+        else:
+            request = self._client.build_request(method, endpoint.url, json=values, timeout=timeout)
+        response = await self._client.send(request, stream=True, follow_redirects=False)
+        try:
+            declared = response.headers.get("content-length")
+            if declared and declared.isdigit() and int(declared) > self._max_bytes:
+                raise ResponseTooLarge(str(response.status_code))
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in response.aiter_bytes():
+                size += len(chunk)
+                if size > self._max_bytes:
+                    raise ResponseTooLarge(str(response.status_code))
+                chunks.append(chunk)
+        finally:
+            await response.aclose()
+        return response.status_code, b"".join(chunks), response.headers.get("content-type", "")
+
+    @staticmethod
+    async def _parse(body: bytes, content_type: str) -> Any:
+        if not body.strip():
+            return None
+        try:
+            if len(body) > _PARSE_IN_THREAD_BYTES:
+                return await asyncio.to_thread(json.loads, body)
+            return json.loads(body)
+        except ValueError:
+            charset = "utf-8"
+            if "charset=" in content_type:
+                charset = content_type.split("charset=", 1)[1].split(";")[0].strip() or charset
+            return body.decode(charset, errors="replace")

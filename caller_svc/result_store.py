@@ -1,0 +1,103 @@
+"""Full API results kept in Redis under `agent_result:{uuid}` for one hour, so
+only a result id and a short summary travel through the LLM context
+(RESULT_STORE_LLD). Reads are owner-checked. When Redis is down, callers go on
+without a result id (FR-04)."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from services.errors import NotFound, PermissionDenied, Unavailable
+
+log = logging.getLogger("atc.caller.results")
+
+KEY_PREFIX = "agent_result:"
+EXPIRED_MESSAGE = "Result expired. Ask the user to re-run the query."
+ACCESS_DENIED_MESSAGE = "Access denied."
+
+
+@dataclass(frozen=True)
+class StoredResult:
+    result_id: str
+    endpoint_name: str
+    question: str
+    summary: str
+    response: Any
+    generated_at: str
+    owner_id: str
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class ResultStore:
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        *,
+        ttl_seconds: int = 3600,
+        clock: Callable[[], datetime] = _utc_now,
+    ) -> None:
+        self._redis = redis
+        self._ttl = ttl_seconds
+        self._clock = clock
+
+    @staticmethod
+    def key(result_id: str) -> str:
+        return f"{KEY_PREFIX}{result_id}"
+
+    async def save(
+        self, *, endpoint_name: str, question: str, summary: str, response: Any, owner_id: str
+    ) -> str | None:
+        """Store a result and return its id, or None when Redis cannot take it."""
+        result = StoredResult(
+            result_id=str(uuid.uuid4()),
+            endpoint_name=endpoint_name,
+            question=question,
+            summary=summary,
+            response=response,
+            generated_at=self._clock().strftime("%Y-%m-%dT%H:%M:%SZ"),
+            owner_id=owner_id,
+        )
+        payload = json.dumps(asdict(result), ensure_ascii=False)
+        try:
+            await self._redis.set(self.key(result.result_id), payload, ex=self._ttl)
+        except RedisError as exc:
+            log.warning(
+                "result store unavailable, answering without a result_id redis_fallback=True endpoint=%s: %s",
+                endpoint_name,
+                exc,
+                extra={"redis_fallback": True},
+            )
+            return None
+        log.info("stored result %s endpoint=%s bytes=%d", result.result_id, endpoint_name, len(payload))
+        return result.result_id
+
+    async def get(self, result_id: str, owner_id: str) -> StoredResult:
+        """The stored result, if it has not expired and belongs to `owner_id`."""
+        try:
+            uuid.UUID(result_id)
+        except ValueError:
+            raise NotFound(EXPIRED_MESSAGE, reason="RESULT_EXPIRED", result_id=result_id) from None
+        try:
+            raw = await self._redis.get(self.key(result_id))
+        except RedisError as exc:
+            raise Unavailable("The result store is unavailable.", reason="RESULT_STORE_UNAVAILABLE") from exc
+        log.info("fetch result %s found=%s", result_id, raw is not None)
+        if raw is None:
+            raise NotFound(EXPIRED_MESSAGE, reason="RESULT_EXPIRED", result_id=result_id)
+        data = json.loads(raw)
+        if not hmac.compare_digest(str(data.get("owner_id", "")).encode(), owner_id.encode()):
+            raise PermissionDenied(ACCESS_DENIED_MESSAGE, reason="RESULT_ACCESS_DENIED", result_id=result_id)
+        return StoredResult(**{name: data.get(name, "") for name in StoredResult.__dataclass_fields__})

@@ -1,0 +1,84 @@
+"""Wiring of indexer_svc: the only place that builds its parts."""
+
+from __future__ import annotations
+
+import logging
+
+from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
+from indexer_svc.catalogue import Catalogue, CollectionNames
+from indexer_svc.catalogue_file import read_catalogue_file
+from indexer_svc.enrichment import EndpointEnricher
+from indexer_svc.servicer import IndexerServicer
+from indexer_svc.settings import IndexerSettings
+from services.embeddings import Embedder, open_embedder
+from services.llm import build_lm
+from services.runtime.server import GrpcServer, ServiceMount
+from services.sparse import SparseEncoder
+from services.vector_index import VectorIndex, open_vector_index
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAME = indexer_pb2.DESCRIPTOR.services_by_name["IndexerService"].full_name
+
+
+async def build_catalogue(
+    settings: IndexerSettings, *, embedder: Embedder | None = None
+) -> tuple[Catalogue, VectorIndex]:
+    """The catalogue with its collections open and the catalogue file (if any) indexed."""
+    if embedder is None:
+        embedder = await open_embedder(
+            settings.embedding_backend,
+            model=settings.embedding_model,
+            api_base=settings.embedding_api_base or None,
+            api_key=settings.embedding_api_key or None,
+            dimension=settings.embedding_dimensions,
+        )
+    index = open_vector_index(
+        settings.backend,
+        data_dir=settings.data_dir,
+        qdrant_url=settings.qdrant_url,
+        qdrant_api_key=settings.qdrant_api_key or None,
+    )
+    try:
+        catalogue = Catalogue(
+            index,
+            embedder,
+            SparseEncoder(settings.sparse_vocab_size),
+            EndpointEnricher(build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir)),
+            collections=CollectionNames(
+                endpoints=settings.endpoints_collection,
+                services=settings.services_collection,
+                knowledge=settings.knowledge_collection,
+            ),
+            default_search_limit=settings.search_default_limit,
+        )
+        await catalogue.open()
+        if settings.catalogue_file:
+            bodies = read_catalogue_file(settings.catalogue_file, settings.catalogue_base_url)
+            changed = await catalogue.load_endpoints(bodies)
+            log.info(
+                "catalogue %s: %d endpoints, %d (re)indexed", settings.catalogue_file, len(bodies), changed
+            )
+    except BaseException:
+        await index.close()
+        raise
+    return catalogue, index
+
+
+async def build_server(settings: IndexerSettings, *, embedder: Embedder | None = None) -> GrpcServer:
+    """A server ready to start; its catalogue file is already indexed, so it reports
+    SERVING only with the catalogue in. The index is closed after the server stops."""
+    catalogue, index = await build_catalogue(settings, embedder=embedder)
+    servicer = IndexerServicer(catalogue)
+    return GrpcServer(
+        [
+            ServiceMount(
+                SERVICE_NAME,
+                lambda server: indexer_pb2_grpc.add_IndexerServiceServicer_to_server(servicer, server),
+            )
+        ],
+        host=settings.host,
+        port=settings.port,
+        grace_seconds=settings.grace_seconds,
+        on_shutdown=[index.close],
+    )

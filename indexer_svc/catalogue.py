@@ -1,0 +1,288 @@
+"""The catalogue use cases: index, delete, get, list and search endpoints, services and
+knowledge documents. One collection per kind; the point id is the entity's UUID (ids that
+are not UUIDs map to a stable uuid5), so re-indexing an id replaces its point.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Literal
+
+from indexer_svc.embed_text import document_embed_text, endpoint_embed_text, service_embed_text
+from indexer_svc.enrichment import EndpointEnricher
+from indexer_svc.search import HybridSearcher
+from indexer_svc.validation import (
+    Endpoint,
+    EntityT,
+    KnowledgeDocument,
+    Service,
+    parse_endpoint,
+    parse_knowledge_document,
+    parse_service,
+)
+from services.embeddings import Embedder
+from services.errors import InvalidArgument, NotFound
+from services.sparse import SparseEncoder, content_words
+from services.vector_index import IndexPoint, PayloadFilter, VectorIndex
+
+log = logging.getLogger(__name__)
+
+Kind = Literal["endpoint", "service", "knowledge"]
+Role = Literal["query", "passage"]
+
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 500
+_ID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://atc-mesh/catalogue")
+
+
+@dataclass(frozen=True)
+class CollectionNames:
+    endpoints: str = "endpoints"
+    services: str = "services"
+    knowledge: str = "knowledge"
+
+    def of(self, kind: Kind) -> str:
+        return {"endpoint": self.endpoints, "service": self.services, "knowledge": self.knowledge}[kind]
+
+
+@dataclass(frozen=True)
+class Indexed(Generic[EntityT]):
+    entity: EntityT
+    replaced: bool
+    embed_text: str
+
+
+@dataclass(frozen=True)
+class Listing(Generic[EntityT]):
+    items: list[EntityT]
+    next_page_token: str
+
+
+Entity = Endpoint | Service | KnowledgeDocument
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    id: str
+    dense_cosine: float
+    hybrid_rank: int
+    hybrid_score: float
+    # Distinct query words found (by stem) in the item's indexed text.
+    matched_terms: int
+    entity: Entity
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    hits: list[SearchHit]
+    query_embedding: list[float]
+    # Distinct content words of the query (see services.sparse.content_words).
+    query_terms: int
+
+
+def point_id(entity_id: str) -> str:
+    """The entity's UUID, or a stable uuid5 of a non-UUID id (knowledge documents often have slugs)."""
+    try:
+        return str(uuid.UUID(entity_id))
+    except ValueError:
+        return str(uuid.uuid5(_ID_NAMESPACE, entity_id))
+
+
+_MODELS: dict[Kind, type[Entity]] = {"endpoint": Endpoint, "service": Service, "knowledge": KnowledgeDocument}
+
+
+class Catalogue:
+    def __init__(
+        self,
+        index: VectorIndex,
+        embedder: Embedder,
+        sparse: SparseEncoder,
+        enricher: EndpointEnricher,
+        *,
+        collections: CollectionNames | None = None,
+        default_search_limit: int = 5,
+    ) -> None:
+        self._index = index
+        self._embedder = embedder
+        self._sparse = sparse
+        self._enricher = enricher
+        self._collections = collections or CollectionNames()
+        self._searcher = HybridSearcher(index, embedder, sparse, default_limit=default_search_limit)
+
+    @property
+    def embedding_model(self) -> str:
+        return self._embedder.model_name
+
+    async def open(self) -> None:
+        for kind in ("endpoint", "service", "knowledge"):
+            await self._index.ensure_collection(self._collections.of(kind), self._embedder.dimension)
+
+    # --- indexing -------------------------------------------------------------------
+
+    async def index_endpoint(
+        self, body: Mapping[str, Any], *, skip_enrichment: bool = False
+    ) -> Indexed[Endpoint]:
+        endpoint = parse_endpoint(body)
+        if not endpoint.enriched_context:
+            context = await self._enricher.enrich_endpoint(endpoint, use_llm=not skip_enrichment)
+            endpoint = endpoint.model_copy(update={"enriched_context": context})
+        return await self._store("endpoint", endpoint, endpoint_embed_text(endpoint))
+
+    async def index_service(
+        self, body: Mapping[str, Any], *, skip_enrichment: bool = False
+    ) -> Indexed[Service]:
+        service = parse_service(body)
+        if not service.enriched_context:
+            context = await self._enricher.enrich_service(service, use_llm=not skip_enrichment)
+            service = service.model_copy(update={"enriched_context": context})
+        return await self._store("service", service, service_embed_text(service))
+
+    async def index_knowledge_document(self, body: Mapping[str, Any]) -> Indexed[KnowledgeDocument]:
+        document = parse_knowledge_document(body)
+        return await self._store("knowledge", document, document_embed_text(document))
+
+    async def load_endpoints(self, bodies: Iterable[Mapping[str, Any]]) -> int:
+        """Index a whole catalogue (e.g. at start). All bodies are validated first, so a bad
+        one stores nothing; endpoints whose source is unchanged since they were stored are
+        not enriched or embedded again. Returns how many were (re)indexed."""
+        endpoints = [_parse_catalogue_entry(body, position) for position, body in enumerate(bodies)]
+        ids = [e.endpoint_id for e in endpoints]
+        duplicates = {i for i in ids if ids.count(i) > 1}
+        if duplicates:
+            raise InvalidArgument(f"duplicate endpoint ids: {sorted(duplicates)}", field="catalogue")
+        stored = await self._index.get(self._collections.endpoints, ids)
+        stored_hashes = {p.id: p.payload.get("source_hash") for p in stored}
+        changed = [e for e in endpoints if stored_hashes.get(e.endpoint_id) != self._source_hash(e)]
+        for endpoint in changed:
+            await self.index_endpoint(endpoint.model_dump(exclude_none=True))
+        return len(changed)
+
+    async def _store(self, kind: Kind, entity: Entity, embed_text: str) -> Indexed[Any]:
+        collection = self._collections.of(kind)
+        pid = point_id(entity.id)
+        dense = (await self._embedder.embed_passages([embed_text]))[0]
+        payload = {
+            **entity.model_dump(mode="json", exclude_none=True),
+            "kind": kind,
+            "embed_text": embed_text,
+            "source_hash": self._source_hash(entity),
+        }
+        # Not atomic with the upsert: two concurrent re-indexes of one id may both say
+        # replaced=False; the stored point is still exactly one.
+        replaced = bool(await self._index.get(collection, [pid]))
+        await self._index.upsert(
+            collection,
+            [IndexPoint(id=pid, dense=dense, sparse=self._sparse.encode(embed_text), payload=payload)],
+        )
+        log.info("indexed %s %s (%s)", kind, entity.id, "replaced" if replaced else "new")
+        return Indexed(entity=entity, replaced=replaced, embed_text=embed_text)
+
+    def _source_hash(self, entity: Entity) -> str:
+        """What the stored vectors were computed from, minus enrichment (the LLM may phrase
+        it differently each time), plus the models that computed them."""
+        source = entity.model_dump(mode="json", exclude_none=True, exclude={"enriched_context"})
+        source["_models"] = [self._embedder.model_name, self._sparse.vocab_size]
+        canonical = json.dumps(source, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+    # --- reading and deleting -------------------------------------------------------
+
+    async def delete(self, kind: Kind, entity_id: str) -> bool:
+        if not entity_id:
+            raise InvalidArgument("an id is required", field=_ID_FIELDS[kind])
+        collection = self._collections.of(kind)
+        pid = point_id(entity_id)
+        existed = bool(await self._index.get(collection, [pid]))
+        if existed:
+            await self._index.delete(collection, [pid])
+        return existed
+
+    async def get(self, kind: Kind, entity_id: str) -> Any:
+        if not entity_id:
+            raise InvalidArgument("an id is required", field=_ID_FIELDS[kind])
+        points = await self._index.get(self._collections.of(kind), [point_id(entity_id)])
+        if not points:
+            raise NotFound(f"no {kind} with id {entity_id}", id=entity_id)
+        return _MODELS[kind].model_validate(points[0].payload)
+
+    async def list_page(
+        self, kind: Kind, *, page_size: int = 0, page_token: str = "", service_id: str = ""
+    ) -> Listing[Any]:
+        if page_size < 0:
+            raise InvalidArgument("page_size must not be negative", field="page_size")
+        if page_token:
+            try:
+                offset: str | None = str(uuid.UUID(page_token))
+            except ValueError:
+                raise InvalidArgument(
+                    "page_token is not one this service issued", field="page_token"
+                ) from None
+        else:
+            offset = None
+        page = await self._index.scroll(
+            self._collections.of(kind),
+            limit=min(page_size or DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+            offset=offset,
+            where=PayloadFilter({"service_id": service_id}) if service_id else None,
+        )
+        items = [_MODELS[kind].model_validate(p.payload) for p in page.points]
+        return Listing(items=items, next_page_token=page.next_offset or "")
+
+    async def count(self, kind: Kind) -> int:
+        return await self._index.count(self._collections.of(kind))
+
+    # --- search and embeddings ------------------------------------------------------
+
+    async def search(
+        self,
+        kind: Kind,
+        *,
+        query: str,
+        query_embedding: Sequence[float] | None = None,
+        limit: int = 0,
+        service_id: str = "",
+    ) -> SearchResult:
+        raw = await self._searcher.search(
+            self._collections.of(kind),
+            query=query,
+            query_embedding=query_embedding,
+            limit=limit,
+            where=PayloadFilter({"service_id": service_id}) if service_id else None,
+        )
+        model = _MODELS[kind]
+        hits = [
+            SearchHit(
+                id=p.id,
+                dense_cosine=p.dense_cosine,
+                hybrid_rank=p.hybrid_rank,
+                hybrid_score=p.hybrid_score,
+                matched_terms=self._sparse.matched_terms(query, str(p.payload.get("embed_text", ""))),
+                entity=model.model_validate(p.payload),
+            )
+            for p in raw.points
+        ]
+        return SearchResult(
+            hits=hits, query_embedding=raw.query_embedding, query_terms=len(content_words(query))
+        )
+
+    async def embed(self, texts: Sequence[str], role: Role) -> list[list[float]]:
+        if role == "query":
+            return await self._embedder.embed_queries(texts)
+        return await self._embedder.embed_passages(texts)
+
+
+_ID_FIELDS: dict[Kind, str] = {"endpoint": "endpoint_id", "service": "service_id", "knowledge": "document_id"}
+
+
+def _parse_catalogue_entry(body: Mapping[str, Any], position: int) -> Endpoint:
+    """Name a catalogue-file entry's bad field by its position ("catalogue[3].url")."""
+    try:
+        return parse_endpoint(body)
+    except InvalidArgument as exc:
+        field = f"catalogue[{position}]" + exc.field.removeprefix("endpoint")
+        raise InvalidArgument(f"{field}: {exc.message.split(': ', 1)[-1]}", field=field) from None

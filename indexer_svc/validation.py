@@ -1,0 +1,234 @@
+"""Catalogue entities as validated at the edge of the indexer.
+
+The endpoint body of the design documents (camelCase, e.g. "endpointId") validates
+as-is; the proto's snake_case names (e.g. "endpoint_id") are accepted too. A failure
+becomes `InvalidArgument` naming the first offending field by its proto path, e.g.
+"endpoint.params[1].type".
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic.alias_generators import to_camel, to_snake
+
+from services.errors import InvalidArgument
+from services.language import parse_lang
+
+ParamType = Literal["string", "date", "datetime", "integer", "number", "boolean"]
+PARAM_TYPES: tuple[str, ...] = ("string", "date", "datetime", "integer", "number", "boolean")
+
+_SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
+_PARAM_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+
+
+class _Entity(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="ignore", str_strip_whitespace=True
+    )
+
+
+def _check_http_url(value: str) -> str:
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError("must be an absolute http(s) URL")
+    return value
+
+
+def _check_uuid(value: str) -> str:
+    try:
+        return str(uuid.UUID(value))
+    except ValueError:
+        raise ValueError("must be a UUID") from None
+
+
+_BLANK_MEANS_DEFAULT = {"visibility", "type", "cacheable", "cache_ttl_seconds", "cacheTtlSeconds"}
+
+
+class EndpointParam(_Entity):
+    name: str = Field(min_length=1)
+    type: ParamType
+    required: bool = False
+    description: str = ""
+    enum: list[str] = Field(default_factory=list)
+
+    @field_validator("name")
+    @classmethod
+    def _name_is_identifier(cls, value: str) -> str:
+        if not _PARAM_NAME.match(value):
+            raise ValueError("must be an identifier (letters, digits, _ . -)")
+        return value
+
+    @field_validator("type", mode="before")
+    @classmethod
+    def _type_lowercase(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+
+def _unique_param_names(params: list[EndpointParam]) -> list[EndpointParam]:
+    seen: set[str] = set()
+    for param in params:
+        if param.name in seen:
+            raise ValueError(f"duplicate parameter name {param.name!r}")
+        seen.add(param.name)
+    return params
+
+
+class Endpoint(_Entity):
+    endpoint_id: str
+    service_id: str = ""
+    name: str
+    description: str = Field(min_length=1)
+    method: Literal["GET", "POST"]
+    url: str
+    visibility: Literal["public", "private"] = "public"
+    type: str = "custom_endpoint"
+    params: list[EndpointParam] = Field(default_factory=list)
+    enriched_context: str = ""
+    cacheable: bool | None = None
+    cache_ttl_seconds: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_blank_defaults(cls, data: Any) -> Any:
+        # proto3 sends "" for unset strings: let those fields take their defaults.
+        if isinstance(data, Mapping):
+            data = {k: v for k, v in data.items() if not (k in _BLANK_MEANS_DEFAULT and v in ("", None))}
+        return data
+
+    @field_validator("endpoint_id")
+    @classmethod
+    def _endpoint_id_is_uuid(cls, value: str) -> str:
+        return _check_uuid(value)
+
+    @field_validator("url")
+    @classmethod
+    def _absolute_url(cls, value: str) -> str:
+        return _check_http_url(value)
+
+    @field_validator("params")
+    @classmethod
+    def _unique_params(cls, value: list[EndpointParam]) -> list[EndpointParam]:
+        return _unique_param_names(value)
+
+    @field_validator("name")
+    @classmethod
+    def _snake_case(cls, value: str) -> str:
+        if not _SNAKE_CASE.match(value):
+            raise ValueError("must be snake_case (e.g. get_national_holidays)")
+        return value
+
+    @field_validator("method", mode="before")
+    @classmethod
+    def _method_upper(cls, value: Any) -> Any:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @property
+    def id(self) -> str:
+        return self.endpoint_id
+
+
+class Service(_Entity):
+    service_id: str
+    name: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    examples: list[str] = Field(default_factory=list)
+    url: str = ""
+    params: list[EndpointParam] = Field(default_factory=list)
+    enriched_context: str = ""
+
+    @field_validator("params")
+    @classmethod
+    def _unique_params(cls, value: list[EndpointParam]) -> list[EndpointParam]:
+        return _unique_param_names(value)
+
+    @field_validator("service_id")
+    @classmethod
+    def _id_present(cls, value: str) -> str:
+        if not value:
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("url")
+    @classmethod
+    def _optional_url(cls, value: str) -> str:
+        return _check_http_url(value) if value else value
+
+    @property
+    def id(self) -> str:
+        return self.service_id
+
+
+class KnowledgeDocument(_Entity):
+    document_id: str
+    title: str = ""
+    text: str = Field(min_length=1)
+    source_url: str = ""
+    language: str = ""
+
+    @field_validator("document_id")
+    @classmethod
+    def _id_present(cls, value: str) -> str:
+        if not value:
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("source_url")
+    @classmethod
+    def _optional_url(cls, value: str) -> str:
+        return _check_http_url(value) if value else value
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        if not value:
+            return value
+        lang = parse_lang(value)
+        if lang is None:
+            raise ValueError("must be en, et or ru")
+        return lang
+
+    @property
+    def id(self) -> str:
+        return self.document_id
+
+
+EntityT = TypeVar("EntityT", Endpoint, Service, KnowledgeDocument)
+
+
+def _field_path(root: str, loc: tuple[int | str, ...]) -> str:
+    path = root
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += f".{to_snake(part)}"
+    return path
+
+
+def parse_entity(model: type[EntityT], data: Mapping[str, Any], *, root: str) -> EntityT:
+    """Validate `data` as `model`, or raise InvalidArgument naming the first bad field under `root`."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = _field_path(root, tuple(p for p in first["loc"] if not str(p).startswith("function-")))
+        message = first["msg"].removeprefix("Value error, ")
+        raise InvalidArgument(f"{field}: {message}", field=field) from None
+
+
+def parse_endpoint(data: Mapping[str, Any]) -> Endpoint:
+    return parse_entity(Endpoint, data, root="endpoint")
+
+
+def parse_service(data: Mapping[str, Any]) -> Service:
+    return parse_entity(Service, data, root="service")
+
+
+def parse_knowledge_document(data: Mapping[str, Any]) -> KnowledgeDocument:
+    return parse_entity(KnowledgeDocument, data, root="document")

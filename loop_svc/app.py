@@ -1,0 +1,62 @@
+"""The one place loop_svc's parts are built and wired."""
+
+from __future__ import annotations
+
+import asyncio
+
+import redis.asyncio as aioredis
+
+from atc.caller.v1 import caller_pb2_grpc
+from atc.loop.v1 import loop_pb2, loop_pb2_grpc
+from loop_svc.extraction import CountryNames, RuleExtractor
+from loop_svc.loop import TurnLimits, TurnLoop
+from loop_svc.servicer import LoopServicer
+from loop_svc.session import SessionStore
+from loop_svc.settings import LoopSettings
+from loop_svc.turns import TurnRunner
+from services.language import LanguageDetector
+from services.runtime.channels import open_channel
+from services.runtime.server import GrpcServer, ServiceMount
+
+SERVICE_NAME = loop_pb2.DESCRIPTOR.services_by_name["LoopService"].full_name
+
+
+async def build_server(settings: LoopSettings) -> GrpcServer:
+    """The LoopService server (not started). Stopping it closes the Redis client
+    and the caller_svc channel."""
+    redis_client = aioredis.Redis.from_url(settings.redis_url, decode_responses=True)
+    store = SessionStore(
+        redis_client,
+        ttl_seconds=settings.session_ttl_seconds,
+        lock_seconds=settings.session_lock_seconds,
+        lock_wait_seconds=settings.session_lock_wait_seconds,
+    )
+    countries, detector = await asyncio.gather(
+        asyncio.to_thread(CountryNames), asyncio.to_thread(LanguageDetector)
+    )
+    loop = TurnLoop(
+        RuleExtractor(countries),
+        TurnLimits(
+            max_turns=settings.max_turns,
+            continuation_turn=settings.continuation_turn,
+            multi_max_turns_cap=settings.multi_max_turns_cap,
+        ),
+    )
+    caller_channel = open_channel(settings.caller_target)
+    servicer = LoopServicer(
+        TurnRunner(store, loop, detector),
+        caller_pb2_grpc.CallerServiceStub(caller_channel),
+        downstream_timeout_seconds=settings.downstream_timeout_seconds,
+    )
+
+    async def close() -> None:
+        await caller_channel.close(None)
+        await redis_client.aclose()
+
+    return GrpcServer(
+        [ServiceMount(SERVICE_NAME, lambda s: loop_pb2_grpc.add_LoopServiceServicer_to_server(servicer, s))],
+        host=settings.host,
+        port=settings.port,
+        grace_seconds=settings.grace_seconds,
+        on_shutdown=[close],
+    )

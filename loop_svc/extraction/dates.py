@@ -1,0 +1,251 @@
+"""Dates, date ranges and years written in a message (en/et/ru).
+
+Understood: ISO dates (2026-01-01, with an optional time), day-first dotted
+dates (1.01.2026), slashed dates (01/02/2026 is day/month, as in Estonia; a
+first number above 12 cannot be a month either way, a second one above 12
+means month/day), "1 January 2026" / "1. jaanuar 2026" / "1 января 2026",
+"January 1, 2026", a month with a year ("May 2026" → the whole month),
+today/tomorrow/yesterday, "this year", and bare years (1900–2199). Words just
+before a date mark it as a range start (from, since, alates, с, от) or end (to,
+until, kuni, по, до). Other relative phrases ("in 3 days", "через 3 дня") go to
+dateparser, always with an explicit language and only when such a phrase is
+present (its language auto-detection costs seconds).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta, timezone
+
+from loop_svc.schema import Role
+from services.language import Lang
+
+_EN_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+_EXACT_MONTHS: dict[str, int] = {
+    **{name: i for i, name in enumerate(_EN_MONTHS, start=1)},
+    **{name[:3]: i for i, name in enumerate(_EN_MONTHS, start=1)},
+    "sept": 9,
+    # Estonian "mai" and Russian "май" are too short to match by prefix.
+    **dict.fromkeys(("mai", "mais", "mail", "maist", "maini", "maiks"), 5),
+    **dict.fromkeys(("май", "мая", "мае", "маю", "маем"), 5),
+}
+# Estonian and Russian months are inflected: matched by stem prefix.
+_MONTH_PREFIXES: list[tuple[str, int]] = [
+    (p, m)
+    for m, prefixes in enumerate(
+        [
+            ("jaanuar", "январ"),
+            ("veebruar", "феврал"),
+            ("märts", "март"),
+            ("aprill", "апрел"),
+            (),
+            ("juuni", "июн"),
+            ("juuli", "июл"),
+            ("august", "август"),
+            ("septemb", "сентябр"),
+            ("oktoob", "октябр"),
+            ("novemb", "ноябр"),
+            ("detsemb", "декабр"),
+        ],
+        start=1,
+    )
+    for p in prefixes
+]
+
+_WORD = r"([^\W\d_]{3,})"
+_TIME = r"(?:[T ](\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?"
+_ISO = re.compile(rf"(?<![\d.])(\d{{4}})-(\d{{1,2}})-(\d{{1,2}}){_TIME}(?![\d])")
+_DOTTED = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?!\d)")
+_SLASHED = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)")
+_DAY_MONTH_YEAR = re.compile(rf"(?<!\d)(\d{{1,2}})\.?\s+{_WORD}\s+(\d{{4}})(?!\d)")
+_MONTH_DAY_YEAR = re.compile(rf"{_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)")
+_MONTH_YEAR = re.compile(rf"{_WORD}\s+(\d{{4}})(?!\d)")
+_YEAR = re.compile(r"(?<![\d\-./])(19\d{2}|20\d{2}|21\d{2})(?!\d)(?![-./]\d)")
+_RELATIVE_DAYS = {
+    -1: re.compile(r"\b(yesterday|eile|вчера)\b", re.I),
+    0: re.compile(r"\b(today|täna|сегодня)\b", re.I),
+    1: re.compile(r"\b(tomorrow|homme|завтра)\b", re.I),
+}
+_THIS_YEAR = re.compile(
+    r"\bthis year\b|\b(sel|käesoleval|jooksval) aastal\b|\btänavu\b|\bsee aasta\b|\bselle aasta\b"
+    r"|в\s+этом\s+году|\bэтот\s+год\b|\bэтого\s+года\b|\bтекущ\w*\s+год\w*",
+    re.I,
+)
+# Only these send a message to dateparser.
+_RELATIVE_HINT = re.compile(
+    r"\b(next|last|ago|in \d+ (day|week|month)s?|järgmi\w*|eelmi\w*|\d+ (päeva|nädala|kuu)\w*"
+    r"|через|назад|следующ\w*|прошл\w*)\b",
+    re.I,
+)
+_START_CONNECTORS = re.compile(r"(?:\bfrom|\bsince|\bstarting|\bbeginning|\balates|\bс|\bсо|\bот)\s*$", re.I)
+_END_CONNECTORS = re.compile(
+    r"(?:\bto|\buntil|\btill|\bthrough|\bthru|\bkuni|\bпо|\bдо|-|–|—|\.\.)\s*$", re.I
+)
+
+
+@dataclass(frozen=True)
+class DateMention:
+    value: date
+    start: int
+    end: int
+    connector: Role = None
+    at: time | None = None
+    # A month or year written without a day stands for all of its days.
+    last: date | None = None
+
+
+@dataclass
+class DateFindings:
+    dates: list[DateMention] = field(default_factory=list)
+    years: list[DateMention] = field(default_factory=list)
+
+    @property
+    def spans(self) -> list[tuple[int, int]]:
+        return [(m.start, m.end) for m in (*self.dates, *self.years)]
+
+
+def month_of(word: str) -> int | None:
+    lowered = word.lower()
+    if lowered in _EXACT_MONTHS:
+        return _EXACT_MONTHS[lowered]
+    for prefix, month in _MONTH_PREFIXES:
+        if lowered.startswith(prefix):
+            return month
+    return None
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _moment(
+    day: date | None, hour: str | None, minute: str | None, second: str | None, zone: str | None
+) -> tuple[date | None, time | None]:
+    """The date and UTC time of an ISO timestamp; an offset can move the date."""
+    if day is None or hour is None or minute is None:
+        return day, None
+    try:
+        moment = time(int(hour), int(minute), int(second or 0))
+    except ValueError:
+        return day, None
+    if not zone or zone == "Z":
+        return day, moment
+    sign = 1 if zone[0] == "+" else -1
+    digits = zone[1:].replace(":", "")
+    offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:])) * sign
+    utc = datetime.combine(day, moment, tzinfo=timezone(offset)).astimezone(UTC)
+    return utc.date(), utc.time()
+
+
+def _overlaps(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
+    return any(start < t_end and t_start < end for t_start, t_end in taken)
+
+
+def _connector(text: str, start: int) -> Role:
+    before = text[max(0, start - 12) : start]
+    if _START_CONNECTORS.search(before):
+        return "start"
+    if _END_CONNECTORS.search(before):
+        return "end"
+    return None
+
+
+def find_dates(text: str, lang: Lang, today: date) -> DateFindings:
+    found: list[DateMention] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(
+        value: date | None, start: int, end: int, at: time | None = None, last: date | None = None
+    ) -> None:
+        if value is None or _overlaps(start, end, taken):
+            return
+        taken.append((start, end))
+        found.append(DateMention(value, start, end, _connector(text, start), at, last))
+
+    for m in _ISO.finditer(text):
+        moment_day, at = _moment(_safe_date(int(m[1]), int(m[2]), int(m[3])), m[4], m[5], m[6], m[7])
+        add(moment_day, m.start(), m.end(), at)
+    for m in _DOTTED.finditer(text):
+        add(_safe_date(int(m[3]), int(m[2]), int(m[1])), m.start(), m.end())
+    for m in _SLASHED.finditer(text):
+        first, second = int(m[1]), int(m[2])
+        day_number, month_number = (second, first) if second > 12 >= first else (first, second)
+        add(_safe_date(int(m[3]), month_number, day_number), m.start(), m.end())
+    for m in _DAY_MONTH_YEAR.finditer(text):
+        named = month_of(m[2])
+        if named:
+            add(_safe_date(int(m[3]), named, int(m[1])), m.start(), m.end())
+    for m in _MONTH_DAY_YEAR.finditer(text):
+        named = month_of(m[1])
+        if named:
+            add(_safe_date(int(m[3]), named, int(m[2])), m.start(), m.end())
+    for m in _MONTH_YEAR.finditer(text):
+        named = month_of(m[1])
+        if named:
+            year = int(m[2])
+            last_day = calendar.monthrange(year, named)[1]
+            add(date(year, named, 1), m.start(), m.end(), last=date(year, named, last_day))
+    for offset, pattern in _RELATIVE_DAYS.items():
+        for m in pattern.finditer(text):
+            add(today + timedelta(days=offset), m.start(), m.end())
+    if not found and _RELATIVE_HINT.search(text):
+        parsed = _dateparser(text, lang, today)
+        if parsed is not None:
+            add(parsed, 0, len(text))
+
+    years: list[DateMention] = []
+    for m in _THIS_YEAR.finditer(text):
+        if not _overlaps(m.start(), m.end(), taken):
+            taken.append((m.start(), m.end()))
+            years.append(
+                DateMention(date(today.year, 1, 1), m.start(), m.end(), None, last=date(today.year, 12, 31))
+            )
+    for m in _YEAR.finditer(text):
+        if not _overlaps(m.start(), m.end(), taken):
+            year = int(m[1])
+            years.append(
+                DateMention(
+                    date(year, 1, 1), m.start(), m.end(), _connector(text, m.start()), last=date(year, 12, 31)
+                )
+            )
+    found.sort(key=lambda d: d.start)
+    years.sort(key=lambda d: d.start)
+    return DateFindings(found, years)
+
+
+def _dateparser(text: str, lang: Lang, today: date) -> date | None:
+    import dateparser  # imported on first use: most turns never need it
+
+    base = datetime.combine(today, time(12, 0))
+    parsed = dateparser.parse(
+        text, languages=[lang], settings={"RELATIVE_BASE": base, "PREFER_DATES_FROM": "future"}
+    )
+    return parsed.date() if parsed is not None else None
+
+
+def iso_date(value: date) -> str:
+    return value.isoformat()
+
+
+def iso_datetime(value: date, at: time | None, role: Role) -> str:
+    """YYYY-MM-DDTHH:MM:SSZ; a date alone opens at 00:00:00 and closes at 23:59:59."""
+    moment = at if at is not None else (time(23, 59, 59) if role == "end" else time(0, 0, 0))
+    return f"{value.isoformat()}T{moment.strftime('%H:%M:%S')}Z"

@@ -1,0 +1,285 @@
+"""The deterministic parameter extractor: every value it returns is one the
+message states plainly. What it cannot settle stays missing (and is asked for,
+or left to an LLM extractor when one is configured)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, date, datetime
+
+from loop_svc.extraction.countries import CountryNames
+from loop_svc.extraction.dates import DateFindings, DateMention, find_dates, iso_date, iso_datetime
+from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
+from loop_svc.extraction.languages import find_languages
+from loop_svc.extraction.text import words
+from loop_svc.extraction.values import enum_value, numbers, registration_number, yes_no
+from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
+from services.language import Lang
+
+# "X instead of Y", "not Y", "Y asemel", "вместо Y": Y is being replaced.
+_REPLACED_AFTER = re.compile(r"\b(instead of|rather than|not|mitte|вместо|не)\s+", re.I)
+_REPLACED_BEFORE = re.compile(r"(\S+)\s+(asemel)\b", re.I)
+# Uppercase pairs that are ordinary words more often than country codes.
+_NOT_CODES = frozenset(
+    {
+        "OK",
+        "NO",
+        "IT",
+        "IN",
+        "AM",
+        "TO",
+        "BE",
+        "IS",
+        "ME",
+        "MY",
+        "AS",
+        "AT",
+        "BY",
+        "DO",
+        "GO",
+        "HE",
+        "IF",
+        "OF",
+        "ON",
+        "OR",
+        "SO",
+        "UP",
+        "WE",
+        "AN",
+        "ID",
+        "PM",
+        "TV",
+        "EU",
+    }
+)
+_CODE = re.compile(r"(?<![\w-])([A-Za-z]{2})(?![\w-])")
+_FILLER = re.compile(
+    r"^(?:and|ja|и|also|ka|также|year|aasta\w*|год\w*|for|the|please|palun|пожалуйста|is|on|это)$", re.I
+)
+
+
+def _replaced_spans(text: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _REPLACED_AFTER.finditer(text):
+        following = words(text[m.end() :])[:1]
+        if following:
+            spans.append((m.end(), m.end() + following[-1].end))
+    for m in _REPLACED_BEFORE.finditer(text):
+        spans.append((m.start(1), m.end(1)))
+    return spans
+
+
+def _outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    return not any(start < s_end and s_start < end for s_start, s_end in spans)
+
+
+def _wants_uppercase(param: ParamSpec) -> bool:
+    """Language codes follow the case of the description's examples ("ET, EN")."""
+    return bool(re.search(r"\b[A-Z]{2}\b", param.description)) or not param.description
+
+
+class RuleExtractor:
+    def __init__(self, countries: CountryNames, today: Callable[[], date] | None = None) -> None:
+        self._countries = countries
+        self._today = today or (lambda: datetime.now(UTC).date())
+
+    def extract(
+        self,
+        message: str,
+        params: Sequence[ParamSpec],
+        *,
+        language: Lang,
+        asked: Sequence[str] = (),
+        known: Mapping[str, str] | None = None,
+    ) -> dict[str, str]:
+        """Values the message states, by parameter name, as normalised strings.
+
+        `asked` names the parameters the previous question asked for: a free
+        text parameter (an address) is only taken from a reply to a question
+        about it. `known` holds values collected earlier; new values overwrite
+        them, so corrections work.
+        """
+        known = known or {}
+        text = message.strip()
+        if not text:
+            return {}
+        replaced = _replaced_spans(text)
+        found = find_dates(text, language, self._today())
+        taken: list[tuple[int, int]] = list(found.spans)
+        values: dict[str, str] = {}
+
+        paired: set[str] = set()
+        for start_param, end_param in date_pairs(params):
+            paired |= {start_param.name, end_param.name}
+            values.update(self._range(found, start_param, end_param, known))
+
+        for param in params:
+            if param.name in paired:
+                continue
+            value = self._single(text, param, found, taken, replaced, language, asked)
+            if value is not None:
+                values[param.name] = value
+
+        free_text = [p for p in params if p.concept in (Concept.TEXT, Concept.ADDRESS) and p.name in asked]
+        if len(free_text) == 1 and free_text[0].name not in values:
+            others = [name for name in asked if name != free_text[0].name]
+            if all(name in values or name in known for name in others):
+                remainder = _remainder(text, taken)
+                if remainder:
+                    values[free_text[0].name] = remainder
+        return values
+
+    def _range(
+        self, found: DateFindings, start: ParamSpec, end: ParamSpec, known: Mapping[str, str]
+    ) -> dict[str, str]:
+        dates = found.dates
+        first: DateMention | None = None
+        last: DateMention | None = None
+        if len(dates) >= 2:
+            by_role = {d.connector: d for d in dates[:2] if d.connector}
+            first = by_role.get("start") or next(d for d in dates[:2] if d is not by_role.get("end"))
+            last = next(d for d in dates[:2] if d is not first)
+            if last.value < first.value:
+                first, last = last, first
+        elif len(dates) == 1:
+            only = dates[0]
+            if only.last is not None:  # a whole month
+                first = last = only
+            elif only.connector == "start" or (
+                only.connector is None and end.name in known and start.name not in known
+            ):
+                first = only
+            elif only.connector == "end" or (start.name in known and end.name not in known):
+                last = only
+            else:  # one day
+                first = last = only
+        elif found.years:
+            years = found.years
+            starts = [y for y in years if y.connector == "start"]
+            ends = [y for y in years if y.connector == "end"]
+            if len(years) >= 2:
+                first, last = years[0], years[1]
+            elif starts:
+                first = starts[0]
+            elif ends:
+                last = ends[0]
+            else:
+                first = last = years[0]
+        values: dict[str, str] = {}
+        if first is not None:
+            values[start.name] = _render(start, first.value, first, "start")
+        if last is not None:
+            values[end.name] = _render(end, last.last or last.value, last, "end")
+        return values
+
+    def _single(
+        self,
+        text: str,
+        param: ParamSpec,
+        found: DateFindings,
+        taken: list[tuple[int, int]],
+        replaced: list[tuple[int, int]],
+        language: Lang,
+        asked: Sequence[str],
+    ) -> str | None:
+        concept = param.concept
+        asked_alone = list(asked) == [param.name]
+        if concept in (Concept.DATE, Concept.DATETIME):
+            if found.dates:
+                mention = found.dates[0]
+                return _render(param, mention.value, mention, param.role or "start")
+            return None
+        if concept is Concept.COUNTRY:
+            return self._country(text, replaced)
+        if concept is Concept.LANGUAGE:
+            return self._language(text, param, replaced, asked_alone)
+        if concept is Concept.YEAR:
+            years = [y for y in found.years if _outside(replaced, y.start, y.end)]
+            return str(years[0].value.year) if years else None
+        if concept is Concept.ENUM:
+            hit = enum_value(text, param.enum, language)
+            if hit is not None and _outside(replaced, hit.start, hit.end):
+                taken.append((hit.start, hit.end))
+                return hit.value
+            return None
+        if concept is Concept.BOOLEAN:
+            answer = yes_no(text) if asked_alone else None
+            return None if answer is None else str(answer).lower()
+        if concept is Concept.REGISTRATION:
+            plate = registration_number(text)
+            if plate is not None:
+                taken.append((plate.start, plate.end))
+                return plate.value
+            return None
+        if concept in (Concept.INTEGER, Concept.NUMBER):
+            integers_only = concept is Concept.INTEGER
+            found_numbers = numbers(text, integers_only=integers_only, taken=taken)
+            if asked_alone and found_numbers:
+                taken.append((found_numbers[0].start, found_numbers[0].end))
+                return found_numbers[0].value
+            return _number_named(text, param, found_numbers, taken)
+        return None
+
+    def _country(self, text: str, replaced: list[tuple[int, int]]) -> str | None:
+        for mention in self._countries.find(text):
+            if _outside(replaced, mention.start, mention.end):
+                return mention.code
+        for m in _CODE.finditer(text):
+            code = m.group(1)
+            bare = len(words(text)) == 1
+            if (code.isupper() or bare) and code.upper() in self._countries.codes:
+                if (bare or code not in _NOT_CODES) and _outside(replaced, m.start(), m.end()):
+                    return code.upper()
+        return None
+
+    def _language(
+        self, text: str, param: ParamSpec, replaced: list[tuple[int, int]], asked_alone: bool
+    ) -> str | None:
+        code: str | None = None
+        for mention in find_languages(text):
+            if _outside(replaced, mention.start, mention.end):
+                code = mention.code
+                break
+        if code is None and asked_alone:
+            bare = text.strip(" .!?").lower()
+            code = bare if bare in LANGUAGE_CODES else None
+        if code is None:
+            return None
+        return code.upper() if _wants_uppercase(param) else code
+
+
+def _render(param: ParamSpec, value: date, mention: DateMention, role: Role) -> str:
+    if param.concept is Concept.DATETIME:
+        return iso_datetime(value, mention.at, role)
+    if param.concept is Concept.YEAR:
+        return str(value.year)
+    return iso_date(value)
+
+
+def _number_named(text: str, param: ParamSpec, found: list, taken: list[tuple[int, int]]) -> str | None:
+    """A number written next to a word of the parameter's name ("limit 5")."""
+    name_words = {w for w in param.words if len(w) > 2}
+    tokens = words(text)
+    for number in found:
+        near = [t.lower for t in tokens if 0 < number.start - t.end <= 2 or 0 < t.start - number.end <= 2]
+        if any(w in name_words or w.rstrip("s") in name_words for w in near):
+            taken.append((number.start, number.end))
+            return str(number.value)
+    return None
+
+
+def _remainder(text: str, taken: Sequence[tuple[int, int]]) -> str:
+    """The message without what other parameters used, trimmed of joining words."""
+    kept = text
+    for start, end in sorted(taken, reverse=True):
+        kept = kept[:start] + " " + kept[end:]
+    parts = kept.split()
+    while parts and _FILLER.match(parts[-1].strip(",.;:!?")):
+        parts.pop()
+    while parts and _FILLER.match(parts[0].strip(",.;:!?")):
+        parts.pop(0)
+    return " ".join(parts).strip(" ,.;:!?")
+
+
+__all__ = ["RuleExtractor", "yes_no"]

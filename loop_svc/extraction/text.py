@@ -1,0 +1,54 @@
+"""Word tokens with their positions, and stemming in the mesh's languages."""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+
+import snowballstemmer
+
+from services.language import Lang
+
+_WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
+_STEMMER_NAMES: dict[Lang, str] = {"en": "english", "et": "estonian", "ru": "russian"}
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    start: int
+    end: int
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+
+def words(text: str) -> list[Word]:
+    return [Word(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+# Snowball stemmers keep per-call state on the instance, and extraction runs in
+# worker threads: one stemmer per thread and language.
+_local = threading.local()
+
+
+def _stemmer(lang: Lang) -> snowballstemmer.stemmer:
+    cached: dict[Lang, snowballstemmer.stemmer] = _local.__dict__.setdefault("stemmers", {})
+    if lang not in cached:
+        cached[lang] = snowballstemmer.stemmer(_STEMMER_NAMES[lang])
+    return cached[lang]
+
+
+def stem(word: str, lang: Lang) -> str:
+    """Lower-cased stem ('Eestis' → 'eesti', 'Эстонии' → 'эстон')."""
+    return str(_stemmer(lang).stemWord(word.lower().replace("ё", "е")))
+
+
+def stems(text: str, lang: Lang) -> tuple[str, ...]:
+    return tuple(stem(w.text, lang) for w in words(text))
+
+
+def is_cyrillic(word: str) -> bool:
+    return any("\u0400" <= ch <= "\u04ff" for ch in word)

@@ -1,0 +1,110 @@
+"""Yes/no answers, numbers, enumeration values and registration numbers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from loop_svc.extraction.text import stem, words
+from services.language import Lang
+
+_YES = frozenset(
+    {
+        "yes",
+        "yeah",
+        "yep",
+        "sure",
+        "ok",
+        "okay",
+        "y",
+        "continue",
+        "true",
+        "jah",
+        "jaa",
+        "muidugi",
+        "olgu",
+        "jätka",
+        "jätkame",
+        "jätkan",
+        "да",
+        "конечно",
+        "давай",
+        "давайте",
+        "продолжим",
+        "продолжай",
+        "продолжаем",
+        "ок",
+    }
+)
+_NO = frozenset(
+    {"no", "nope", "n", "stop", "false", "cancel", "ei", "ära", "lõpeta", "нет", "стоп", "не", "отмена"}
+)
+_NUMBER = re.compile(r"(?<![\w.,])[-+]?\d+(?:[.,]\d+)?(?![\w]|[.,]\d)")
+_INTEGER = re.compile(r"(?<![\w.,])[-+]?\d+(?![\w]|[.,]\d)")
+# Estonian plates are "123ABC"; other formats mix at least two letters and digits.
+_REGISTRATION = re.compile(
+    r"(?<!\w)(\d{3}\s?[A-Za-z]{3}|(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z]{2})[A-Za-z0-9]{4,8})(?!\w)"
+)
+
+
+def yes_no(text: str) -> bool | None:
+    """True for a yes-reply ("jah", "да, продолжим"), False for a no, else None."""
+    tokens = [w.lower for w in words(text)]
+    if not tokens:
+        return None
+    if tokens[0] in _YES and not any(t in _NO for t in tokens):
+        return True
+    if tokens[0] in _NO:
+        return False
+    return None
+
+
+@dataclass(frozen=True)
+class Found:
+    value: str
+    start: int
+    end: int
+
+
+def _outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    return not any(start < s_end and s_start < end for s_start, s_end in spans)
+
+
+def numbers(text: str, *, integers_only: bool, taken: Sequence[tuple[int, int]] = ()) -> list[Found]:
+    pattern = _INTEGER if integers_only else _NUMBER
+    return [
+        Found(m.group(0).replace(",", ".").lstrip("+"), m.start(), m.end())
+        for m in pattern.finditer(text)
+        if _outside(taken, m.start(), m.end())
+    ]
+
+
+def enum_value(text: str, allowed: Sequence[str], lang: Lang) -> Found | None:
+    """The allowed value the message names: whole words, case-insensitive, also
+    by stem ("weekly" in "weekly reports"; "школьные" for "школьный"). Several
+    different values named → the first one."""
+    tokens = words(text)
+    if not tokens:
+        return None
+    lowered = [t.lower for t in tokens]
+    stemmed = [stem(t.text, lang) for t in tokens]
+    best: Found | None = None
+    for value in allowed:
+        value_words = [w.lower for w in words(value.replace("_", " "))]
+        if not value_words:
+            continue
+        value_stems = [stem(w, lang) for w in value_words]
+        n = len(value_words)
+        for i in range(len(tokens) - n + 1):
+            if lowered[i : i + n] == value_words or stemmed[i : i + n] == value_stems:
+                if best is None or tokens[i].start < best.start:
+                    best = Found(value, tokens[i].start, tokens[i + n - 1].end)
+                break
+    return best
+
+
+def registration_number(text: str) -> Found | None:
+    for m in _REGISTRATION.finditer(text):
+        return Found(re.sub(r"\s", "", m.group(0)).upper(), m.start(), m.end())
+    return None

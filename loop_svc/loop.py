@@ -1,0 +1,152 @@
+"""The turn state machine: one user message in, one plain result out.
+
+    new turn ──extract──▶ all required values? ──yes──▶ Complete (no session kept)
+                              │ no
+                              ▼
+              turn_count ≥ max_turns ──▶ Abandoned (session dropped)
+              turn_count = continuation_turn ──▶ NeedsInput(continuation), AWAITING_CONTINUATION
+              otherwise ──▶ NeedsInput(clarifying question for everything missing)
+
+    AWAITING_CONTINUATION: a yes-reply goes back to collecting (the reply is
+    still read for values); anything else → Abandoned.
+
+Values are extracted from every message and overwrite earlier ones, so a
+correction ("No, Latvia") wins. No I/O here: the caller loads and saves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from loop_svc import questions
+from loop_svc.extraction.values import yes_no
+from loop_svc.schema import EndpointSpec, ParamSpec
+from loop_svc.session import Session, SessionState
+from services.language import Lang
+
+
+class ParamExtractor(Protocol):
+    def extract(
+        self,
+        message: str,
+        params: Sequence[ParamSpec],
+        *,
+        language: Lang,
+        asked: Sequence[str] = (),
+        known: Mapping[str, str] | None = None,
+    ) -> dict[str, str]: ...
+
+
+@dataclass(frozen=True)
+class NeedsInput:
+    question: str
+    missing: list[str]
+    endpoint_names: list[str]
+    continuation: bool = False
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    endpoint: EndpointSpec
+    params: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Complete:
+    calls: list[PlannedCall]
+
+
+@dataclass(frozen=True)
+class Abandoned:
+    message: str
+    reason: Literal["declined", "out_of_turns"]
+
+
+TurnResult = NeedsInput | Complete | Abandoned
+
+
+@dataclass
+class Step:
+    result: TurnResult
+    # The session to keep, or None when it must be deleted.
+    session: Session | None
+    language: Lang
+    original_query: str
+    llm_calls: int = 0
+    extracted: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TurnLimits:
+    max_turns: int = 5
+    continuation_turn: int = 3
+    # Several endpoints get 3 turns each, up to this cap.
+    multi_max_turns_cap: int = 9
+
+    def max_turns_for(self, endpoint_count: int) -> int:
+        if endpoint_count <= 1:
+            return self.max_turns
+        return min(3 * endpoint_count, self.multi_max_turns_cap)
+
+
+class TurnLoop:
+    def __init__(self, extractor: ParamExtractor, limits: TurnLimits | None = None) -> None:
+        self._extractor = extractor
+        self._limits = limits or TurnLimits()
+
+    def new_session(
+        self,
+        chat_id: str,
+        endpoints: list[EndpointSpec],
+        *,
+        language: Lang,
+        original_query: str,
+        owner_id: str = "",
+    ) -> Session:
+        return Session(
+            chat_id=chat_id,
+            owner_id=owner_id,
+            endpoints=endpoints,
+            max_turns=self._limits.max_turns_for(len(endpoints)),
+            continuation_turn=self._limits.continuation_turn,
+            language=language,
+            original_query=original_query,
+        )
+
+    def advance(self, session: Session, message: str) -> Step:
+        session = session.model_copy(deep=True)
+        session.turn_count += 1
+        lang = session.language
+
+        def done(result: TurnResult, keep: Session | None, extracted: dict[str, str]) -> Step:
+            return Step(result, keep, lang, session.original_query, 0, extracted)
+
+        if session.state is SessionState.AWAITING_CONTINUATION:
+            if yes_no(message) is not True:
+                return done(Abandoned(questions.DECLINED[lang], "declined"), None, {})
+            session.state = SessionState.COLLECTING_PARAMS
+
+        extracted = self._extractor.extract(
+            message, session.params, language=lang, asked=session.asked, known=session.known
+        )
+        session.apply(extracted)
+        missing = session.missing()
+        if not missing:
+            calls = [PlannedCall(e, dict(session.collected.get(e.name, {}))) for e in session.endpoints]
+            return done(Complete(calls), None, extracted)
+        if session.turn_count >= session.max_turns:
+            return done(Abandoned(questions.OUT_OF_TURNS[lang], "out_of_turns"), None, extracted)
+
+        names = [p.name for p in missing]
+        if session.turn_count == session.continuation_turn:
+            session.state = SessionState.AWAITING_CONTINUATION
+            session.asked = []
+            question = NeedsInput(questions.CONTINUATION[lang], names, session.endpoints_missing(), True)
+            return done(question, session, extracted)
+        session.asked = names
+        question = NeedsInput(
+            questions.clarifying_question(missing, lang), names, session.endpoints_missing()
+        )
+        return done(question, session, extracted)

@@ -1,0 +1,145 @@
+"""Endpoint and parameter schemas as the loop sees them (no protobuf here).
+
+`Concept` says what a parameter means to people (a country, a start date...):
+extraction rules and clarifying questions are both chosen by it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Role = Literal["start", "end"] | None
+
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-\s.]+")
+_START_WORDS = frozenset({"from", "start", "begin", "since", "after", "min"})
+_END_WORDS = frozenset({"to", "end", "until", "till", "before", "max"})
+
+
+class Concept(StrEnum):
+    COUNTRY = "country"
+    LANGUAGE = "language"
+    DATE = "date"
+    DATETIME = "datetime"
+    YEAR = "year"
+    REGISTRATION = "registration"
+    ADDRESS = "address"
+    ENUM = "enum"
+    BOOLEAN = "boolean"
+    INTEGER = "integer"
+    NUMBER = "number"
+    TEXT = "text"
+
+
+def name_words(name: str) -> list[str]:
+    """'validFrom' → ['valid', 'from']; 'start_date' → ['start', 'date']."""
+    return [w.lower() for w in _CAMEL_BOUNDARY.split(name) if w]
+
+
+class ParamSpec(BaseModel):
+    name: str
+    type: str = "string"
+    required: bool = False
+    description: str = ""
+    enum: list[str] = Field(default_factory=list)
+
+    @property
+    def words(self) -> list[str]:
+        return name_words(self.name)
+
+    @property
+    def concept(self) -> Concept:
+        words = set(self.words)
+        kind = self.type.strip().lower()
+        text = self.description.lower()
+        if kind == "datetime":
+            return Concept.DATETIME
+        if kind == "date" or (kind == "string" and "date" in words):
+            return Concept.DATE
+        if kind == "boolean":
+            return Concept.BOOLEAN
+        if self.enum:
+            return Concept.ENUM
+        if "country" in words or (kind == "string" and "country" in text and "language" not in words):
+            return Concept.COUNTRY
+        if "language" in words or "lang" in words or (kind == "string" and "language code" in text):
+            return Concept.LANGUAGE
+        if "year" in words:
+            return Concept.YEAR
+        if words & {"reg", "regnr", "registration", "plate", "numberplate", "licenseplate"}:
+            return Concept.REGISTRATION
+        if "address" in words:
+            return Concept.ADDRESS
+        if kind == "integer":
+            return Concept.INTEGER
+        if kind == "number":
+            return Concept.NUMBER
+        return Concept.TEXT
+
+    @property
+    def role(self) -> Role:
+        """Whether the parameter opens or closes a range, judged by its name."""
+        words = set(self.words)
+        if words & _START_WORDS:
+            return "start"
+        if words & _END_WORDS:
+            return "end"
+        return None
+
+    @property
+    def is_dated(self) -> bool:
+        return self.concept in (Concept.DATE, Concept.DATETIME)
+
+
+class EndpointSpec(BaseModel):
+    name: str
+    params: list[ParamSpec] = Field(default_factory=list)
+    # The endpoint exactly as it arrived (proto JSON form), so the call sent to
+    # caller_svc carries every field, not only those the loop reads.
+    payload: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def required_names(self) -> list[str]:
+        return [p.name for p in self.params if p.required]
+
+
+def merge_params(endpoints: Sequence[EndpointSpec]) -> list[ParamSpec]:
+    """One schema for several endpoints, deduplicated by parameter name: a
+    parameter is asked once and required if any endpoint requires it."""
+    merged: dict[str, ParamSpec] = {}
+    for endpoint in endpoints:
+        for param in endpoint.params:
+            seen = merged.get(param.name)
+            if seen is None:
+                merged[param.name] = param.model_copy(deep=True)
+            elif param.required and not seen.required:
+                merged[param.name] = seen.model_copy(update={"required": True})
+    return list(merged.values())
+
+
+def date_pairs(params: Sequence[ParamSpec]) -> list[tuple[ParamSpec, ParamSpec]]:
+    """(start, end) parameter pairs: validFrom/validTo, startDate/endDate...
+    Paired by the words left once the role word is removed, or, failing that,
+    the only start with the only end."""
+    dated = [p for p in params if p.is_dated]
+    starts = [p for p in dated if p.role == "start"]
+    ends = [p for p in dated if p.role == "end"]
+
+    def stem(p: ParamSpec) -> tuple[str, ...]:
+        return tuple(w for w in p.words if w not in _START_WORDS | _END_WORDS)
+
+    pairs: list[tuple[ParamSpec, ParamSpec]] = []
+    unpaired_ends = list(ends)
+    for start in starts:
+        match = next((e for e in unpaired_ends if stem(e) == stem(start)), None)
+        if match is not None:
+            pairs.append((start, match))
+            unpaired_ends.remove(match)
+    left_starts = [s for s in starts if all(s is not a for a, _ in pairs)]
+    if len(left_starts) == 1 and len(unpaired_ends) == 1:
+        pairs.append((left_starts[0], unpaired_ends[0]))
+    return pairs

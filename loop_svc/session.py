@@ -1,0 +1,132 @@
+"""The loop's memory of a conversation between turns, kept in Redis as JSON
+under `session:{chat_id}` with a sliding TTL (every save resets it)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from enum import StrEnum
+
+import redis.asyncio as aioredis
+from pydantic import BaseModel, Field
+from redis.exceptions import LockError
+
+from loop_svc.schema import EndpointSpec, ParamSpec, merge_params
+from services.errors import Unavailable
+from services.language import Lang
+
+log = logging.getLogger(__name__)
+
+
+class SessionState(StrEnum):
+    COLLECTING_PARAMS = "collecting_params"
+    AWAITING_CONTINUATION = "awaiting_continuation"
+
+
+class Session(BaseModel):
+    chat_id: str
+    owner_id: str = ""
+    state: SessionState = SessionState.COLLECTING_PARAMS
+    endpoints: list[EndpointSpec]
+    # Values collected so far, per endpoint name, as normalised strings.
+    collected: dict[str, dict[str, str]] = Field(default_factory=dict)
+    turn_count: int = 0
+    max_turns: int = 5
+    continuation_turn: int = 3
+    language: Lang = "en"
+    # The message that started the session: the formatter answers it.
+    original_query: str = ""
+    # What the last clarifying question asked for.
+    asked: list[str] = Field(default_factory=list)
+
+    @property
+    def params(self) -> list[ParamSpec]:
+        return merge_params(self.endpoints)
+
+    @property
+    def known(self) -> dict[str, str]:
+        """Every collected value by parameter name (shared names agree)."""
+        merged: dict[str, str] = {}
+        for values in self.collected.values():
+            merged.update(values)
+        return merged
+
+    def apply(self, values: dict[str, str]) -> None:
+        """Give each value to every endpoint that has a parameter of that name."""
+        for endpoint in self.endpoints:
+            names = {p.name for p in endpoint.params}
+            mine = {k: v for k, v in values.items() if k in names}
+            if mine:
+                self.collected.setdefault(endpoint.name, {}).update(mine)
+
+    def missing(self) -> list[ParamSpec]:
+        """Required parameters some endpoint still lacks, in schema order."""
+        lacking: set[str] = set()
+        for endpoint in self.endpoints:
+            have = self.collected.get(endpoint.name, {})
+            lacking |= {name for name in endpoint.required_names if name not in have}
+        return [p for p in self.params if p.name in lacking]
+
+    def endpoints_missing(self) -> list[str]:
+        return [
+            e.name
+            for e in self.endpoints
+            if any(n not in self.collected.get(e.name, {}) for n in e.required_names)
+        ]
+
+
+class SessionStore:
+    """Sessions in Redis. Each write is one command (SET with EX, or DEL), so a
+    session is never half-written; `locked` serialises turns of one chat."""
+
+    def __init__(
+        self,
+        client: aioredis.Redis,
+        *,
+        ttl_seconds: int = 1800,
+        lock_seconds: float = 30.0,
+        lock_wait_seconds: float = 5.0,
+    ) -> None:
+        self._redis = client
+        self._ttl = ttl_seconds
+        self._lock_seconds = lock_seconds
+        self._lock_wait = lock_wait_seconds
+
+    @staticmethod
+    def key(chat_id: str) -> str:
+        return f"session:{chat_id}"
+
+    async def get(self, chat_id: str) -> Session | None:
+        raw = await self._redis.get(self.key(chat_id))
+        if raw is None:
+            return None
+        return Session.model_validate_json(raw)
+
+    async def save(self, session: Session) -> None:
+        await self._redis.set(self.key(session.chat_id), session.model_dump_json(), ex=self._ttl)
+
+    async def delete(self, chat_id: str) -> bool:
+        return bool(await self._redis.delete(self.key(chat_id)))
+
+    async def ttl(self, chat_id: str) -> int:
+        return int(await self._redis.ttl(self.key(chat_id)))
+
+    @asynccontextmanager
+    async def locked(self, chat_id: str) -> AsyncIterator[None]:
+        """Holds `lock:session:{chat_id}` so two turns of one chat cannot both
+        read, decide and write. The lock expires by itself if a holder dies."""
+        lock = self._redis.lock(
+            f"lock:session:{chat_id}", timeout=self._lock_seconds, blocking_timeout=self._lock_wait
+        )
+        if not await lock.acquire():
+            raise Unavailable(
+                "another turn of this chat is still running", reason="SESSION_BUSY", chat_id=chat_id
+            )
+        try:
+            yield
+        finally:
+            try:
+                await lock.release()
+            except LockError:
+                log.warning("session lock for %s expired before release", chat_id)

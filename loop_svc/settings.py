@@ -1,0 +1,25 @@
+"""loop_svc settings, from ATC_LOOP_* environment variables."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import SettingsConfigDict
+
+from services.settings import ServiceSettings
+
+
+class LoopSettings(ServiceSettings):
+    model_config = SettingsConfigDict(env_prefix="ATC_LOOP_", extra="ignore")
+
+    port: int = 50053
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    caller_target: str = "127.0.0.1:50054"
+    # Sliding: every save of a session starts the period again.
+    session_ttl_seconds: int = Field(default=1800, gt=0)
+    # A turn holds the chat's lock while it reads, decides and writes the session.
+    session_lock_seconds: float = Field(default=30.0, gt=0)
+    session_lock_wait_seconds: float = Field(default=5.0, ge=0)
+    max_turns: int = Field(default=5, ge=1)
+    continuation_turn: int = Field(default=3, ge=1)
+    # Several endpoints get min(3 × N, this) turns.
+    multi_max_turns_cap: int = Field(default=9, ge=1)

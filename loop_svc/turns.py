@@ -1,0 +1,116 @@
+"""One turn end to end, apart from calling the APIs: check the request, load or
+create the session under the chat's lock, advance the loop, save or delete."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from loop_svc.loop import Step, TurnLoop
+from loop_svc.schema import EndpointSpec
+from loop_svc.session import Session, SessionStore
+from services.errors import InvalidArgument, NotFound
+from services.language import Lang
+
+
+class LanguageGuesser(Protocol):
+    def detect(self, text: str, fallback: Lang | None = None) -> Lang: ...
+
+
+@dataclass(frozen=True)
+class TurnRequest:
+    chat_id: str
+    message: str
+    endpoints: list[EndpointSpec] = field(default_factory=list)
+    # The turn's language when the caller knows it; detected otherwise.
+    language: Lang | None = None
+    resume: bool = False
+    owner_id: str = ""
+
+
+def session_not_found(chat_id: str) -> NotFound:
+    return NotFound(f"no active session for chat {chat_id!r}", reason="SESSION_NOT_FOUND", chat_id=chat_id)
+
+
+def require_chat_id(chat_id: str, field_name: str = "chat_id") -> None:
+    if not chat_id.strip():
+        raise InvalidArgument(f"{field_name} must not be empty", field=field_name, reason="EMPTY_FIELD")
+
+
+def validate(request: TurnRequest) -> None:
+    require_chat_id(request.chat_id, "turn.chat_id")
+    if not request.message.strip():
+        raise InvalidArgument("turn.message must not be empty", field="turn.message", reason="EMPTY_FIELD")
+    if not request.resume and not request.endpoints:
+        raise InvalidArgument(
+            "a new turn needs at least one endpoint", field="endpoints", reason="EMPTY_FIELD"
+        )
+    for i, endpoint in enumerate(request.endpoints):
+        if not endpoint.name.strip():
+            raise InvalidArgument(
+                "every endpoint needs a name", field=f"endpoints[{i}].name", reason="EMPTY_FIELD"
+            )
+        for j, param in enumerate(endpoint.params):
+            if not param.name.strip():
+                raise InvalidArgument(
+                    "every parameter needs a name",
+                    field=f"endpoints[{i}].params[{j}].name",
+                    reason="EMPTY_FIELD",
+                )
+
+
+def _distinct(endpoints: list[EndpointSpec]) -> list[EndpointSpec]:
+    seen: dict[str, EndpointSpec] = {}
+    for endpoint in endpoints:
+        seen.setdefault(endpoint.name, endpoint)
+    return list(seen.values())
+
+
+class TurnRunner:
+    def __init__(self, store: SessionStore, loop: TurnLoop, detector: LanguageGuesser) -> None:
+        self._store = store
+        self._loop = loop
+        self._detector = detector
+
+    async def run(self, request: TurnRequest) -> Step:
+        """Raises InvalidArgument, NotFound (SESSION_NOT_FOUND) or Unavailable (SESSION_BUSY)."""
+        validate(request)
+        async with self._store.locked(request.chat_id):
+            session = await self._session_for(request)
+            # Extraction is CPU work (regexes, stemming, maybe dateparser): off the event loop.
+            step = await asyncio.to_thread(self._loop.advance, session, request.message)
+            if step.session is not None:
+                await self._store.save(step.session)
+            else:
+                await self._store.delete(request.chat_id)
+        return step
+
+    async def _session_for(self, request: TurnRequest) -> Session:
+        if request.resume:
+            session = await self._store.get(request.chat_id)
+            # A session bound to another user is reported as absent, not as forbidden.
+            if session is None or (session.owner_id and session.owner_id != request.owner_id):
+                raise session_not_found(request.chat_id)
+            return session
+        # A new turn replaces any session the chat had: the classifier saw a new intent.
+        language = request.language or self._detector.detect(request.message)
+        return self._loop.new_session(
+            request.chat_id,
+            _distinct(request.endpoints),
+            language=language,
+            original_query=request.message.strip(),
+            owner_id=request.owner_id,
+        )
+
+    async def get(self, chat_id: str) -> Session:
+        require_chat_id(chat_id)
+        session = await self._store.get(chat_id)
+        if session is None:
+            raise session_not_found(chat_id)
+        return session
+
+    async def delete(self, chat_id: str) -> bool:
+        require_chat_id(chat_id)
+        async with self._store.locked(chat_id):
+            return await self._store.delete(chat_id)

@@ -1,0 +1,241 @@
+"""Typed async clients for the mesh's gRPC services, for the edge, the CLI and tests.
+
+Callers hand in a channel (usually from `services.runtime.channels.open_channel`)
+and get protos back. A failed call raises a `services.errors.MeshError` subclass
+(InvalidArgument carries the field named in the server's ErrorInfo), so callers
+need no grpc imports to tell a bad request from an unavailable service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Sequence
+from typing import Literal
+
+import grpc
+from google.rpc import status_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from pydantic import BaseModel, ConfigDict, Field
+
+from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
+from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
+from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
+from services.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    MeshError,
+    NotFound,
+    PermissionDenied,
+    Unavailable,
+)
+from services.language import Lang, to_proto
+from services.runtime.request_context import REQUEST_ID_HEADER
+from services.runtime.status import error_info
+
+CLASSIFIER_SERVICE = classifier_pb2.DESCRIPTOR.services_by_name["ClassifierService"].full_name
+INDEXER_SERVICE = indexer_pb2.DESCRIPTOR.services_by_name["IndexerService"].full_name
+
+_STATUS_DETAILS_KEY = "grpc-status-details-bin"
+
+_ROLES = {"user": chat_pb2.CHAT_ROLE_USER, "assistant": chat_pb2.CHAT_ROLE_ASSISTANT}
+
+
+class HistoryMessage(BaseModel):
+    """One earlier message of the conversation."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: Literal["user", "assistant"]
+    content: str
+
+
+class ChatTurnInput(BaseModel):
+    """One user message entering the mesh, before it becomes a ChatTurn proto."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chat_id: str = Field(min_length=1)
+    message: str
+    # None: the classifier detects the language from the message.
+    language: Lang | None = None
+    history: tuple[HistoryMessage, ...] = ()
+    owner_id: str = ""
+    request_id: str = ""
+
+    def to_proto(self) -> chat_pb2.ChatTurn:
+        return chat_pb2.ChatTurn(
+            chat_id=self.chat_id,
+            message=self.message,
+            language=to_proto(self.language),  # type: ignore[arg-type]
+            conversation_history=[
+                chat_pb2.ChatMessage(role=_ROLES[m.role], content=m.content)  # type: ignore[arg-type]
+                for m in self.history
+            ],
+            owner_id=self.owner_id,
+            request_id=self.request_id,
+        )
+
+
+def mesh_error_from_rpc(error: grpc.aio.AioRpcError) -> MeshError:
+    """The domain error a failed call stands for, with the server's ErrorInfo
+    reason and metadata when it sent one."""
+    message = error.details() or error.code().name
+    reason: str | None = None
+    metadata: dict[str, str] = {}
+    trailers: Sequence[tuple[str, str | bytes]] = error.trailing_metadata() or ()  # type: ignore[assignment]
+    for key, value in trailers:
+        if key == _STATUS_DETAILS_KEY and isinstance(value, bytes):
+            info = error_info(status_pb2.Status.FromString(value))
+            if info is not None:
+                reason = info.reason or None
+                metadata = dict(info.metadata)
+    code = error.code()
+    if code == grpc.StatusCode.INVALID_ARGUMENT:
+        field = metadata.pop("field", "")
+        return InvalidArgument(message, field=field, reason=reason, **metadata)
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return Unavailable(message, reason=reason or "DEADLINE_EXCEEDED", **metadata)
+    by_code: dict[grpc.StatusCode, type[MeshError]] = {
+        grpc.StatusCode.NOT_FOUND: NotFound,
+        grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
+        grpc.StatusCode.UNAVAILABLE: Unavailable,
+        grpc.StatusCode.FAILED_PRECONDITION: FailedPrecondition,
+    }
+    return by_code.get(code, MeshError)(message, reason=reason or code.name, **metadata)
+
+
+def _metadata(request_id: str) -> tuple[tuple[str, str], ...] | None:
+    return ((REQUEST_ID_HEADER, request_id),) if request_id else None
+
+
+async def health_status(channel: grpc.aio.Channel, service: str = "", *, timeout: float = 2.0) -> str:
+    """The grpc.health.v1 status name (SERVING, NOT_SERVING, ...) of `service`
+    behind `channel`; UNAVAILABLE when nothing answers in time."""
+    stub = health_pb2_grpc.HealthStub(channel)
+    try:
+        response = await stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=timeout)
+    except grpc.aio.AioRpcError as exc:
+        return "UNKNOWN_SERVICE" if exc.code() == grpc.StatusCode.NOT_FOUND else "UNAVAILABLE"
+    return str(health_pb2.HealthCheckResponse.ServingStatus.Name(response.status))
+
+
+class ClassifierClient:
+    def __init__(self, channel: grpc.aio.Channel) -> None:
+        self._channel = channel
+        self._stub = classifier_pb2_grpc.ClassifierServiceStub(channel)
+
+    async def route_turn(
+        self, turn: ChatTurnInput, *, timeout: float | None = None
+    ) -> AsyncGenerator[turn_event_pb2.TurnEvent, None]:
+        """The turn's events as they stream in. Closing the iterator (or
+        cancelling the task reading it) cancels the gRPC call."""
+        call = self._stub.RouteTurn(
+            classifier_pb2.RouteTurnRequest(turn=turn.to_proto()),
+            timeout=timeout,
+            metadata=_metadata(turn.request_id),
+        )
+        try:
+            async for response in call:
+                yield response.event
+        except grpc.aio.AioRpcError as exc:
+            raise mesh_error_from_rpc(exc) from exc
+        finally:
+            # Synchronous on purpose: cleanup must not await, or a cancelled
+            # consumer could be interrupted before the upstream call is cancelled.
+            call.cancel()
+
+    async def classify(
+        self, turn: ChatTurnInput, *, timeout: float | None = None
+    ) -> classifier_pb2.Classification:
+        try:
+            response = await self._stub.Classify(
+                classifier_pb2.ClassifyRequest(turn=turn.to_proto()),
+                timeout=timeout,
+                metadata=_metadata(turn.request_id),
+            )
+        except grpc.aio.AioRpcError as exc:
+            raise mesh_error_from_rpc(exc) from exc
+        return response.classification
+
+    async def health(self, *, timeout: float = 2.0) -> str:
+        return await health_status(self._channel, CLASSIFIER_SERVICE, timeout=timeout)
+
+    async def close(self) -> None:
+        await self._channel.close(None)
+
+
+class IndexerClient:
+    def __init__(self, channel: grpc.aio.Channel) -> None:
+        self._channel = channel
+        self._stub = indexer_pb2_grpc.IndexerServiceStub(channel)
+
+    async def index_endpoint(
+        self,
+        endpoint: catalogue_pb2.Endpoint,
+        *,
+        skip_enrichment: bool = False,
+        timeout: float | None = None,
+        request_id: str = "",
+    ) -> indexer_pb2.IndexEndpointResponse:
+        request = indexer_pb2.IndexEndpointRequest(endpoint=endpoint, skip_enrichment=skip_enrichment)
+        return await self._unary(self._stub.IndexEndpoint, request, timeout, request_id)
+
+    async def list_endpoints(
+        self,
+        *,
+        service_id: str = "",
+        page_size: int = 0,
+        page_token: str = "",
+        timeout: float | None = None,
+        request_id: str = "",
+    ) -> indexer_pb2.ListEndpointsResponse:
+        request = indexer_pb2.ListEndpointsRequest(
+            service_id=service_id, page_size=page_size, page_token=page_token
+        )
+        return await self._unary(self._stub.ListEndpoints, request, timeout, request_id)
+
+    async def get_endpoint(
+        self, endpoint_id: str, *, timeout: float | None = None, request_id: str = ""
+    ) -> catalogue_pb2.Endpoint:
+        request = indexer_pb2.GetEndpointRequest(endpoint_id=endpoint_id)
+        response = await self._unary(self._stub.GetEndpoint, request, timeout, request_id)
+        return response.endpoint
+
+    async def delete_endpoint(
+        self, endpoint_id: str, *, timeout: float | None = None, request_id: str = ""
+    ) -> bool:
+        request = indexer_pb2.DeleteEndpointRequest(endpoint_id=endpoint_id)
+        response = await self._unary(self._stub.DeleteEndpoint, request, timeout, request_id)
+        return bool(response.deleted)
+
+    async def search(
+        self,
+        query: str,
+        *,
+        collection: int = indexer_pb2.COLLECTION_ENDPOINTS,
+        limit: int = 5,
+        query_embedding: Sequence[float] = (),
+        service_id: str = "",
+        timeout: float | None = None,
+        request_id: str = "",
+    ) -> indexer_pb2.SearchResponse:
+        request = indexer_pb2.SearchRequest(
+            collection=collection,  # type: ignore[arg-type]
+            query=query,
+            query_embedding=list(query_embedding),
+            limit=limit,
+            service_id=service_id,
+        )
+        return await self._unary(self._stub.Search, request, timeout, request_id)
+
+    async def health(self, *, timeout: float = 2.0) -> str:
+        return await health_status(self._channel, INDEXER_SERVICE, timeout=timeout)
+
+    async def close(self) -> None:
+        await self._channel.close(None)
+
+    @staticmethod
+    async def _unary(method, request, timeout: float | None, request_id: str):  # type: ignore[no-untyped-def]
+        try:
+            return await method(request, timeout=timeout, metadata=_metadata(request_id))
+        except grpc.aio.AioRpcError as exc:
+            raise mesh_error_from_rpc(exc) from exc

@@ -1,0 +1,60 @@
+"""LLM adapter: settings for one chat model and a DSPy LM built from them.
+
+dspy (≈ 1.3 s) and litellm (≈ 5 s) are imported only when a model is configured.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    import dspy
+
+DEFAULT_DSPY_CACHE_DIR = ".atc/dspy-cache"
+
+
+class LLMConfig(BaseModel):
+    """`model` None or empty → no LLM: every step takes its deterministic path."""
+
+    model: str | None = None
+    api_base: str | None = None
+    api_key: str | None = None
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    max_tokens: int | None = Field(default=None, gt=0)
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.model)
+
+
+def prepare_llm_environment(cache_dir: str | Path = DEFAULT_DSPY_CACHE_DIR) -> None:
+    """Must run before dspy/litellm are imported: litellm otherwise fetches a price map
+    from the network at first use, and DSPy would cache under the home folder."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("DSPY_CACHEDIR", str(Path(cache_dir).resolve()))
+
+
+def build_lm(config: LLMConfig, *, cache_dir: str | Path = DEFAULT_DSPY_CACHE_DIR) -> dspy.LM | None:
+    if not config.enabled:
+        return None
+    prepare_llm_environment(cache_dir)
+    import dspy
+
+    # engine="litellm": DSPy's default engine sends max_completion_tokens, which some
+    # OpenAI-compatible servers ignore (a call then runs to the context limit).
+    kwargs: dict[str, object] = {}
+    if config.api_base:
+        kwargs["api_base"] = config.api_base
+    if config.api_key:
+        kwargs["api_key"] = config.api_key
+    return dspy.LM(
+        config.model or "",
+        temperature=config.temperature,
+        max_tokens=config.max_tokens,
+        engine="litellm",
+        **kwargs,
+    )

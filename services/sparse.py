@@ -1,0 +1,108 @@
+"""Hashed term-frequency sparse vectors for hybrid search (Qdrant applies IDF).
+
+Tokens: camelCase and snake_case split into words, lowercased, split on anything that
+is not a letter or digit. Each token is stemmed so inflections meet:
+- Cyrillic tokens → the Russian stemmer ("праздники", "праздников" → "праздник").
+- Latin tokens → both the English and the Estonian stem, each emitted once (one term
+  when they agree). The catalogue and the queries mix English and Estonian, and a
+  query is often too short to tell its language, so a per-token guess would sometimes
+  pick the wrong stemmer and miss. Both stemmers are deterministic, so a word and its
+  inflections share at least the stem of their own language on both sides
+  ("riigipühad"/"riigipühade" → et "riigipüha"; "holidays"/"holiday" → en "holiday");
+  the other-language stem is a near-copy of the word that only matches itself.
+Function words of en/et/ru are dropped first: Qdrant's IDF discounts words that are
+everywhere, but a catalogue of a few dozen endpoints is too small for that ("are" in one
+description outweighed "public" in another).
+Each term maps to MD5(term)[:4] big-endian % vocab_size: stable across processes
+(never Python's salted hash()), so stored vectors stay valid across restarts.
+Colliding terms add up their frequencies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+
+import snowballstemmer
+
+from services.vector_index.models import SparseVector
+
+DEFAULT_VOCAB_SIZE = 50_000
+
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-zà-ÿ0-9])(?=[A-ZÀ-Þ])")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_CYRILLIC = re.compile(r"[\u0400-\u04FF]")
+
+# Question words, articles, pronouns, auxiliaries and prepositions: frequent in questions
+# and descriptions, never what distinguishes one endpoint from another.
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    a an the and or but if of in on at to for from by with about as into over under than then so
+    is are was were be been being am do does did have has had will would can could should may might
+    must shall i me my we our you your he she it its they them their this that these those there
+    here what which who whom whose when where why how all any some no not only own same such too
+    very just also e g eg ie etc
+    ja ning või ega ka kui et see need seda selle siin seal on oli olid olema ole pole ei mis mida
+    mille kes keda kelle millal kus kuhu kust miks kuidas kas kui palju milline millised millist
+    mina ma sina sa tema ta meie me teie te nemad nad minu sinu tema meie mu su oma üks ühe
+    kõik kõiki kõige veel juba nüüd siis aga vaid ainult ju küll nagu
+    и или но а не ни да нет что как где когда куда откуда почему зачем кто какой какая какое какие
+    каких это этот эта эти тот та те то в во на с со к ко по о об от до из за для при у же ли бы
+    быть есть был была были я мы ты вы он она оно они мой моя мое мои наш ваш его ее их
+    """.split()
+)
+
+
+def tokenize(text: str) -> list[str]:
+    return _WORD.findall(_CAMEL_BOUNDARY.sub(" ", text).lower())
+
+
+def content_words(text: str) -> set[str]:
+    """The distinct words of `text` that can carry meaning: no function words, no numbers."""
+    return {t for t in tokenize(text) if t not in STOPWORDS and not t.isdigit()}
+
+
+def term_index(term: str, vocab_size: int = DEFAULT_VOCAB_SIZE) -> int:
+    digest = hashlib.md5(term.encode("utf-8"), usedforsecurity=False).digest()
+    return int.from_bytes(digest[:4], "big") % vocab_size
+
+
+class SparseEncoder:
+    """Not thread-safe (the stemmers keep state): call it from one thread, e.g. the event loop.
+    It is cheap (tens of microseconds per short text)."""
+
+    def __init__(self, vocab_size: int = DEFAULT_VOCAB_SIZE) -> None:
+        if vocab_size <= 0:
+            raise ValueError("vocab_size must be positive")
+        self.vocab_size = vocab_size
+        self._english = snowballstemmer.stemmer("english")
+        self._estonian = snowballstemmer.stemmer("estonian")
+        self._russian = snowballstemmer.stemmer("russian")
+
+    def _stems(self, token: str) -> list[str]:
+        if _CYRILLIC.search(token):
+            return [self._russian.stemWord(token)]
+        english = self._english.stemWord(token)
+        estonian = self._estonian.stemWord(token)
+        return [english] if estonian == english else [english, estonian]
+
+    def terms(self, text: str) -> list[str]:
+        return [stem for token in tokenize(text) if token not in STOPWORDS for stem in self._stems(token)]
+
+    def matched_terms(self, query: str, text: str) -> int:
+        """How many distinct content words of `query` occur, by stem, in `text`.
+
+        Lexical evidence that does not depend on the embedding model: a small
+        multilingual model scores unrelated questions almost as high as related ones,
+        but an unrelated question rarely shares a content word with the endpoint's
+        text. Numbers are left out: dates and years match parameter descriptions."""
+        text_terms = set(self.terms(text))
+        return sum(
+            1 for word in content_words(query) if any(stem in text_terms for stem in self._stems(word))
+        )
+
+    def encode(self, text: str) -> SparseVector:
+        frequencies: Counter[int] = Counter(term_index(term, self.vocab_size) for term in self.terms(text))
+        indices = sorted(frequencies)
+        return SparseVector(indices=indices, values=[float(frequencies[i]) for i in indices])

@@ -1,0 +1,118 @@
+"""Real HTTP servers for the caller tests: the demo APIs and a tiny app that
+misbehaves on purpose (5xx, redirects, slow and oversized answers)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from services.demo_apis.app import create_app
+
+
+@contextmanager
+def serve_in_thread(app: Starlette) -> Iterator[str]:
+    """Serve `app` with uvicorn on a free loopback port in a background thread; yield its base URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app, log_level="warning", access_log=False, timeout_graceful_shutdown=1, lifespan="off"
+        )
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(500):
+            if server.started:
+                break
+            threading.Event().wait(0.01)
+        else:
+            raise RuntimeError("uvicorn did not start")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=5)
+        sock.close()
+
+
+@dataclass
+class MisbehavingApi:
+    """The misbehaving test app's URL and how often each path was hit."""
+
+    url: str
+    hits: Counter[str] = field(default_factory=Counter)
+
+
+def misbehaving_app(hits: Counter[str]) -> Starlette:
+    async def status(request: Request) -> Response:
+        code = int(request.path_params["code"])
+        hits[request.url.path] += 1
+        return JSONResponse({"error": f"status {code}", "detail": "as requested"}, status_code=code)
+
+    async def redirect(request: Request) -> Response:
+        hits[request.url.path] += 1
+        return RedirectResponse("/echo", status_code=302)
+
+    async def slow(request: Request) -> Response:
+        hits[request.url.path] += 1
+        await asyncio.sleep(float(request.query_params.get("seconds", "1")))
+        return JSONResponse({"slow": True})
+
+    async def echo(request: Request) -> Response:
+        hits[request.url.path] += 1
+        body = await request.json() if request.method == "POST" else None
+        return JSONResponse({"method": request.method, "query": dict(request.query_params), "json": body})
+
+    async def big(request: Request) -> Response:
+        size = int(request.query_params.get("bytes", "100000"))
+        return Response(b"[" + b"1," * (size // 2) + b"1]", media_type="application/json")
+
+    async def text(request: Request) -> Response:
+        return PlainTextResponse("plain hello")
+
+    return Starlette(
+        routes=[
+            Route("/status/{code:int}", status, methods=["GET", "POST"]),
+            Route("/redirect", redirect),
+            Route("/slow", slow),
+            Route("/echo", echo, methods=["GET", "POST"]),
+            Route("/big", big),
+            Route("/text", text),
+        ]
+    )
+
+
+@pytest.fixture(scope="session")
+def demo_api_url() -> Iterator[str]:
+    with serve_in_thread(create_app()) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def test_api() -> Iterator[MisbehavingApi]:
+    hits: Counter[str] = Counter()
+    with serve_in_thread(misbehaving_app(hits)) as url:
+        yield MisbehavingApi(url, hits)
+
+
+@pytest.fixture(scope="session")
+def closed_port_url() -> str:
+    """A URL nobody listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}"

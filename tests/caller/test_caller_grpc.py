@@ -1,0 +1,259 @@
+"""CallerService through a real in-process gRPC server, real HTTP APIs and Redis."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+import pytest
+import redis.asyncio as aioredis
+from grpc_status import rpc_status
+
+from atc.caller.v1 import caller_pb2, caller_pb2_grpc
+from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
+from caller_svc.app import build_server
+from caller_svc.settings import CallerSettings
+from services.demo_apis.catalogue import load_catalogue
+from services.redis_server import EmbeddedRedis
+from services.runtime.status import error_info
+
+
+@pytest.fixture()
+async def stub(
+    redis_server: EmbeddedRedis, redis_client: aioredis.Redis
+) -> AsyncIterator[caller_pb2_grpc.CallerServiceStub]:
+    settings = CallerSettings(
+        port=0,
+        redis_url=redis_server.url,
+        http_timeout_seconds=5,
+        batch_timeout_seconds=0.5,
+        breaker_failure_threshold=3,
+    )
+    server = await build_server(settings)
+    await server.start()
+    channel = grpc.aio.insecure_channel(server.address)
+    try:
+        yield caller_pb2_grpc.CallerServiceStub(channel)
+    finally:
+        await channel.close()
+        await server.stop(0)
+
+
+def catalogue_endpoint(base_url: str, name: str) -> catalogue_pb2.Endpoint:
+    body = next(b for b in load_catalogue(base_url) if b["name"] == name)
+    return catalogue_pb2.Endpoint(
+        endpoint_id=body["endpointId"],
+        name=body["name"],
+        description=body["description"],
+        method=body["method"],
+        url=body["url"],
+        params=[catalogue_pb2.EndpointParam(**p) for p in body["params"]],
+    )
+
+
+def holidays_call(base_url: str, **overrides: str) -> caller_pb2.EndpointCall:
+    params = {"countryIsoCode": "EE", "validFrom": "2026-01-01", "validTo": "2026-12-31", **overrides}
+    return caller_pb2.EndpointCall(
+        endpoint=catalogue_endpoint(base_url, "get_national_holidays"), params=params
+    )
+
+
+async def collect(stub: caller_pb2_grpc.CallerServiceStub, **request: Any) -> list[turn_event_pb2.TurnEvent]:
+    return [r.event async for r in stub.ExecuteCalls(caller_pb2.ExecuteCallsRequest(**request))]
+
+
+def kinds(events: list[turn_event_pb2.TurnEvent]) -> list[str]:
+    collapsed: list[str] = []
+    for event in events:
+        kind = event.WhichOneof("kind")
+        if not collapsed or collapsed[-1] != kind:
+            collapsed.append(kind)
+    return collapsed
+
+
+def answer(events: list[turn_event_pb2.TurnEvent]) -> str:
+    return "".join(e.token.text for e in events if e.WhichOneof("kind") == "token")
+
+
+async def test_execute_calls_streams_progress_outcomes_tokens_end(stub, demo_api_url) -> None:
+    votings = caller_pb2.EndpointCall(endpoint=catalogue_endpoint(demo_api_url, "get_parliament_votings"))
+    events = await collect(
+        stub,
+        calls=[holidays_call(demo_api_url), votings],
+        user_query="Public holidays in Estonia and the latest votings?",
+        language=chat_pb2.LANGUAGE_ET,
+        owner_id="alice",
+        chat_id="chat-1",
+    )
+    assert kinds(events) == ["progress", "call_outcome", "token", "end"]
+    progress = events[0].progress
+    assert progress.stage == "calling"
+    assert list(progress.endpoint_names) == ["get_national_holidays", "get_parliament_votings"]
+    assert progress.workflow == turn_event_pb2.WORKFLOW_API_TOOL_CALLING
+    outcomes = [e.call_outcome for e in events if e.WhichOneof("kind") == "call_outcome"]
+    assert [o.endpoint_name for o in outcomes] == ["get_national_holidays", "get_parliament_votings"]
+    assert all(o.success and o.http_status == 200 and o.result_id for o in outcomes)
+    assert outcomes[0].summary.startswith("12 items.")
+    assert all(e.token.kind == turn_event_pb2.TOKEN_KIND_ANSWER for e in events if e.HasField("token"))
+    text = answer(events)
+    assert text.startswith("Siin on teie 2 päringu tulemused:")
+    assert "• uusaasta — 1. jaanuar 2026" in text
+    end = events[-1].end
+    assert end.outcome == turn_event_pb2.TURN_OUTCOME_ANSWERED
+    assert end.workflow == turn_event_pb2.WORKFLOW_API_TOOL_CALLING
+    assert end.llm_calls == 0
+
+
+async def test_result_ids_lead_to_stored_results(stub, demo_api_url) -> None:
+    events = await collect(
+        stub,
+        calls=[holidays_call(demo_api_url)],
+        user_query="Holidays?",
+        language=chat_pb2.LANGUAGE_EN,
+        owner_id="alice",
+    )
+    outcome = next(e.call_outcome for e in events if e.HasField("call_outcome"))
+    stored = (
+        await stub.GetResult(caller_pb2.GetResultRequest(result_id=outcome.result_id, owner_id="alice"))
+    ).result
+    assert stored.endpoint_name == "get_national_holidays"
+    assert stored.question == "Holidays?"
+    assert stored.summary == outcome.summary
+    assert stored.owner_id == "alice"
+    assert len(json.loads(stored.response_json)) == 12
+
+    with pytest.raises(grpc.aio.AioRpcError) as denied:
+        await stub.GetResult(caller_pb2.GetResultRequest(result_id=outcome.result_id, owner_id="mallory"))
+    assert denied.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert error_info(rpc_status.from_call(denied.value)).reason == "RESULT_ACCESS_DENIED"
+
+
+async def test_get_result_not_found(stub) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as missing:
+        await stub.GetResult(
+            caller_pb2.GetResultRequest(result_id="7d0f3c9e-8a41-4b2e-9c55-0e6f1a2b3c4d", owner_id="alice")
+        )
+    assert missing.value.code() == grpc.StatusCode.NOT_FOUND
+    assert missing.value.details() == "Result expired. Ask the user to re-run the query."
+    assert error_info(rpc_status.from_call(missing.value)).reason == "RESULT_EXPIRED"
+
+
+async def test_empty_calls_are_invalid(stub) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as invalid:
+        await collect(stub, calls=[], user_query="?")
+    assert invalid.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    info = error_info(rpc_status.from_call(invalid.value))
+    assert info.metadata["field"] == "calls"
+
+
+async def test_endpoint_without_url_or_method_is_invalid(stub, demo_api_url) -> None:
+    no_url = holidays_call(demo_api_url)
+    no_url.endpoint.url = ""
+    with pytest.raises(grpc.aio.AioRpcError) as invalid:
+        await collect(stub, calls=[holidays_call(demo_api_url), no_url])
+    assert invalid.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_info(rpc_status.from_call(invalid.value)).metadata["field"] == "calls[1].endpoint.url"
+
+    no_method = holidays_call(demo_api_url)
+    no_method.endpoint.method = ""
+    with pytest.raises(grpc.aio.AioRpcError) as invalid:
+        await stub.CallEndpoint(caller_pb2.CallEndpointRequest(call=no_method))
+    assert error_info(rpc_status.from_call(invalid.value)).metadata["field"] == "call.endpoint.method"
+
+
+async def test_partial_failure_still_answers(stub, demo_api_url, test_api) -> None:
+    broken = caller_pb2.EndpointCall(
+        endpoint=catalogue_pb2.Endpoint(name="get_weather", method="GET", url=f"{test_api.url}/status/503")
+    )
+    events = await collect(
+        stub, calls=[holidays_call(demo_api_url), broken], language=chat_pb2.LANGUAGE_EN, owner_id="bob"
+    )
+    outcomes = [e.call_outcome for e in events if e.HasField("call_outcome")]
+    assert [(o.success, o.http_status) for o in outcomes] == [(True, 200), (False, 503)]
+    assert outcomes[1].result_id == ""
+    text = answer(events)
+    assert "1. National holidays:" in text
+    assert "2. Weather:\nThe service is currently unavailable. Please try again later." in text
+    assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_ANSWERED
+
+
+async def test_all_failed(stub, test_api) -> None:
+    broken = caller_pb2.EndpointCall(
+        endpoint=catalogue_pb2.Endpoint(name="get_weather", method="GET", url=f"{test_api.url}/status/500")
+    )
+    events = await collect(stub, calls=[broken], language=chat_pb2.LANGUAGE_RU)
+    assert answer(events) == "Сервис сейчас недоступен. Пожалуйста, попробуйте позже."
+    assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_FAILED
+
+
+async def test_batch_timeout_reports_a_timeout(stub, demo_api_url, test_api) -> None:
+    slow = caller_pb2.EndpointCall(
+        endpoint=catalogue_pb2.Endpoint(name="slow_api", method="GET", url=f"{test_api.url}/slow?seconds=2")
+    )
+    events = await collect(stub, calls=[slow, holidays_call(demo_api_url)], language=chat_pb2.LANGUAGE_EN)
+    outcomes = [e.call_outcome for e in events if e.HasField("call_outcome")]
+    assert [(o.endpoint_name, o.success, o.http_status) for o in outcomes] == [
+        ("slow_api", False, 0),
+        ("get_national_holidays", True, 200),
+    ]
+    assert "The service did not respond in time." in answer(events)
+
+
+async def test_cached_response_makes_no_call(stub, closed_port_url) -> None:
+    cached = caller_pb2.EndpointCall(
+        endpoint=catalogue_pb2.Endpoint(
+            name="get_parliament_votings", method="GET", url=f"{closed_port_url}/votings"
+        ),
+        cached_response_json=json.dumps(
+            [{"title": "Budget bill", "date": "2025-12-10", "result": {"for": 54}}]
+        ),
+    )
+    events = await collect(stub, calls=[cached], language=chat_pb2.LANGUAGE_EN, owner_id="alice")
+    assert events[0].progress.stage == "cached"
+    outcome = next(e.call_outcome for e in events if e.HasField("call_outcome"))
+    assert outcome.success and outcome.result_id
+    assert answer(events) == "I found 1 result:\n• Budget bill — 10 Dec 2025 — for 54"
+    assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_CACHED
+
+
+async def test_cached_response_must_be_json(stub) -> None:
+    cached = caller_pb2.EndpointCall(
+        endpoint=catalogue_pb2.Endpoint(name="x"), cached_response_json="{not json"
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as invalid:
+        await collect(stub, calls=[cached])
+    assert (
+        error_info(rpc_status.from_call(invalid.value)).metadata["field"] == "calls[0].cached_response_json"
+    )
+
+
+async def test_call_endpoint(stub, demo_api_url) -> None:
+    call = caller_pb2.EndpointCall(
+        endpoint=catalogue_endpoint(demo_api_url, "get_vehicle_tax_info"),
+        params={"regNr": "123ABC", "calculationYear": "2026"},
+    )
+    response = await stub.CallEndpoint(caller_pb2.CallEndpointRequest(call=call, owner_id="alice"))
+    assert response.outcome.success and response.outcome.http_status == 200
+    body = json.loads(response.response_json)
+    assert body["regNr"] == "123ABC" and body["calculationYear"] == 2026
+    assert response.error_message == ""
+    stored = await stub.GetResult(
+        caller_pb2.GetResultRequest(result_id=response.outcome.result_id, owner_id="alice")
+    )
+    assert json.loads(stored.result.response_json) == body
+
+
+async def test_call_endpoint_client_error_keeps_body(stub, demo_api_url) -> None:
+    call = caller_pb2.EndpointCall(
+        endpoint=catalogue_endpoint(demo_api_url, "get_vehicle_tax_info"),
+        params={"regNr": "ABC", "calculationYear": "2026"},
+    )
+    response = await stub.CallEndpoint(
+        caller_pb2.CallEndpointRequest(call=call, language=chat_pb2.LANGUAGE_ET)
+    )
+    assert not response.outcome.success and response.outcome.http_status == 404
+    assert json.loads(response.response_json)["title"] == "Vehicle not found"
+    assert response.error_message.startswith("Teenus ei saanud päringut töödelda.")
+    assert response.outcome.result_id

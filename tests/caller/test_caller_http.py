@@ -1,0 +1,249 @@
+"""ApiCaller and CircuitBreaker against real HTTP servers and a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+
+from caller_svc.circuit_breaker import BreakerState, CircuitBreaker
+from caller_svc.endpoint import EndpointSpec, ParamSpec
+from caller_svc.http_caller import ApiCaller, host_of
+from caller_svc.messages import FAILURE_MESSAGES, FailureKind
+from caller_svc.params import typed_value
+
+HOLIDAY_PARAMS = (
+    ParamSpec("countryIsoCode", "string", True),
+    ParamSpec("languageIsoCode", "string", False),
+    ParamSpec("validFrom", "date", True),
+    ParamSpec("validTo", "date", True),
+)
+TYPED_PARAMS = (
+    ParamSpec("count", "integer"),
+    ParamSpec("ratio", "number"),
+    ParamSpec("flag", "boolean"),
+    ParamSpec("word", "string"),
+)
+
+
+@pytest.fixture()
+async def http() -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient() as client:
+        yield client
+
+
+def make_caller(
+    http: httpx.AsyncClient, redis: aioredis.Redis | None, *, threshold: int = 3, cooldown: float = 30.0, **kw
+) -> tuple[ApiCaller, CircuitBreaker]:
+    breaker = CircuitBreaker(redis, failure_threshold=threshold, cooldown_seconds=cooldown)
+    return ApiCaller(http, breaker, **kw), breaker
+
+
+def endpoint(url: str, method: str = "GET", params: tuple[ParamSpec, ...] = TYPED_PARAMS) -> EndpointSpec:
+    return EndpointSpec(name="test_endpoint", method=method, url=url, params=params)
+
+
+async def test_get_holidays_from_the_demo_api(http, redis_client, demo_api_url) -> None:
+    caller, _ = make_caller(http, redis_client)
+    spec = EndpointSpec("get_national_holidays", "GET", f"{demo_api_url}/PublicHolidays", HOLIDAY_PARAMS)
+    result = await caller.call(
+        spec,
+        {"countryIsoCode": "EE", "validFrom": "2026-01-01", "validTo": "2026-12-31", "sneaky": "x"},
+        "en",
+    )
+    assert result.success and result.status_code == 200 and result.error_message is None
+    assert len(result.data) == 12
+    assert result.data[0]["startDate"] == "2026-01-01"
+    assert result.duration_ms >= 0
+
+
+async def test_get_sends_typed_declared_params_only(http, redis_client, test_api) -> None:
+    caller, _ = make_caller(http, redis_client)
+    result = await caller.call(
+        endpoint(f"{test_api.url}/echo"),
+        {"count": "5", "ratio": "2.5", "flag": "jah", "word": " hello ", "unknown": "dropped", "extra": ""},
+        "en",
+    )
+    assert result.success
+    assert result.data["query"] == {"count": "5", "ratio": "2.5", "flag": "true", "word": "hello"}
+
+
+async def test_post_sends_a_typed_json_body(http, redis_client, test_api) -> None:
+    caller, _ = make_caller(http, redis_client)
+    result = await caller.call(
+        endpoint(f"{test_api.url}/echo", "POST"),
+        {"count": "2026", "ratio": "0.5", "flag": "false", "word": "tere", "unknown": "dropped"},
+        "en",
+    )
+    assert result.success
+    assert result.data["method"] == "POST"
+    assert result.data["json"] == {"count": 2026, "ratio": 0.5, "flag": False, "word": "tere"}
+    assert result.data["query"] == {}
+
+
+def test_typed_values() -> None:
+    assert typed_value("2026", "integer") == 2026
+    assert typed_value("2026.0", "integer") == 2026
+    assert typed_value("twenty", "integer") == "twenty"
+    assert typed_value("1.5", "number") == 1.5
+    assert typed_value("inf", "number") == "inf"
+    assert typed_value("YES", "boolean") is True
+    assert typed_value("ei", "boolean") is False
+    assert typed_value("maybe", "boolean") == "maybe"
+    assert typed_value("2026-01-01", "date") == "2026-01-01"
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+async def test_client_error_keeps_the_body(http, redis_client, demo_api_url, lang) -> None:
+    caller, breaker = make_caller(http, redis_client)
+    spec = EndpointSpec("get_national_holidays", "GET", f"{demo_api_url}/PublicHolidays", HOLIDAY_PARAMS)
+    result = await caller.call(spec, {"countryIsoCode": "EE", "validTo": "2026-12-31"}, lang)
+    assert not result.success
+    assert result.status_code == 400
+    assert result.failure == FailureKind.CLIENT_ERROR
+    assert result.error_message == FAILURE_MESSAGES[FailureKind.CLIENT_ERROR][lang]
+    assert "validFrom" in result.data["errors"]
+    assert await breaker.state(host_of(demo_api_url)) == BreakerState.CLOSED
+
+
+async def test_server_error(http, redis_client, test_api) -> None:
+    caller, _ = make_caller(http, redis_client)
+    result = await caller.call(endpoint(f"{test_api.url}/status/503"), {}, "et")
+    assert (result.success, result.status_code, result.data) == (False, 503, "")
+    assert result.failure == FailureKind.SERVICE_UNAVAILABLE
+    assert result.error_message == "Teenus ei ole praegu kättesaadav. Palun proovige hiljem uuesti."
+
+
+async def test_timeout(http, redis_client, test_api) -> None:
+    caller, _ = make_caller(http, redis_client, timeout_seconds=0.2)
+    result = await caller.call(endpoint(f"{test_api.url}/slow?seconds=1"), {}, "ru")
+    assert (result.success, result.status_code, result.failure) == (False, 0, FailureKind.SERVICE_TIMEOUT)
+    assert result.error_message == FAILURE_MESSAGES[FailureKind.SERVICE_TIMEOUT]["ru"]
+
+
+async def test_network_error(http, redis_client, closed_port_url) -> None:
+    caller, _ = make_caller(http, redis_client)
+    result = await caller.call(endpoint(f"{closed_port_url}/anything"), {}, "en")
+    assert (result.success, result.status_code, result.failure) == (False, 0, FailureKind.SERVICE_TIMEOUT)
+    assert result.error_message == "The service did not respond in time. Please try again later."
+
+
+async def test_redirect_is_not_followed(http, redis_client, test_api) -> None:
+    caller, _ = make_caller(http, redis_client)
+    echoes_before = test_api.hits["/echo"]
+    result = await caller.call(endpoint(f"{test_api.url}/redirect"), {}, "en")
+    assert (result.success, result.status_code, result.failure) == (
+        False,
+        302,
+        FailureKind.REDIRECT_NOT_FOLLOWED,
+    )
+    assert result.data == ""
+    assert "redirect" in (result.error_message or "")
+    assert test_api.hits["/echo"] == echoes_before
+
+
+async def test_oversized_response_is_refused(http, redis_client, test_api) -> None:
+    caller, _ = make_caller(http, redis_client, max_response_bytes=10_000)
+    result = await caller.call(endpoint(f"{test_api.url}/big?bytes=50000"), {}, "en")
+    assert not result.success and result.failure == FailureKind.RESPONSE_TOO_LARGE
+    small = await caller.call(endpoint(f"{test_api.url}/big?bytes=2000"), {}, "en")
+    assert small.success and len(small.data) == 1001
+
+
+async def test_plain_text_body(http, redis_client, test_api) -> None:
+    caller, _ = make_caller(http, redis_client)
+    result = await caller.call(endpoint(f"{test_api.url}/text"), {}, "en")
+    assert result.success and result.data == "plain hello"
+
+
+async def test_breaker_opens_then_half_opens_then_closes(http, redis_client, test_api) -> None:
+    caller, breaker = make_caller(http, redis_client, threshold=2, cooldown=0.15)
+    host = host_of(test_api.url)
+    failing = endpoint(f"{test_api.url}/status/500")
+    hits_before = test_api.hits["/status/500"]
+    for _ in range(2):
+        assert (await caller.call(failing, {}, "en")).failure == FailureKind.SERVICE_UNAVAILABLE
+    assert await breaker.state(host) == BreakerState.OPEN
+    assert await redis_client.hget(f"atc:breaker:{host}", "state") == "OPEN"
+
+    blocked = await caller.call(failing, {}, "et")
+    assert (blocked.status_code, blocked.failure) == (0, FailureKind.CIRCUIT_BREAKER_OPEN)
+    assert blocked.error_message == FAILURE_MESSAGES[FailureKind.CIRCUIT_BREAKER_OPEN]["et"]
+    assert test_api.hits["/status/500"] == hits_before + 2
+
+    await asyncio.sleep(0.2)
+    # The probe after the cooldown fails: straight back to OPEN.
+    assert (await caller.call(failing, {}, "en")).failure == FailureKind.SERVICE_UNAVAILABLE
+    assert test_api.hits["/status/500"] == hits_before + 3
+    assert (await caller.call(failing, {}, "en")).failure == FailureKind.CIRCUIT_BREAKER_OPEN
+
+    await asyncio.sleep(0.2)
+    probe = await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")
+    assert probe.success
+    assert await breaker.state(host) == BreakerState.CLOSED
+    assert (await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")).success
+
+
+async def test_client_errors_never_trip_the_breaker(http, redis_client, test_api) -> None:
+    caller, breaker = make_caller(http, redis_client, threshold=2)
+    for _ in range(4):
+        result = await caller.call(endpoint(f"{test_api.url}/status/404"), {}, "en")
+        assert result.failure == FailureKind.CLIENT_ERROR
+        assert result.data == {"error": "status 404", "detail": "as requested"}
+    assert await breaker.state(host_of(test_api.url)) == BreakerState.CLOSED
+
+
+async def test_a_success_resets_the_failure_count(http, redis_client, test_api) -> None:
+    caller, breaker = make_caller(http, redis_client, threshold=2)
+    await caller.call(endpoint(f"{test_api.url}/status/502"), {}, "en")
+    await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")
+    await caller.call(endpoint(f"{test_api.url}/status/502"), {}, "en")
+    assert await breaker.state(host_of(test_api.url)) == BreakerState.CLOSED
+
+
+async def test_replicas_share_the_breaker(http, redis_client, test_api) -> None:
+    first, _ = make_caller(http, redis_client, threshold=2)
+    second, _ = make_caller(http, redis_client, threshold=2)
+    await first.call(endpoint(f"{test_api.url}/status/500"), {}, "en")
+    await second.call(endpoint(f"{test_api.url}/status/500"), {}, "en")
+    blocked = await first.call(endpoint(f"{test_api.url}/echo"), {}, "en")
+    assert blocked.failure == FailureKind.CIRCUIT_BREAKER_OPEN
+
+
+async def test_half_open_lets_one_probe_through(redis_client) -> None:
+    now = [1000.0]
+    breaker = CircuitBreaker(redis_client, failure_threshold=1, cooldown_seconds=10, clock=lambda: now[0])
+    await breaker.record_failure("api.example")
+    assert not await breaker.allow("api.example")
+    now[0] += 11
+    assert await breaker.allow("api.example")
+    assert await breaker.state("api.example") == BreakerState.HALF_OPEN
+    assert not await breaker.allow("api.example")
+    # A probe that never reports back frees the next one after another cooldown.
+    now[0] += 11
+    assert await breaker.allow("api.example")
+
+
+async def test_breaker_falls_back_to_process_memory(http, test_api, closed_port_url, caplog) -> None:
+    dead_redis = aioredis.Redis.from_url(
+        closed_port_url.replace("http", "redis") + "/0", socket_connect_timeout=0.2
+    )
+    try:
+        caller, breaker = make_caller(http, dead_redis, threshold=2, cooldown=0.1)
+        with caplog.at_level(logging.WARNING, logger="atc.caller.breaker"):
+            for _ in range(2):
+                assert (
+                    await caller.call(endpoint(f"{test_api.url}/status/500"), {}, "en")
+                ).status_code == 500
+            blocked = await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")
+        assert blocked.failure == FailureKind.CIRCUIT_BREAKER_OPEN
+        assert "redis_fallback=True" in caplog.text
+        await asyncio.sleep(0.15)
+        assert (await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")).success
+        assert await breaker.state(host_of(test_api.url)) == BreakerState.CLOSED
+    finally:
+        await dead_redis.aclose()

@@ -1,0 +1,97 @@
+"""ResultStore against a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+
+import pytest
+import redis.asyncio as aioredis
+
+from caller_svc.result_store import ResultStore
+from services.errors import NotFound, PermissionDenied, Unavailable
+
+RESPONSE = [{"startDate": "2026-01-01", "name": [{"language": "EN", "text": "New Year's Day"}]}]
+
+
+async def _save(store: ResultStore, owner: str = "alice") -> str:
+    result_id = await store.save(
+        endpoint_name="get_national_holidays",
+        question="Public holidays in Estonia?",
+        summary="1 item.",
+        response=RESPONSE,
+        owner_id=owner,
+    )
+    assert result_id is not None
+    return result_id
+
+
+async def test_round_trip_with_ttl(redis_client: aioredis.Redis) -> None:
+    store = ResultStore(redis_client, ttl_seconds=3600)
+    result_id = await _save(store)
+    assert uuid.UUID(result_id)
+    raw = json.loads(await redis_client.get(f"agent_result:{result_id}"))
+    assert set(raw) == {
+        "result_id",
+        "endpoint_name",
+        "question",
+        "summary",
+        "response",
+        "generated_at",
+        "owner_id",
+    }
+    assert 3590 <= await redis_client.ttl(f"agent_result:{result_id}") <= 3600
+    stored = await store.get(result_id, "alice")
+    assert stored.response == RESPONSE
+    assert stored.endpoint_name == "get_national_holidays"
+    assert stored.question == "Public holidays in Estonia?"
+    assert stored.generated_at.endswith("Z")
+
+
+async def test_other_owner_is_denied(redis_client: aioredis.Redis) -> None:
+    store = ResultStore(redis_client)
+    result_id = await _save(store, owner="alice")
+    with pytest.raises(PermissionDenied) as denied:
+        await store.get(result_id, "mallory")
+    assert denied.value.reason == "RESULT_ACCESS_DENIED"
+    with pytest.raises(PermissionDenied):
+        await store.get(result_id, "")
+
+
+async def test_missing_or_malformed_id_is_expired(redis_client: aioredis.Redis) -> None:
+    store = ResultStore(redis_client)
+    for result_id in (str(uuid.uuid4()), "not-a-uuid"):
+        with pytest.raises(NotFound) as missing:
+            await store.get(result_id, "alice")
+        assert missing.value.reason == "RESULT_EXPIRED"
+        assert missing.value.message == "Result expired. Ask the user to re-run the query."
+
+
+async def test_result_expires(redis_client: aioredis.Redis) -> None:
+    store = ResultStore(redis_client)
+    result_id = await _save(store)
+    await redis_client.pexpire(f"agent_result:{result_id}", 50)
+    await asyncio.sleep(0.12)
+    with pytest.raises(NotFound):
+        await store.get(result_id, "alice")
+
+
+async def test_redis_down_falls_back_without_an_id(closed_port_url: str, caplog) -> None:
+    dead = aioredis.Redis.from_url(
+        closed_port_url.replace("http", "redis") + "/0", socket_connect_timeout=0.2
+    )
+    try:
+        store = ResultStore(dead)
+        with caplog.at_level(logging.WARNING, logger="atc.caller.results"):
+            result_id = await store.save(
+                endpoint_name="x", question="q", summary="s", response={"a": 1}, owner_id="alice"
+            )
+        assert result_id is None
+        assert "redis_fallback=True" in caplog.text
+        assert any(getattr(r, "redis_fallback", False) for r in caplog.records)
+        with pytest.raises(Unavailable):
+            await store.get(str(uuid.uuid4()), "alice")
+    finally:
+        await dead.aclose()

@@ -1,0 +1,162 @@
+"""`atc up`: fail fast on a taken port, the process plan, and the foreground loop
+(driven in a real subprocess with tiny children, since the real services are
+started by the end-to-end test)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+
+from services.launcher.mesh import MeshOptions, plan_mesh
+from services.redis_server import free_port
+
+DRIVER = r"""
+import asyncio, sys
+from pathlib import Path
+from services.launcher.foreground import run_foreground
+from services.supervisor import ChildSpec, Supervisor, http_ready
+script, record, logs = sys.argv[1:4]
+specs = []
+for arg in sys.argv[4:]:
+    name, port, mode = arg.split(":")
+    specs.append(ChildSpec(name=name, argv=[sys.executable, script, name, port, record, mode],
+                           ready=http_ready(f"http://127.0.0.1:{port}/"), address=f"port {port}"))
+up = lambda: print("UP", flush=True)
+sys.exit(asyncio.run(run_foreground(Supervisor(specs, Path(logs)), out=sys.stdout, on_up=up)))
+"""
+
+
+async def test_up_fails_fast_naming_host_and_port_when_the_edge_port_is_taken(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "services.cli",
+            "up",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(tmp_path / "atc"),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        stdout, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 1
+    assert f"127.0.0.1:{port}" in stderr.decode()
+    assert "already in use" in stderr.decode()
+    assert "Traceback" not in stderr.decode()
+    assert b"ATC Mesh is up" not in stdout
+    assert not (tmp_path / "atc" / "logs").exists()  # nothing was started
+
+
+async def test_edge_alone_fails_with_a_clear_message_on_a_taken_port() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "services.edge",
+            env={**__import__("os").environ, "ATC_EDGE_PORT": str(port)},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        _, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in stderr.decode()
+    assert "Traceback" not in stderr.decode()
+
+
+def test_plan_wires_every_service_to_its_neighbours(tmp_path: Path) -> None:
+    catalogue = tmp_path / "catalogue.json"
+    catalogue.write_text("[]")
+    edge_port = free_port()
+    plan = plan_mesh(MeshOptions(port=edge_port, data_dir=tmp_path / "atc", catalogue_file=catalogue))
+    specs = {spec.name: spec for spec in plan.specs}
+    assert list(specs) == ["redis", "demo_apis", "indexer", "caller", "loop", "classifier", "edge"]
+    assert plan.edge_url == f"http://127.0.0.1:{edge_port}/"
+    redis_url = specs["redis"].address
+    indexer, caller, loop, classifier = (
+        specs[n].address for n in ("indexer", "caller", "loop", "classifier")
+    )
+    assert specs["caller"].env["ATC_CALLER_REDIS_URL"] == redis_url
+    assert specs["loop"].env["ATC_LOOP_REDIS_URL"] == redis_url
+    assert specs["loop"].env["ATC_LOOP_CALLER_TARGET"] == caller
+    assert specs["classifier"].env["ATC_CLASSIFIER_INDEXER_TARGET"] == indexer
+    assert specs["classifier"].env["ATC_CLASSIFIER_LOOP_TARGET"] == loop
+    assert specs["edge"].env["ATC_EDGE_CLASSIFIER_TARGET"] == classifier
+    assert specs["edge"].env["ATC_EDGE_PORT"] == str(edge_port)
+    assert specs["indexer"].env["ATC_INDEXER_CATALOGUE_FILE"] == str(catalogue)
+    assert specs["indexer"].env["ATC_INDEXER_CATALOGUE_BASE_URL"] == specs["demo_apis"].address
+    assert specs["indexer"].env["ATC_INDEXER_DATA_DIR"] == str((tmp_path / "atc" / "index").resolve())
+    assert specs["classifier"].argv[1:] == ["-m", "classifier_svc"]
+    assert plan.log_dir == (tmp_path / "atc" / "logs").resolve()
+    ports = [spec.address.rsplit(":", 1)[1].split("/")[0] for spec in plan.specs]
+    assert len(set(ports)) == len(ports)
+
+
+def test_plan_uses_an_existing_redis_when_given(tmp_path: Path) -> None:
+    catalogue = tmp_path / "catalogue.json"
+    catalogue.write_text("[]")
+    plan = plan_mesh(
+        MeshOptions(
+            port=free_port(), data_dir=tmp_path, catalogue_file=catalogue, redis_url="redis://r:6379/2"
+        )
+    )
+    names = [spec.name for spec in plan.specs]
+    assert "redis" not in names
+    assert plan.specs[names.index("loop")].env["ATC_LOOP_REDIS_URL"] == "redis://r:6379/2"
+
+
+async def _start_driver(children, tmp_path: Path, *child_args: str) -> asyncio.subprocess.Process:
+    driver = tmp_path / "driver.py"
+    driver.write_text(DRIVER)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(driver),
+        str(children.script),
+        str(children.record),
+        str(tmp_path / "logs"),
+        *child_args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    assert process.stdout is not None
+    seen = []
+    while True:
+        line = (await asyncio.wait_for(process.stdout.readline(), 60)).decode()
+        assert line, f"driver ended before UP: {''.join(seen)}"
+        seen.append(line)
+        if line.strip() == "UP":
+            return process
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT])
+async def test_foreground_stops_everything_in_reverse_order_on_signal_and_exits_0(
+    children, tmp_path: Path, stop_signal: signal.Signals
+) -> None:
+    process = await _start_driver(children, tmp_path, f"a:{free_port()}:serve", f"b:{free_port()}:serve")
+    process.send_signal(stop_signal)
+    output, _ = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0, output.decode()
+    assert children.terminated() == ["b", "a"]
+    assert "atc: stopped" in output.decode()
+
+
+async def test_foreground_reports_a_dying_child_and_stops_the_rest(children, tmp_path: Path) -> None:
+    process = await _start_driver(children, tmp_path, f"a:{free_port()}:serve", f"b:{free_port()}:die")
+    children.make_die()
+    output, _ = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 1
+    assert "b exited with code 3; stopping the rest" in output.decode()
+    assert "b booting" in output.decode()  # the tail of its log
+    assert children.terminated() == ["a"]

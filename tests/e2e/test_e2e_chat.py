@@ -1,0 +1,112 @@
+"""A chat through the edge with every service running as a real gRPC server."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator
+
+import grpc
+import httpx
+import pytest
+import pytest_asyncio
+
+from atc.loop.v1 import loop_pb2, loop_pb2_grpc
+from tests.e2e.conftest import Mesh
+from tests.e2e.sse import stream_turn
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def edge(mesh: Mesh) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=mesh.edge_url, timeout=30) as client:
+        yield client
+
+
+async def session_params(mesh: Mesh, chat_id: str) -> dict[str, dict[str, str]] | None:
+    async with grpc.aio.insecure_channel(mesh.address("loop")) as channel:
+        try:
+            response = await loop_pb2_grpc.LoopServiceStub(channel).GetSession(
+                loop_pb2.GetSessionRequest(chat_id=chat_id)
+            )
+        except grpc.aio.AioRpcError as exc:
+            assert exc.code() == grpc.StatusCode.NOT_FOUND
+            return None
+    return {name: dict(params.values) for name, params in response.session.collected.items()}
+
+
+async def test_holidays_in_two_turns_in_english(mesh: Mesh, edge: httpx.AsyncClient) -> None:
+    chat_id = str(uuid.uuid4())
+    first = await stream_turn(edge, chat_id, "What are the public holidays in Estonia?")
+    assert first.end.data["content"] == "END"
+    assert first.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
+    (question,) = first.of("question")
+    assert set(question.data["missingParams"]) == {"validFrom", "validTo"}
+    assert "date" in first.text("TOKEN_KIND_QUESTION").lower()
+    assert await session_params(mesh, chat_id) == {"get_national_holidays": {"countryIsoCode": "EE"}}
+
+    second = await stream_turn(edge, chat_id, "2026-01-01 to 2026-12-31")
+    assert second.end.data["content"] == "END"
+    assert second.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
+    (outcome,) = second.of("call_outcome")
+    assert outcome.data["success"] is True and outcome.data["endpointName"] == "get_national_holidays"
+    answer = second.text("TOKEN_KIND_ANSWER")
+    for holiday in ("New Year", "Independence Day", "Christmas"):
+        assert holiday in answer
+    assert len(second.of("token")) > 10, "the answer streams token by token"
+    assert await session_params(mesh, chat_id) is None, "a completed session is gone"
+
+
+async def test_holidays_in_two_turns_in_estonian(mesh: Mesh, edge: httpx.AsyncClient) -> None:
+    chat_id = str(uuid.uuid4())
+    first = await stream_turn(edge, chat_id, "Millised on Eesti riigipühad?")
+    assert first.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
+    question = first.text("TOKEN_KIND_QUESTION")
+    assert "kuupäev" in question.lower()
+
+    second = await stream_turn(edge, chat_id, "2026-01-01 kuni 2026-12-31")
+    assert second.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
+    answer = second.text("TOKEN_KIND_ANSWER")
+    assert "uusaasta" in answer.lower()
+    assert "iseseisvuspäev" in answer.lower()
+
+
+async def test_a_fresh_chat_never_sees_another_chats_params(mesh: Mesh, edge: httpx.AsyncClient) -> None:
+    estonia, latvia = str(uuid.uuid4()), str(uuid.uuid4())
+    await stream_turn(edge, estonia, "What are the public holidays in Estonia?")
+    await stream_turn(edge, latvia, "What are the public holidays in Latvia?")
+    assert await session_params(mesh, estonia) == {"get_national_holidays": {"countryIsoCode": "EE"}}
+    assert await session_params(mesh, latvia) == {"get_national_holidays": {"countryIsoCode": "LV"}}
+
+    # A brand-new chat that only gives dates has no session to complete.
+    stranger = str(uuid.uuid4())
+    reply = await stream_turn(edge, stranger, "2026-01-01 to 2026-12-31")
+    assert reply.of("call_outcome") == []
+    assert await session_params(mesh, stranger) is None
+
+    answer = await stream_turn(edge, latvia, "2026-01-01 to 2026-12-31")
+    assert answer.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
+    assert "Līgo" in answer.text() or "Midsummer" in answer.text()
+    assert await session_params(mesh, estonia) == {"get_national_holidays": {"countryIsoCode": "EE"}}
+
+
+async def test_out_of_domain_answer_is_localized(edge: httpx.AsyncClient) -> None:
+    reply = await stream_turn(edge, str(uuid.uuid4()), "Какой рецепт борща самый вкусный?")
+    assert reply.end.data["outcome"] == "TURN_OUTCOME_OUT_OF_DOMAIN"
+    assert "Извините" in reply.text()
+
+
+async def test_json_endpoint_returns_the_whole_answer(edge: httpx.AsyncClient) -> None:
+    chat_id = str(uuid.uuid4())
+    first = await edge.post(
+        "/v1/orchestrate", json={"chatId": chat_id, "message": "What are the public holidays in Estonia?"}
+    )
+    assert first.status_code == 200, first.text
+    assert first.json()["outcome"] == "needs_input"
+    second = await edge.post(
+        "/v1/orchestrate", json={"chatId": chat_id, "message": "2026-01-01 to 2026-12-31"}
+    )
+    assert second.status_code == 200, second.text
+    body = second.json()
+    assert body["outcome"] == "answered"
+    assert "Independence Day" in body["content"]

@@ -1,0 +1,74 @@
+"""The remote embedder through litellm, against a real OpenAI-compatible HTTP server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+import pytest
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from services.embeddings import open_embedder
+
+DIM = 8
+
+
+def _vector(text: str) -> list[float]:
+    # Deterministic and text-dependent: the letter counts of the first DIM letters a..h.
+    return [float(text.lower().count(ch)) for ch in "abcdefgh"[:DIM]]
+
+
+async def _embeddings(request: Request) -> JSONResponse:
+    body = await request.json()
+    request.app.state.requests.append({"body": body, "auth": request.headers.get("authorization")})
+    inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
+    size = body.get("dimensions") or DIM
+    return JSONResponse(
+        {
+            "object": "list",
+            "model": body["model"],
+            "data": [
+                {"object": "embedding", "index": i, "embedding": (_vector(text) + [0.0] * size)[:size]}
+                for i, text in enumerate(inputs)
+            ],
+            "usage": {"prompt_tokens": 1, "total_tokens": 1},
+        }
+    )
+
+
+@pytest.fixture()
+async def embeddings_server() -> AsyncIterator[tuple[str, Starlette]]:
+    app = Starlette(routes=[Route("/v1/embeddings", _embeddings, methods=["POST"])])
+    app.state.requests = []
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
+    )
+    task = asyncio.create_task(server.serve())
+    while not server.started:  # noqa: ASYNC110 - uvicorn offers a flag, not an event
+        await asyncio.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}/v1", app
+    finally:
+        server.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def test_litellm_embedder_probes_dimension_and_embeds(embeddings_server: tuple[str, Starlette]) -> None:
+    api_base, app = embeddings_server
+    embedder = await open_embedder(
+        "litellm", model="openai/text-embedding-3-small", api_base=api_base, api_key="sk-test"
+    )
+    assert embedder.dimension == DIM
+    assert embedder.model_name == "openai/text-embedding-3-small"
+    vectors = await embedder.embed_passages(["abba", "ceded"])
+    assert vectors == [_vector("abba"), _vector("ceded")]
+    assert await embedder.embed_queries(["hhh"]) == [_vector("hhh")]
+    assert app.state.requests[-1]["auth"] == "Bearer sk-test"
+    assert app.state.requests[-1]["body"]["model"] == "text-embedding-3-small"

@@ -1,0 +1,344 @@
+"""LoopService through real gRPC servers: the loop server from build_server and a
+small in-process CallerService double that reports what it was asked."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import grpc
+import pytest
+import redis.asyncio as aioredis
+from google.rpc import error_details_pb2
+
+from atc.caller.v1 import caller_pb2, caller_pb2_grpc
+from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
+from atc.loop.v1 import loop_pb2, loop_pb2_grpc
+from loop_svc.app import build_server
+from loop_svc.settings import LoopSettings
+from services.redis_server import EmbeddedRedis, free_port
+from services.runtime.server import GrpcServer, ServiceMount
+from services.runtime.status import error_info
+
+HOLIDAYS = catalogue_pb2.Endpoint(
+    endpoint_id="a3f7c2d1-84e6-4b19-92f3-d51c7e890ab2",
+    name="get_public_holidays",
+    description="Fetch national holidays for a specific country.",
+    method="GET",
+    url="https://openholidaysapi.org/PublicHolidays",
+    visibility="public",
+    type="custom_endpoint",
+    params=[
+        catalogue_pb2.EndpointParam(
+            name="countryIsoCode",
+            type="string",
+            required=True,
+            description="The 2-letter ISO country code (e.g., EE for Estonia, DE for Germany)",
+        ),
+        catalogue_pb2.EndpointParam(
+            name="languageIsoCode", type="string", description="The 2-letter ISO language code (e.g., ET, EN)"
+        ),
+        catalogue_pb2.EndpointParam(name="validFrom", type="date", required=True, description="Start date"),
+        catalogue_pb2.EndpointParam(name="validTo", type="date", required=True, description="End date"),
+    ],
+    cacheable=True,
+)
+VOTINGS = catalogue_pb2.Endpoint(
+    name="get_parliament_votings",
+    url="https://api.example.org/votings",
+    params=[catalogue_pb2.EndpointParam(name="year", type="integer", required=False)],
+)
+QUESTION_EN = "Which dates should I look up? Please give a start and end date (YYYY-MM-DD)."
+
+
+class CallerDouble(caller_pb2_grpc.CallerServiceServicer):
+    """Streams back one CallOutcome per call, a token with the params it got, and End."""
+
+    def __init__(self) -> None:
+        self.requests: list[caller_pb2.ExecuteCallsRequest] = []
+        self.hang_after_first_token = False
+        self.cancelled = asyncio.Event()
+
+    async def ExecuteCalls(
+        self, request: caller_pb2.ExecuteCallsRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[caller_pb2.ExecuteCallsResponse]:
+        self.requests.append(request)
+        for call in request.calls:
+            outcome = turn_event_pb2.CallOutcome(
+                endpoint_name=call.endpoint.name, success=True, http_status=200
+            )
+            yield caller_pb2.ExecuteCallsResponse(event=turn_event_pb2.TurnEvent(call_outcome=outcome))
+        received = {c.endpoint.name: dict(c.params) for c in request.calls}
+        token = turn_event_pb2.Token(
+            text=json.dumps(received, sort_keys=True), kind=turn_event_pb2.TOKEN_KIND_ANSWER
+        )
+        yield caller_pb2.ExecuteCallsResponse(event=turn_event_pb2.TurnEvent(token=token))
+        if self.hang_after_first_token:
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                self.cancelled.set()
+                raise
+        end = turn_event_pb2.End(
+            outcome=turn_event_pb2.TURN_OUTCOME_ANSWERED,
+            workflow=turn_event_pb2.WORKFLOW_API_TOOL_CALLING,
+            llm_calls=2,
+        )
+        yield caller_pb2.ExecuteCallsResponse(event=turn_event_pb2.TurnEvent(end=end))
+
+
+@dataclass
+class Mesh:
+    loop: loop_pb2_grpc.LoopServiceStub
+    caller: CallerDouble
+    redis: aioredis.Redis
+
+
+async def _start_loop(redis_url: str, caller_target: str) -> GrpcServer:
+    settings = LoopSettings(
+        host="127.0.0.1", port=0, redis_url=redis_url, caller_target=caller_target, grace_seconds=0.5
+    )
+    server = await build_server(settings)
+    await server.start()
+    return server
+
+
+@pytest.fixture()
+async def mesh(redis_server: EmbeddedRedis, redis_client: aioredis.Redis) -> AsyncIterator[Mesh]:
+    double = CallerDouble()
+    caller_server = GrpcServer(
+        [
+            ServiceMount(
+                caller_pb2.DESCRIPTOR.services_by_name["CallerService"].full_name,
+                lambda s: caller_pb2_grpc.add_CallerServiceServicer_to_server(double, s),
+            )
+        ],
+        grace_seconds=0.5,
+    )
+    await caller_server.start()
+    loop_server = await _start_loop(redis_server.url, caller_server.address)
+    channel = grpc.aio.insecure_channel(loop_server.address)
+    try:
+        yield Mesh(loop_pb2_grpc.LoopServiceStub(channel), double, redis_client)
+    finally:
+        await channel.close()
+        await loop_server.stop(0.5)
+        await caller_server.stop(0.5)
+
+
+def _turn(
+    chat_id: str,
+    message: str,
+    *endpoints: catalogue_pb2.Endpoint,
+    resume: bool = False,
+    language: int = chat_pb2.LANGUAGE_UNSPECIFIED,
+) -> loop_pb2.RunTurnRequest:
+    return loop_pb2.RunTurnRequest(
+        turn=chat_pb2.ChatTurn(chat_id=chat_id, message=message, owner_id="citizen-1", request_id="req-1"),
+        endpoints=list(endpoints),
+        language=language,
+        resume_session=resume,
+    )
+
+
+async def _events(stub: loop_pb2_grpc.LoopServiceStub, request: loop_pb2.RunTurnRequest) -> list:
+    return [response.event async for response in stub.RunTurn(request)]
+
+
+def _kinds(events: list) -> list[str]:
+    return [e.WhichOneof("kind") for e in events]
+
+
+async def test_two_turn_holidays_scenario(mesh: Mesh) -> None:
+    original = "What are the public holidays in Estonia?"
+    first = await _events(mesh.loop, _turn("chat-1", original, HOLIDAYS))
+
+    assert first[0].question.endpoint_names == ["get_public_holidays"]
+    assert list(first[0].question.missing_params) == ["validFrom", "validTo"]
+    tokens = [e.token for e in first[1:-1]]
+    assert len(tokens) > 1 and all(t.kind == turn_event_pb2.TOKEN_KIND_QUESTION for t in tokens)
+    assert "".join(t.text for t in tokens) == QUESTION_EN
+    assert first[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_NEEDS_INPUT
+    assert first[-1].end.workflow == turn_event_pb2.WORKFLOW_API_TOOL_CALLING
+    assert first[-1].end.llm_calls == 0
+    stored = json.loads(await mesh.redis.get("session:chat-1"))
+    assert stored["language"] == "en" and stored["original_query"] == original
+    assert stored["collected"] == {"get_public_holidays": {"countryIsoCode": "EE"}}
+    assert 0 < await mesh.redis.ttl("session:chat-1") <= 1800
+
+    session = (await mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-1"))).session
+    assert session.state == loop_pb2.SESSION_STATE_COLLECTING_PARAMS
+    assert session.language == chat_pb2.LANGUAGE_EN and session.turn_count == 1 and session.max_turns == 5
+    assert dict(session.collected["get_public_holidays"].values) == {"countryIsoCode": "EE"}
+    assert session.endpoints[0] == HOLIDAYS
+
+    # A fresh chat sees none of chat-1's values.
+    other = await _events(mesh.loop, _turn("chat-2", "Which public holidays are there?", HOLIDAYS))
+    assert list(other[0].question.missing_params) == ["countryIsoCode", "validFrom", "validTo"]
+
+    second = await _events(mesh.loop, _turn("chat-1", "2026-01-01 to 2026-12-31", resume=True))
+    assert _kinds(second) == ["progress", "call_outcome", "token", "end"]
+    assert second[0].progress.stage == "params_complete"
+    assert list(second[0].progress.endpoint_names) == ["get_public_holidays"]
+    assert json.loads(second[2].token.text) == {
+        "get_public_holidays": {"countryIsoCode": "EE", "validFrom": "2026-01-01", "validTo": "2026-12-31"}
+    }
+    assert second[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_ANSWERED
+    assert second[-1].end.llm_calls == 2  # the caller's, plus none of ours
+
+    (request,) = mesh.caller.requests
+    assert request.user_query == original
+    assert request.language == chat_pb2.LANGUAGE_EN
+    assert request.chat_id == "chat-1" and request.owner_id == "citizen-1"
+    assert request.calls[0].endpoint == HOLIDAYS
+    assert await mesh.redis.exists("session:chat-1") == 0
+    assert await mesh.redis.exists("session:chat-2") == 1
+
+
+async def test_estonian_session_keeps_its_language_for_short_replies(mesh: Mesh) -> None:
+    first = await _events(mesh.loop, _turn("chat-et", "Millised on Eesti riigipühad?", HOLIDAYS))
+    question = "".join(e.token.text for e in first if e.HasField("token"))
+    assert question == "Milliste kuupäevade kohta otsin? Palun anna algus- ja lõppkuupäev (AAAA-KK-PP)."
+    second = await _events(mesh.loop, _turn("chat-et", "2026", resume=True))
+    assert second[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_ANSWERED
+    (request,) = mesh.caller.requests
+    assert request.language == chat_pb2.LANGUAGE_ET
+    assert request.user_query == "Millised on Eesti riigipühad?"
+    assert dict(request.calls[0].params) == {
+        "countryIsoCode": "EE",
+        "validFrom": "2026-01-01",
+        "validTo": "2026-12-31",
+    }
+
+
+async def test_endpoint_without_required_params_is_called_at_once(mesh: Mesh) -> None:
+    events = await _events(mesh.loop, _turn("chat-fast", "Parliament votings in 2025", VOTINGS))
+    assert _kinds(events) == ["progress", "call_outcome", "token", "end"]
+    assert json.loads(events[2].token.text) == {"get_parliament_votings": {"year": "2025"}}
+    assert await mesh.redis.exists("session:chat-fast") == 0
+
+
+async def test_declined_continuation_abandons_in_russian(mesh: Mesh) -> None:
+    request = _turn("chat-ru", "Какие праздники в Эстонии?", HOLIDAYS, language=chat_pb2.LANGUAGE_RU)
+    await _events(mesh.loop, request)
+    await _events(mesh.loop, _turn("chat-ru", "не знаю", resume=True))
+    third = await _events(mesh.loop, _turn("chat-ru", "потом", resume=True))
+    assert "".join(e.token.text for e in third if e.HasField("token")).endswith("Продолжим? (да/нет)")
+    session = (await mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-ru"))).session
+    assert session.state == loop_pb2.SESSION_STATE_AWAITING_CONTINUATION
+    last = await _events(mesh.loop, _turn("chat-ru", "нет", resume=True))
+    assert last[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_ABANDONED
+    assert all(e.token.kind == turn_event_pb2.TOKEN_KIND_ANSWER for e in last[:-1])
+    assert await mesh.redis.exists("session:chat-ru") == 0
+    assert mesh.caller.requests == []
+
+
+async def _status_of(call) -> tuple[grpc.StatusCode, error_details_pb2.ErrorInfo | None]:  # type: ignore[no-untyped-def]
+    from grpc_status import _async as rpc_status_async
+
+    try:
+        await call
+    except grpc.aio.AioRpcError as error:
+        status = await rpc_status_async.from_call(call)
+        return error.code(), error_info(status) if status is not None else None
+    raise AssertionError("the call succeeded")
+
+
+async def _stream_status(stub, request):  # type: ignore[no-untyped-def]
+    call = stub.RunTurn(request)
+
+    async def drain() -> None:
+        async for _ in call:
+            pass
+
+    from grpc_status import _async as rpc_status_async
+
+    try:
+        await drain()
+    except grpc.aio.AioRpcError as error:
+        status = await rpc_status_async.from_call(call)
+        return error.code(), error_info(status) if status is not None else None
+    raise AssertionError("the call succeeded")
+
+
+async def test_invalid_requests_name_the_field(mesh: Mesh) -> None:
+    code, info = await _stream_status(mesh.loop, _turn("chat-v", "   ", HOLIDAYS))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert info is not None and info.reason == "EMPTY_FIELD" and info.metadata["field"] == "turn.message"
+
+    code, info = await _stream_status(mesh.loop, _turn("", "hello", HOLIDAYS))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and info is not None
+    assert info.metadata["field"] == "turn.chat_id"
+
+    code, info = await _stream_status(mesh.loop, _turn("chat-v", "holidays in Estonia"))
+    assert (
+        code == grpc.StatusCode.INVALID_ARGUMENT
+        and info is not None
+        and info.metadata["field"] == "endpoints"
+    )
+
+    code, info = await _stream_status(mesh.loop, _turn("chat-none", "2026", resume=True))
+    assert code == grpc.StatusCode.NOT_FOUND and info is not None and info.reason == "SESSION_NOT_FOUND"
+
+    code, info = await _status_of(mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-none")))
+    assert code == grpc.StatusCode.NOT_FOUND and info is not None and info.reason == "SESSION_NOT_FOUND"
+    code, info = await _status_of(mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="")))
+    assert (
+        code == grpc.StatusCode.INVALID_ARGUMENT and info is not None and info.metadata["field"] == "chat_id"
+    )
+    code, info = await _status_of(mesh.loop.DeleteSession(loop_pb2.DeleteSessionRequest(chat_id="")))
+    assert (
+        code == grpc.StatusCode.INVALID_ARGUMENT and info is not None and info.metadata["field"] == "chat_id"
+    )
+
+
+async def test_delete_session(mesh: Mesh) -> None:
+    await _events(mesh.loop, _turn("chat-d", "Holidays in Latvia", HOLIDAYS))
+    assert (await mesh.loop.DeleteSession(loop_pb2.DeleteSessionRequest(chat_id="chat-d"))).deleted is True
+    assert (await mesh.loop.DeleteSession(loop_pb2.DeleteSessionRequest(chat_id="chat-d"))).deleted is False
+    assert await mesh.redis.exists("session:chat-d") == 0
+
+
+async def test_other_owner_cannot_resume(mesh: Mesh) -> None:
+    await _events(mesh.loop, _turn("chat-o", "Holidays in Latvia", HOLIDAYS))
+    request = _turn("chat-o", "2026", resume=True)
+    request.turn.owner_id = "someone-else"
+    code, info = await _stream_status(mesh.loop, request)
+    assert code == grpc.StatusCode.NOT_FOUND and info is not None and info.reason == "SESSION_NOT_FOUND"
+    assert await mesh.redis.exists("session:chat-o") == 1
+
+
+async def test_client_cancel_cancels_the_caller(mesh: Mesh) -> None:
+    mesh.caller.hang_after_first_token = True
+    call = mesh.loop.RunTurn(_turn("chat-c", "Holidays in Estonia in 2026", HOLIDAYS))
+    seen = []
+    async for response in call:
+        seen.append(response.event.WhichOneof("kind"))
+        if seen[-1] == "token":
+            break
+    call.cancel()
+    await asyncio.wait_for(mesh.caller.cancelled.wait(), timeout=10)
+    assert seen == ["progress", "call_outcome", "token"]
+
+
+async def test_unreachable_caller_fails_the_turn_politely(
+    redis_server: EmbeddedRedis, redis_client: aioredis.Redis
+) -> None:
+    server = await _start_loop(redis_server.url, f"127.0.0.1:{free_port()}")
+    try:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            stub = loop_pb2_grpc.LoopServiceStub(channel)
+            events = await _events(
+                stub, _turn("chat-f", "Eesti riigipühad 2026", HOLIDAYS, language=chat_pb2.LANGUAGE_ET)
+            )
+    finally:
+        await server.stop(0.5)
+    assert _kinds(events)[0] == "progress" and _kinds(events)[-2:] == ["error", "end"]
+    apology = "".join(e.token.text for e in events if e.HasField("token"))
+    assert apology.startswith("Vabandust")
+    assert events[-2].error.code == grpc.StatusCode.UNAVAILABLE.value[0]
+    assert error_info(events[-2].error).reason == "CALLER_UNAVAILABLE"
+    assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_FAILED
+    assert await redis_client.exists("session:chat-f") == 0
