@@ -8,7 +8,6 @@ results get one section each; failed calls get their localized error.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -224,12 +223,3 @@ class DeterministicFormatter:
             shown = [(k, v) for k, v in item.items() if is_scalar(v) and not is_noise(k)][:3]
             parts.append(", ".join(f"{humanize_key(k)}: {self._scalar(k, v, lang)}" for k, v in shown))
         return " — ".join(p for p in parts if p)
-
-
-_TOKEN = re.compile(r"\s*\S+\s*")
-
-
-def tokens(text: str) -> list[str]:
-    """Stream tokens: each word with the whitespace after it; they re-join to `text`."""
-    pieces = _TOKEN.findall(text)
-    return pieces or ([text] if text else [])

@@ -14,12 +14,13 @@ from atc.caller.v1 import caller_pb2, caller_pb2_grpc
 from atc.common.v1 import catalogue_pb2, turn_event_pb2
 from caller_svc.endpoint import EndpointSpec, ParamSpec
 from caller_svc.executor import BatchOutcome, CallExecutor, CallReport, PlannedCall, batch_outcome
-from caller_svc.formatter import DeterministicFormatter, ResultToFormat, tokens
+from caller_svc.formatter import DeterministicFormatter, ResultToFormat
 from caller_svc.result_store import ResultStore
 from services.errors import InvalidArgument, MeshError
 from services.language import DEFAULT_LANG, Lang, from_proto
 from services.runtime.channels import downstream_timeout
 from services.runtime.status import abort_with
+from services.tokens import split_tokens
 
 log = logging.getLogger("atc.caller")
 
@@ -143,7 +144,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             ],
             lang,
         )
-        for piece in tokens(answer):
+        for piece in split_tokens(answer):
             yield _event(token=turn_event_pb2.Token(text=piece, kind=turn_event_pb2.TOKEN_KIND_ANSWER))
         yield _event(
             end=turn_event_pb2.End(

@@ -11,9 +11,9 @@ from atc.loop.v1 import loop_pb2
 from loop_svc.loop import Abandoned, NeedsInput
 from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.session import Session, SessionState
-from loop_svc.tokens import split_tokens
 from loop_svc.turns import TurnRequest
 from services.language import from_proto, to_proto
+from services.tokens import split_tokens
 
 _STATES = {
     SessionState.COLLECTING_PARAMS: loop_pb2.SESSION_STATE_COLLECTING_PARAMS,

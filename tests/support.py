@@ -1,28 +1,35 @@
-"""Test support: serve an ASGI app with a real uvicorn server on a free port."""
+"""Test support: serve an ASGI app with a real uvicorn server on a free loopback port
+(`serve_asgi` runs it in the test's event loop, `serve_asgi_in_thread` in a thread)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import Iterator
 
-import uvicorn
 from starlette.types import ASGIApp
 
+from services.launcher.inprocess import Lifespan, serve_asgi, server_url, uvicorn_server
 
-@contextlib.asynccontextmanager
-async def serve_asgi(app: ASGIApp, host: str = "127.0.0.1") -> AsyncIterator[str]:
-    """Run `app` on host:0 until the block exits; yields its base URL."""
-    config = uvicorn.Config(app, host=host, port=0, log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
+__all__ = ["serve_asgi", "serve_asgi_in_thread"]
+
+
+@contextlib.contextmanager
+def serve_asgi_in_thread(app: ASGIApp, host: str = "127.0.0.1", lifespan: Lifespan = "off") -> Iterator[str]:
+    """Run `app` in a background thread (for fixtures that outlive one event loop)."""
+    server = uvicorn_server(app, host, lifespan)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
     try:
-        while not server.started:
-            if task.done():
-                task.result()  # re-raise why it could not start
-            await asyncio.sleep(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
-        yield f"http://{host}:{port}"
+        for _ in range(1000):
+            if server.started:
+                break
+            if not thread.is_alive():
+                raise RuntimeError("uvicorn exited at start")
+            threading.Event().wait(0.01)
+        else:
+            raise RuntimeError("uvicorn did not start")
+        yield server_url(server, host)
     finally:
         server.should_exit = True
-        await task
+        thread.join(timeout=5)

@@ -5,48 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import threading
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from services.demo_apis.app import create_app
-
-
-@contextmanager
-def serve_in_thread(app: Starlette) -> Iterator[str]:
-    """Serve `app` with uvicorn on a free loopback port in a background thread; yield its base URL."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app, log_level="warning", access_log=False, timeout_graceful_shutdown=1, lifespan="off"
-        )
-    )
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        for _ in range(500):
-            if server.started:
-                break
-            threading.Event().wait(0.01)
-        else:
-            raise RuntimeError("uvicorn did not start")
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=5)
-        sock.close()
+from tests.support import serve_asgi_in_thread
 
 
 @dataclass
@@ -98,14 +68,14 @@ def misbehaving_app(hits: Counter[str]) -> Starlette:
 
 @pytest.fixture(scope="session")
 def demo_api_url() -> Iterator[str]:
-    with serve_in_thread(create_app()) as url:
+    with serve_asgi_in_thread(create_app()) as url:
         yield url
 
 
 @pytest.fixture(scope="session")
 def test_api() -> Iterator[MisbehavingApi]:
     hits: Counter[str] = Counter()
-    with serve_in_thread(misbehaving_app(hits)) as url:
+    with serve_asgi_in_thread(misbehaving_app(hits)) as url:
         yield MisbehavingApi(url, hits)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from caller_svc.formatter import DeterministicFormatter, ResultToFormat, format_when, tokens
+from caller_svc.formatter import DeterministicFormatter, ResultToFormat, format_when
 from caller_svc.json_view import humanize_key, humanize_name
 from caller_svc.summary import summarize
 from services.demo_apis.app import create_app
@@ -151,20 +151,6 @@ def test_dates_and_names() -> None:
     assert humanize_key("fullMassKg") == "Full mass kg"
     assert humanize_key("postal_code") == "Postal code"
     assert humanize_name("get_national_holidays") == "National holidays"
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["", "one", "  leading and trailing  ", "Leidsin 12 tulemust:\n• uusaasta — 1. jaanuar 2026\n", "\n\n"],
-)
-def test_tokens_rejoin(text: str) -> None:
-    pieces = tokens(text)
-    assert "".join(pieces) == text
-    assert all(pieces)
-
-
-def test_tokens_are_words_with_their_whitespace() -> None:
-    assert tokens("I found 12 results:\n• New") == ["I ", "found ", "12 ", "results:\n", "• ", "New"]
 
 
 async def test_summaries(demo) -> None:

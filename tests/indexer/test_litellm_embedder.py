@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 
 import pytest
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from services.embeddings import open_embedder
+from tests.support import serve_asgi
 
 DIM = 8
 
@@ -45,19 +43,8 @@ async def _embeddings(request: Request) -> JSONResponse:
 async def embeddings_server() -> AsyncIterator[tuple[str, Starlette]]:
     app = Starlette(routes=[Route("/v1/embeddings", _embeddings, methods=["POST"])])
     app.state.requests = []
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
-    )
-    task = asyncio.create_task(server.serve())
-    while not server.started:  # noqa: ASYNC110 - uvicorn offers a flag, not an event
-        await asyncio.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}/v1", app
-    finally:
-        server.should_exit = True
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    async with serve_asgi(app, lifespan="off") as url:
+        yield f"{url}/v1", app
 
 
 async def test_litellm_embedder_probes_dimension_and_embeds(embeddings_server: tuple[str, Starlette]) -> None:

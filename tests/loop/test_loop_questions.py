@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 from loop_svc import questions
 from loop_svc.schema import EndpointSpec, ParamSpec
-from loop_svc.tokens import split_tokens
 
 
 def _params(endpoint: EndpointSpec, *names: str) -> list[ParamSpec]:
@@ -53,17 +50,3 @@ def test_single_param_questions_use_human_words(holidays: EndpointSpec, vehicle_
     assert questions.clarifying_question([choice], "en") == (
         "Could you tell me the kind of holiday (one of: Public, School)?"
     )
-
-
-@pytest.mark.parametrize(
-    "text",
-    ["Which dates should I look up?", "  leading and trailing  ", "Праздники:\nпервый,  второй", "one", ""],
-)
-def test_tokens_join_back_to_the_text(text: str) -> None:
-    tokens = split_tokens(text)
-    assert "".join(tokens) == text
-    assert all(t.strip() for t in tokens[:-1])
-
-
-def test_tokens_are_words() -> None:
-    assert split_tokens("Shall we continue? (yes/no)") == ["Shall", " we", " continue?", " (yes/no)"]
