@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 
 ## Start the whole mesh on embedded defaults and print the chat URL.
 run: $(STAMP)
-	$(BIN)/atc up
+	$(BIN)/atc up $(ARGS)
 
 ## Run the whole test suite (includes buf lint/format and the proto drift check).
 test: $(STAMP)

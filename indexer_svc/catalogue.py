@@ -128,23 +128,27 @@ class Catalogue:
         self, body: Mapping[str, Any], *, skip_enrichment: bool = False
     ) -> Indexed[Endpoint]:
         endpoint = parse_endpoint(body)
+        source_hash = self._source_hash(endpoint)
         if not endpoint.enriched_context:
             context = await self._enricher.enrich_endpoint(endpoint, use_llm=not skip_enrichment)
             endpoint = endpoint.model_copy(update={"enriched_context": context})
-        return await self._store("endpoint", endpoint, endpoint_embed_text(endpoint))
+        return await self._store("endpoint", endpoint, endpoint_embed_text(endpoint), source_hash)
 
     async def index_service(
         self, body: Mapping[str, Any], *, skip_enrichment: bool = False
     ) -> Indexed[Service]:
         service = parse_service(body)
+        source_hash = self._source_hash(service)
         if not service.enriched_context:
             context = await self._enricher.enrich_service(service, use_llm=not skip_enrichment)
             service = service.model_copy(update={"enriched_context": context})
-        return await self._store("service", service, service_embed_text(service))
+        return await self._store("service", service, service_embed_text(service), source_hash)
 
     async def index_knowledge_document(self, body: Mapping[str, Any]) -> Indexed[KnowledgeDocument]:
         document = parse_knowledge_document(body)
-        return await self._store("knowledge", document, document_embed_text(document))
+        return await self._store(
+            "knowledge", document, document_embed_text(document), self._source_hash(document)
+        )
 
     async def load_endpoints(self, bodies: Iterable[Mapping[str, Any]]) -> int:
         """Index a whole catalogue (e.g. at start). All bodies are validated first, so a bad
@@ -162,7 +166,7 @@ class Catalogue:
             await self.index_endpoint(endpoint.model_dump(exclude_none=True))
         return len(changed)
 
-    async def _store(self, kind: Kind, entity: Entity, embed_text: str) -> Indexed[Any]:
+    async def _store(self, kind: Kind, entity: Entity, embed_text: str, source_hash: str) -> Indexed[Any]:
         collection = self._collections.of(kind)
         pid = point_id(entity.id)
         dense = (await self._embedder.embed_passages([embed_text]))[0]
@@ -170,7 +174,7 @@ class Catalogue:
             **entity.model_dump(mode="json", exclude_none=True),
             "kind": kind,
             "embed_text": embed_text,
-            "source_hash": self._source_hash(entity),
+            "source_hash": source_hash,
         }
         # Not atomic with the upsert: two concurrent re-indexes of one id may both say
         # replaced=False; the stored point is still exactly one.
@@ -183,9 +187,10 @@ class Catalogue:
         return Indexed(entity=entity, replaced=replaced, embed_text=embed_text)
 
     def _source_hash(self, entity: Entity) -> str:
-        """What the stored vectors were computed from, minus enrichment (the LLM may phrase
-        it differently each time), plus the models that computed them."""
-        source = entity.model_dump(mode="json", exclude_none=True, exclude={"enriched_context"})
+        """What the stored vectors were computed from — the entity as received, so a
+        supplied enriched_context counts but a generated one does not (an LLM phrases it
+        differently each time) — plus the models that computed them."""
+        source = entity.model_dump(mode="json", exclude_none=True)
         source["_models"] = [self._embedder.model_name, self._sparse.vocab_size]
         canonical = json.dumps(source, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()

@@ -76,6 +76,21 @@ async def test_load_skips_unchanged_endpoints_across_restarts(
         await index.close()
 
 
+async def test_reload_restores_a_supplied_context_replaced_by_a_generated_one(
+    catalogue: Catalogue, catalogue_bodies: list[dict[str, Any]]
+) -> None:
+    await catalogue.load_endpoints(catalogue_bodies)
+    holidays = dict(catalogue_bodies[0])
+    del holidays["enrichedContext"]
+    # An operator re-indexes the same endpoint without context: it gets a generated one.
+    reindexed = await catalogue.index_endpoint(holidays)
+    assert reindexed.entity.enriched_context != catalogue_bodies[0]["enrichedContext"]
+    # The catalogue file still supplies its own context, so the next load restores it.
+    assert await catalogue.load_endpoints(catalogue_bodies) == 1
+    restored = await catalogue.get("endpoint", catalogue_bodies[0]["endpointId"])
+    assert restored.enriched_context == catalogue_bodies[0]["enrichedContext"]
+
+
 async def test_english_query_finds_holidays_with_deterministic_enrichment_only(
     catalogue: Catalogue, catalogue_bodies: list[dict[str, Any]]
 ) -> None:
