@@ -12,29 +12,18 @@ from collections.abc import AsyncGenerator, Sequence
 from typing import Literal
 
 import grpc
-from google.rpc import status_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from pydantic import BaseModel, ConfigDict, Field
 
 from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
-from services.errors import (
-    FailedPrecondition,
-    InvalidArgument,
-    MeshError,
-    NotFound,
-    PermissionDenied,
-    Unavailable,
-)
 from services.language import Lang, to_proto
 from services.runtime.request_context import REQUEST_ID_HEADER
-from services.runtime.status import error_info
+from services.runtime.status import mesh_error_from_rpc
 
 CLASSIFIER_SERVICE = classifier_pb2.DESCRIPTOR.services_by_name["ClassifierService"].full_name
 INDEXER_SERVICE = indexer_pb2.DESCRIPTOR.services_by_name["IndexerService"].full_name
-
-_STATUS_DETAILS_KEY = "grpc-status-details-bin"
 
 _ROLES = {"user": chat_pb2.CHAT_ROLE_USER, "assistant": chat_pb2.CHAT_ROLE_ASSISTANT}
 
@@ -73,34 +62,6 @@ class ChatTurnInput(BaseModel):
             owner_id=self.owner_id,
             request_id=self.request_id,
         )
-
-
-def mesh_error_from_rpc(error: grpc.aio.AioRpcError) -> MeshError:
-    """The domain error a failed call stands for, with the server's ErrorInfo
-    reason and metadata when it sent one."""
-    message = error.details() or error.code().name
-    reason: str | None = None
-    metadata: dict[str, str] = {}
-    trailers: Sequence[tuple[str, str | bytes]] = error.trailing_metadata() or ()  # type: ignore[assignment]
-    for key, value in trailers:
-        if key == _STATUS_DETAILS_KEY and isinstance(value, bytes):
-            info = error_info(status_pb2.Status.FromString(value))
-            if info is not None:
-                reason = info.reason or None
-                metadata = dict(info.metadata)
-    code = error.code()
-    if code == grpc.StatusCode.INVALID_ARGUMENT:
-        field = metadata.pop("field", "")
-        return InvalidArgument(message, field=field, reason=reason, **metadata)
-    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
-        return Unavailable(message, reason=reason or "DEADLINE_EXCEEDED", **metadata)
-    by_code: dict[grpc.StatusCode, type[MeshError]] = {
-        grpc.StatusCode.NOT_FOUND: NotFound,
-        grpc.StatusCode.PERMISSION_DENIED: PermissionDenied,
-        grpc.StatusCode.UNAVAILABLE: Unavailable,
-        grpc.StatusCode.FAILED_PRECONDITION: FailedPrecondition,
-    }
-    return by_code.get(code, MeshError)(message, reason=reason or code.name, **metadata)
 
 
 def _metadata(request_id: str) -> tuple[tuple[str, str], ...] | None:

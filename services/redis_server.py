@@ -27,6 +27,23 @@ def redis_binary() -> Path:
     return get_binary_path()
 
 
+def redis_command(host: str, port: int, workdir: str | Path) -> list[str]:
+    """The server command line: loopback only, no persistence (sessions and caches only)."""
+    return [
+        str(redis_binary()),
+        "--bind",
+        host,
+        "--port",
+        str(port),
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        str(workdir),
+    ]
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
@@ -34,7 +51,8 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 class EmbeddedRedis:
-    """A private redis/valkey server process on a loopback port."""
+    """A private redis/valkey server process on a loopback port. Synchronous (it is
+    started once by tests and benchmarks, before any event loop work)."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, startup_timeout: float = 10.0) -> None:
         self.host = host

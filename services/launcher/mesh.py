@@ -13,7 +13,7 @@ from atc.classifier.v1 import classifier_pb2
 from atc.indexer.v1 import indexer_pb2
 from atc.loop.v1 import loop_pb2
 from services.edge.listen import ensure_port_free
-from services.redis_server import free_port, redis_binary
+from services.redis_server import free_port, redis_command
 from services.supervisor import ChildSpec, grpc_ready, http_ready, redis_ready
 
 INTERNAL_HOST = "127.0.0.1"
@@ -99,19 +99,7 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
         specs.append(
             ChildSpec(
                 name="redis",
-                argv=[
-                    str(redis_binary()),
-                    "--bind",
-                    INTERNAL_HOST,
-                    "--port",
-                    str(redis_port),
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--dir",
-                    str(redis_dir),
-                ],
+                argv=redis_command(INTERNAL_HOST, redis_port, redis_dir),
                 ready=redis_ready(redis_url),
                 ready_timeout=options.ready_timeout,
                 address=redis_url,

@@ -30,6 +30,9 @@ _CODES: list[tuple[type[MeshError], grpc.StatusCode]] = [
 ]
 
 
+_STATUS_DETAILS_KEY = "grpc-status-details-bin"
+
+
 def grpc_code_for(error: MeshError) -> grpc.StatusCode:
     for cls, code in _CODES:
         if isinstance(error, cls):
@@ -68,6 +71,28 @@ def error_info(status: status_pb2.Status) -> error_details_pb2.ErrorInfo | None:
             detail.Unpack(info)
             return info
     return None
+
+
+def mesh_error_from_rpc(error: grpc.aio.AioRpcError) -> MeshError:
+    """The domain error a failed call stands for (the inverse of `abort_with`), with
+    the server's ErrorInfo reason and metadata when it sent one."""
+    message = error.details() or error.code().name
+    reason: str | None = None
+    metadata: dict[str, str] = {}
+    for key, value in error.trailing_metadata() or ():
+        if key == _STATUS_DETAILS_KEY and isinstance(value, bytes):
+            info = error_info(status_pb2.Status.FromString(value))
+            if info is not None:
+                reason = info.reason or None
+                metadata = dict(info.metadata)
+    code = error.code()
+    if code == grpc.StatusCode.INVALID_ARGUMENT:
+        field = metadata.pop("field", "")
+        return InvalidArgument(message, field=field, reason=reason, **metadata)
+    if code == grpc.StatusCode.DEADLINE_EXCEEDED:
+        return Unavailable(message, reason=reason or "DEADLINE_EXCEEDED", **metadata)
+    error_class = next((cls for cls, c in _CODES if c == code), MeshError)
+    return error_class(message, reason=reason or code.name, **metadata)
 
 
 async def error_info_from_call(call: grpc.aio.Call) -> error_details_pb2.ErrorInfo | None:
