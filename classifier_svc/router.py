@@ -102,9 +102,11 @@ class Router:
     async def _match_api_tool(self, message: str, lang: Lang) -> Decision | None:
         candidates = await self._search.search(message, self._policy.search_limit)
         match = assess(candidates, self._policy.thresholds)
-        # Several intents dilute both signals for every single endpoint, so anything
-        # short of a high-confidence match may be a multi-intent message.
-        if match.confidence is not Confidence.HIGH and self._policy.multi_intent_enabled:
+        # A message that splits into parts is checked part by part even when the whole
+        # matches one endpoint well: "find the address … and calculate the vehicle tax …"
+        # can match the tax endpoint strongly as a whole. The split is deterministic and
+        # costs one search per part, only for messages with a conjunction.
+        if self._policy.multi_intent_enabled:
             parallel = await self._decompose(message)
             if parallel:
                 return Decision(

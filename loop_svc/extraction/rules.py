@@ -54,6 +54,25 @@ _NOT_CODES = frozenset(
     }
 )
 _CODE = re.compile(r"(?<![\w-])([A-Za-z]{2})(?![\w-])")
+# "…the address Viru tn 4, Tallinn", "aadress Rüütli 10 Tartu", "адрес Нарвское шоссе 5": the
+# words after an address keyword, up to the next clause ("and …", "ja …", "и …") or the end.
+_ADDRESS_AFTER_KEYWORD = re.compile(
+    r"\b(?:address|aadress\w*|адрес\w*)\s*:?\s+(?P<value>.+?)"
+    r"(?=\s+(?:and|ja|ning|и|а также)\s|[?;!]|$)",
+    re.IGNORECASE,
+)
+# What an address looks like: a house number, or a capitalised street or place name.
+_LOOKS_LIKE_ADDRESS = re.compile(r"\d|^[A-ZÕÄÖÜŠŽА-ЯЁ]")
+
+
+def _anchored_address(text: str) -> str | None:
+    match = _ADDRESS_AFTER_KEYWORD.search(text)
+    if match is None:
+        return None
+    value = match.group("value").strip(" ,.;:!?")
+    return value if _LOOKS_LIKE_ADDRESS.search(value) else None
+
+
 _FILLER = re.compile(
     r"^(?:and|ja|и|also|ka|также|year|aasta\w*|год\w*|for|the|please|palun|пожалуйста|is|on|это)$", re.I
 )
@@ -96,9 +115,9 @@ class RuleExtractor:
         """Values the message states, by parameter name, as normalised strings.
 
         `asked` names the parameters the previous question asked for: a free
-        text parameter (an address) is only taken from a reply to a question
-        about it. `known` holds values collected earlier; new values overwrite
-        them, so corrections work.
+        text parameter is only taken from a reply to a question about it, or,
+        for an address, from the words after an address keyword. `known` holds
+        values collected earlier; new values overwrite them, so corrections work.
         """
         known = known or {}
         text = message.strip()
@@ -120,6 +139,13 @@ class RuleExtractor:
             value = self._single(text, param, found, taken, replaced, language, asked)
             if value is not None:
                 values[param.name] = value
+
+        # An address is free text too, but a keyword in front of it marks where it starts.
+        for param in params:
+            if param.concept is Concept.ADDRESS and param.name not in values:
+                address = _anchored_address(text)
+                if address is not None:
+                    values[param.name] = address
 
         free_text = [p for p in params if p.concept in (Concept.TEXT, Concept.ADDRESS) and p.name in asked]
         if len(free_text) == 1 and free_text[0].name not in values:

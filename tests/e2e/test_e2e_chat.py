@@ -110,3 +110,45 @@ async def test_json_endpoint_returns_the_whole_answer(edge: httpx.AsyncClient) -
     body = second.json()
     assert body["outcome"] == "answered"
     assert "Independence Day" in body["content"]
+
+
+async def test_complete_first_message_is_answered_at_once(mesh: Mesh, edge: httpx.AsyncClient) -> None:
+    chat_id = str(uuid.uuid4())
+    reply = await stream_turn(edge, chat_id, "What is the vehicle tax for 123ABC in 2026?")
+    assert reply.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
+    (outcome,) = reply.of("call_outcome")
+    assert outcome.data["endpointName"] == "get_vehicle_tax_info" and outcome.data["success"] is True
+    assert "123ABC" in reply.text("TOKEN_KIND_ANSWER")
+    assert await session_params(mesh, chat_id) is None
+
+
+async def test_endpoint_without_required_params_is_called_without_a_session(
+    mesh: Mesh, edge: httpx.AsyncClient
+) -> None:
+    chat_id = str(uuid.uuid4())
+    reply = await stream_turn(edge, chat_id, "Show me the latest Riigikogu votings")
+    assert reply.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
+    assert [f.data["endpointName"] for f in reply.of("call_outcome")] == ["get_parliament_votings"]
+    assert await session_params(mesh, chat_id) is None
+
+
+async def test_two_intents_in_one_message_call_both_endpoints(edge: httpx.AsyncClient) -> None:
+    reply = await stream_turn(
+        edge,
+        str(uuid.uuid4()),
+        "Find the address Viru 4 Tallinn and also calculate the vehicle tax for 123ABC in 2026",
+    )
+    assert reply.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
+    called = {f.data["endpointName"]: f.data["success"] for f in reply.of("call_outcome")}
+    assert called == {"search_address": True, "get_vehicle_tax_info": True}
+    answer = reply.text("TOKEN_KIND_ANSWER")
+    assert "Viru tn 4" in answer and "123ABC" in answer
+
+
+async def test_a_new_intent_mid_session_switches_endpoint(mesh: Mesh, edge: httpx.AsyncClient) -> None:
+    chat_id = str(uuid.uuid4())
+    await stream_turn(edge, chat_id, "What are the public holidays in Estonia?")
+    switched = await stream_turn(edge, chat_id, "How much is the vehicle tax for my car 456DEF?")
+    assert switched.of("progress")[0].data["endpointNames"] == ["get_vehicle_tax_info"]
+    assert switched.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
+    assert await session_params(mesh, chat_id) == {"get_vehicle_tax_info": {"regNr": "456DEF"}}

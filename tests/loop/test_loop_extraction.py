@@ -155,6 +155,24 @@ def test_integer_year_registration_and_free_text(
     ) == {"address": "Viru tn 4, Tallinn", "calculationYear": "2026"}
 
 
+@pytest.mark.parametrize(
+    ("message", "address"),
+    [
+        ("Find the address Viru tn 4, Tallinn", "Viru tn 4, Tallinn"),
+        ("Find the address Viru 4 Tallinn and also calculate the vehicle tax", "Viru 4 Tallinn"),
+        ("Otsi aadressi Rüütli 10 Tartu", "Rüütli 10 Tartu"),
+        ("Найди адрес Нарвское шоссе 5", "Нарвское шоссе 5"),
+        ("Can you find an address for me?", None),
+        ("What is the address register?", None),
+    ],
+)
+def test_address_after_a_keyword(
+    extractor: RuleExtractor, address_search: EndpointSpec, message: str, address: str | None
+) -> None:
+    values = extractor.extract(message, address_search.params, language="en")
+    assert values.get("address") == address
+
+
 def test_numbers_enums_booleans_and_languages(extractor: RuleExtractor, holidays: EndpointSpec) -> None:
     params = [
         ParamSpec(name="limit", type="integer"),
