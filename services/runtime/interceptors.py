@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -58,19 +59,33 @@ class RequestLoggingInterceptor(grpc.aio.ServerInterceptor):
             )
         if handler.unary_stream:
             inner_us = handler.unary_stream
+            if inspect.isasyncgenfunction(inner_us):
 
-            async def unary_stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-                token = current_request_id.set(_request_id_from(context))
-                started = time.perf_counter()
-                try:
-                    async for response in inner_us(request, context):
-                        yield response
-                finally:
-                    _log_done(method, context, started)
-                    current_request_id.reset(token)
+                async def unary_stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+                    token = current_request_id.set(_request_id_from(context))
+                    started = time.perf_counter()
+                    try:
+                        async for response in inner_us(request, context):
+                            yield response
+                    finally:
+                        _log_done(method, context, started)
+                        current_request_id.reset(token)
 
+                wrapped: Any = unary_stream
+            else:
+                # Handlers that stream with `await context.write(...)` (grpc's own Health.Watch).
+                async def unary_stream_writer(request: Any, context: grpc.aio.ServicerContext) -> None:
+                    token = current_request_id.set(_request_id_from(context))
+                    started = time.perf_counter()
+                    try:
+                        await inner_us(request, context)
+                    finally:
+                        _log_done(method, context, started)
+                        current_request_id.reset(token)
+
+                wrapped = unary_stream_writer
             return grpc.unary_stream_rpc_method_handler(
-                unary_stream,
+                wrapped,
                 request_deserializer=handler.request_deserializer,
                 response_serializer=handler.response_serializer,
             )
