@@ -6,12 +6,9 @@ enrichment, no LLM), routes every routing case's `query` through the real `Route
 (an in-process `EndpointSearch` over `Catalogue.search`, no active sessions) and scores
 the decisions as ../shared/eval/README.md defines. The data is read in place, never copied.
 
-Body changes the indexer needs or ignores (reported in the output):
-- SGD integer params carry integer `enum` values; validation wants strings, so they are
-  stringified (otherwise the whole catalogue is rejected).
-- CLINC endpoints carry `examples`, which validation accepts and silently drops. The
-  "plain" variant indexes them as-is; the "examples" variant appends the examples to the
-  endpoint's enrichedContext (after the deterministic context), as a deployment would.
+The files are indexed as they are: numeric `enum` values (SGD) and `examples` (CLINC)
+are part of the indexing format. `--without-examples` drops the examples, to see what
+they are worth.
 
 The router takes no conversation history, so SGD's `history` is not used: the
 explicit_intent=false cases ("Yes, please") cannot be routed from the query alone.
@@ -51,7 +48,6 @@ from classifier_svc.router import Router, RouterPolicy
 from classifier_svc.settings import ClassifierSettings
 from indexer_svc.app import build_catalogue
 from indexer_svc.catalogue import Catalogue
-from indexer_svc.enrichment import deterministic_context
 from indexer_svc.settings import IndexerSettings
 from indexer_svc.validation import Endpoint, parse_endpoint
 from services.embeddings import Embedder, open_embedder
@@ -134,21 +130,8 @@ def rejections(bodies: Sequence[dict[str, Any]]) -> list[str]:
     return errors
 
 
-def indexable(raw: dict[str, Any], *, with_examples: bool) -> dict[str, Any]:
-    """The minimal change that lets the indexer take the body: integer enum values as strings,
-    `examples` dropped (or, with_examples, appended to enrichedContext)."""
-    body = {k: v for k, v in raw.items() if k != "examples"}
-    body["params"] = [
-        {**p, "enum": [v if isinstance(v, str) else str(v) for v in p["enum"]]} if "enum" in p else p
-        for p in raw.get("params", [])
-    ]
-    examples = raw.get("examples") or []
-    if with_examples and examples:
-        # A supplied enrichedContext replaces the generated one, so keep the generated part.
-        endpoint = parse_endpoint(body)
-        base = deterministic_context(endpoint.name, endpoint.params)
-        body["enrichedContext"] = f"{base}. Example requests: " + " | ".join(examples)
-    return body
+def without_examples(raw: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in raw.items() if k != "examples"}
 
 
 # --- ports over the in-process catalogue -------------------------------------------------
@@ -387,12 +370,12 @@ async def evaluate(
 
 
 async def sweep_scores(
-    run: Run, policy: RouterPolicy, detector: LanguageDetector
+    run: Run, policy: RouterPolicy, detector: LanguageDetector, grid: Sequence[Sequence[float]]
 ) -> dict[tuple[float, float, float], Scores]:
     """Scores of every grid point, from the cached candidates (no new searches)."""
     before = run.search.searches
     table = {}
-    for minimum, coverage, dense_only in itertools.product(SWEEP_MINIMUM, SWEEP_COVERAGE, SWEEP_DENSE_ONLY):
+    for minimum, coverage, dense_only in itertools.product(*grid):
         thresholds = dataclasses.replace(
             policy.thresholds, minimum=minimum, min_term_coverage=coverage, dense_only=dense_only
         )
@@ -438,7 +421,12 @@ def describe(s: Scores) -> str:
 
 
 async def main(
-    dataset: str = "both", limit: int | None = None, sweep: bool = False, clinc_variant: str = "both"
+    dataset: str = "both",
+    limit: int | None = None,
+    sweep: bool = False,
+    drop_examples: bool = False,
+    grid: Sequence[Sequence[float]] = (SWEEP_MINIMUM, SWEEP_COVERAGE, SWEEP_DENSE_ONLY),
+    sweep_out: str | None = None,
 ) -> None:
     datasets = ["clinc", "sgd"] if dataset == "both" else [dataset]
     folders = {d: eval_folder(d) for d in datasets}
@@ -471,19 +459,14 @@ async def main(
         probe: list[str] = []
         if name == "sgd" and (EVAL / FOLDERS["clinc"] / "routing_cases.jsonl").is_file():
             probe = [c.query for c in load_cases(EVAL / FOLDERS["clinc"]) if c.expected is None]
-        variants = [False]
-        if any(body.get("examples") for body in raw):
-            variants = {"plain": [False], "examples": [True], "both": [False, True]}[clinc_variant]
-        for with_examples in variants:
-            bodies = [indexable(body, with_examples=with_examples) for body in raw]
-            assert not rejections(bodies)
-            label = folder.name + (" [examples in enrichedContext]" if with_examples else " [as indexed]")
-            runs.append(await evaluate(label, bodies, cases, probe, embedder, detector, policy, sweep))
+        bodies = [without_examples(body) for body in raw] if drop_examples else raw
+        label = folder.name + (" [without examples]" if drop_examples else "")
+        runs.append(await evaluate(label, bodies, cases, probe, embedder, detector, policy, sweep))
 
     if sweep:
         tables = {}
         for run in runs:
-            scored = await sweep_scores(run, policy, detector)
+            scored = await sweep_scores(run, policy, detector, grid)
             tables[run.label] = scored
             print_sweep(run.label, {k: (s.combined, describe(s)) for k, s in scored.items()}, current)
         if len(tables) > 1:
@@ -495,6 +478,16 @@ async def main(
                 for key in next(iter(tables.values()))
             }
             print_sweep("joint (mean of the runs' scores; details in run order)", joint, current)
+        if sweep_out:
+            table = [
+                {"run": label, "minimum": k[0], "min_term_coverage": k[1], "dense_only": k[2]}
+                | dataclasses.asdict(s)
+                | {"accuracy": s.accuracy, "oos_recall": s.oos_recall, "combined": s.combined}
+                for label, scored in tables.items()
+                for k, s in scored.items()
+            ]
+            await asyncio.to_thread(Path(sweep_out).write_text, json.dumps(table, indent=1))
+            print(f"sweep table written to {sweep_out}")
     print(f"\ntotal wall time {time.perf_counter() - started:.0f} s")
 
 
@@ -503,15 +496,27 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--dataset", choices=["clinc", "sgd", "both"], default="both")
     parser.add_argument("--limit", type=int, default=None, help="route N cases spread over the file")
     parser.add_argument("--sweep", action="store_true", help="grid over the eligibility thresholds")
+    parser.add_argument("--sweep-out", help="also write every grid point's scores to this JSON file")
     parser.add_argument(
-        "--clinc-variant",
-        choices=["plain", "examples", "both"],
-        default="both",
-        help="CLINC bodies as indexed (examples dropped) and/or examples in enrichedContext",
+        "--without-examples",
+        action="store_true",
+        help="drop the endpoints' example phrasings (CLINC) before indexing",
     )
+    for flag, default in (
+        ("--minimum", SWEEP_MINIMUM),
+        ("--coverage", SWEEP_COVERAGE),
+        ("--dense-only", SWEEP_DENSE_ONLY),
+    ):
+        parser.add_argument(
+            flag,
+            type=lambda text: [float(x) for x in text.split(",")],
+            default=default,
+            help=f"sweep values, comma-separated (default {','.join(map(str, default))})",
+        )
     return parser.parse_args(argv)
 
 
 if __name__ == "__main__":
     args = parse_args()
-    asyncio.run(main(args.dataset, args.limit, args.sweep, args.clinc_variant))
+    grid = (args.minimum, args.coverage, args.dense_only)
+    asyncio.run(main(args.dataset, args.limit, args.sweep, args.without_examples, grid, args.sweep_out))

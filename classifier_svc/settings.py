@@ -30,9 +30,9 @@ class ClassifierSettings(ServiceSettings):
 
     # An endpoint is eligible with this cosine and enough of the query's words in its text...
     api_tool_min_threshold: float = Field(default=0.77, ge=0, le=1)
-    api_tool_min_term_coverage: float = Field(default=0.5, ge=0, le=1)
+    api_tool_min_term_coverage: float = Field(default=0.34, ge=0, le=1)
     # ...or with this cosine alone (a paraphrase sharing no word).
-    api_tool_dense_only_threshold: float = Field(default=0.88, ge=0, le=1)
+    api_tool_dense_only_threshold: float = Field(default=0.84, ge=0, le=1)
     # High confidence (single path, no decomposition): this cosine, two matched words and the gap.
     api_tool_high_threshold: float = Field(default=0.82, ge=0, le=1)
     api_tool_gap_threshold: float = Field(default=0.0, ge=0, le=1)

@@ -23,13 +23,19 @@ def _join(*sentences: str) -> str:
     return ". ".join(s.strip().rstrip(".") for s in sentences if s and s.strip())
 
 
+def _examples(examples: list[str]) -> str:
+    return f"Examples: {' | '.join(examples)}" if examples else ""
+
+
 def endpoint_embed_text(endpoint: Endpoint) -> str:
-    """`{name}. {description}. {enriched_context}. Parameters: {params_summary}`, as in the design."""
+    """`{name}. {description}. {enriched_context}. Examples: … Parameters: {params_summary}`:
+    the design's text plus the example phrasings, which carry the words users use."""
     summary = params_summary(endpoint.params)
     return _join(
         endpoint.name,
         endpoint.description,
         endpoint.enriched_context,
+        _examples(endpoint.examples),
         f"Parameters: {summary}" if summary else "",
     )
 
@@ -40,7 +46,7 @@ def service_embed_text(service: Service) -> str:
         service.name,
         service.description,
         service.enriched_context,
-        f"Examples: {' | '.join(service.examples)}" if service.examples else "",
+        _examples(service.examples),
         f"Parameters: {summary}" if summary else "",
     )
 

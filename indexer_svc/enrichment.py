@@ -94,7 +94,10 @@ class EndpointEnricher:
         return await self._generate(
             name=endpoint.name,
             description=endpoint.description,
-            details=f"{endpoint.method} {endpoint.url}. Parameters: {params_summary(endpoint.params)}",
+            details=(
+                f"{endpoint.method} {endpoint.url}. Examples: {' | '.join(endpoint.examples)}. "
+                f"Parameters: {params_summary(endpoint.params)}"
+            ),
             fallback=fallback,
         )
 

@@ -69,6 +69,18 @@ class EndpointParam(_Entity):
     def _type_lowercase(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value
 
+    @field_validator("enum", mode="before")
+    @classmethod
+    def _enum_values_as_text(cls, value: Any) -> Any:
+        # Integer and boolean parameters list their allowed values as JSON numbers and
+        # booleans (party_size: [1, 2, 3]); the catalogue keeps every value as text.
+        if not isinstance(value, list):
+            return value
+        return [
+            ("true" if v else "false") if isinstance(v, bool) else str(v) if isinstance(v, int | float) else v
+            for v in value
+        ]
+
 
 def _unique_param_names(params: list[EndpointParam]) -> list[EndpointParam]:
     seen: set[str] = set()
@@ -89,6 +101,8 @@ class Endpoint(_Entity):
     visibility: Literal["public", "private"] = "public"
     type: str = "custom_endpoint"
     params: list[EndpointParam] = Field(default_factory=list)
+    # Example user phrasings that should reach this endpoint.
+    examples: list[str] = Field(default_factory=list)
     enriched_context: str = ""
     cacheable: bool | None = None
     cache_ttl_seconds: int | None = Field(default=None, ge=0)

@@ -123,3 +123,26 @@ async def test_one_bad_catalogue_entry_stores_nothing(
         await catalogue.load_endpoints(catalogue_bodies)
     assert raised.value.field == "catalogue[3].method"
     assert await catalogue.count("endpoint") == 0
+
+
+def test_numeric_and_boolean_enum_values_become_text(seed_body: dict[str, Any]) -> None:
+    body = {
+        **seed_body,
+        "params": [
+            {"name": "party_size", "type": "integer", "required": True, "enum": [1, 2, 3]},
+            {"name": "rating", "type": "number", "enum": [3.5, 4]},
+            {"name": "refundable", "type": "boolean", "enum": [True, False]},
+        ],
+    }
+    params = parse_endpoint(body).params
+    assert [p.enum for p in params] == [["1", "2", "3"], ["3.5", "4"], ["true", "false"]]
+
+
+def test_endpoint_examples_are_kept_and_embedded(seed_body: dict[str, Any]) -> None:
+    from indexer_svc.embed_text import endpoint_embed_text
+    from indexer_svc.proto_mapping import endpoint_message
+
+    endpoint = parse_endpoint({**seed_body, "examples": ["when is the next day off", "millal on puhkepäev"]})
+    assert endpoint.examples == ["when is the next day off", "millal on puhkepäev"]
+    assert "Examples: when is the next day off | millal on puhkepäev" in endpoint_embed_text(endpoint)
+    assert list(endpoint_message(endpoint).examples) == endpoint.examples

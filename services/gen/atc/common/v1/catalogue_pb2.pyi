@@ -21,7 +21,7 @@ class EndpointParam(_message.Message):
     def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., required: _Optional[bool] = ..., description: _Optional[str] = ..., enum: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Endpoint(_message.Message):
-    __slots__ = ("endpoint_id", "service_id", "name", "description", "method", "url", "visibility", "type", "params", "enriched_context", "cacheable", "cache_ttl_seconds")
+    __slots__ = ("endpoint_id", "service_id", "name", "description", "method", "url", "visibility", "type", "params", "enriched_context", "cacheable", "cache_ttl_seconds", "examples")
     ENDPOINT_ID_FIELD_NUMBER: _ClassVar[int]
     SERVICE_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -34,6 +34,7 @@ class Endpoint(_message.Message):
     ENRICHED_CONTEXT_FIELD_NUMBER: _ClassVar[int]
     CACHEABLE_FIELD_NUMBER: _ClassVar[int]
     CACHE_TTL_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    EXAMPLES_FIELD_NUMBER: _ClassVar[int]
     endpoint_id: str
     service_id: str
     name: str
@@ -46,7 +47,8 @@ class Endpoint(_message.Message):
     enriched_context: str
     cacheable: bool
     cache_ttl_seconds: int
-    def __init__(self, endpoint_id: _Optional[str] = ..., service_id: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., method: _Optional[str] = ..., url: _Optional[str] = ..., visibility: _Optional[str] = ..., type: _Optional[str] = ..., params: _Optional[_Iterable[_Union[EndpointParam, _Mapping]]] = ..., enriched_context: _Optional[str] = ..., cacheable: _Optional[bool] = ..., cache_ttl_seconds: _Optional[int] = ...) -> None: ...
+    examples: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, endpoint_id: _Optional[str] = ..., service_id: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., method: _Optional[str] = ..., url: _Optional[str] = ..., visibility: _Optional[str] = ..., type: _Optional[str] = ..., params: _Optional[_Iterable[_Union[EndpointParam, _Mapping]]] = ..., enriched_context: _Optional[str] = ..., cacheable: _Optional[bool] = ..., cache_ttl_seconds: _Optional[int] = ..., examples: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Service(_message.Message):
     __slots__ = ("service_id", "name", "description", "examples", "url", "params", "enriched_context")
