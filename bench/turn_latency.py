@@ -6,6 +6,7 @@ N times through POST /v1/orchestrate/stream, timing each turn from request to
 the END frame, and the time to the first answer token.
 
     .venv/bin/python -m bench.turn_latency [--conversations 30]
+    .venv/bin/python -m bench.turn_latency --url http://127.0.0.1:8080   # a running `make run`
 """
 
 from __future__ import annotations
@@ -55,21 +56,31 @@ def describe(samples: list[float]) -> str:
     return f"median {statistics.median(ordered) * 1000:.1f} ms, p90 {p90 * 1000:.1f} ms (n={len(ordered)})"
 
 
-async def main(conversations: int) -> None:
-    with EmbeddedRedis() as redis, tempfile.TemporaryDirectory() as data_dir:
-        async with running_mesh(redis.url, Path(data_dir)) as mesh:
-            async with httpx.AsyncClient(base_url=mesh.edge_url, timeout=30) as client:
-                await timed_turn(client, "warm-up", "What are the public holidays in Estonia?")
-                totals: dict[str, list[float]] = {kind: [] for _, kind in TURNS}
-                first_tokens: dict[str, list[float]] = {kind: [] for _, kind in TURNS}
-                for _ in range(conversations):
-                    chat_id = str(uuid.uuid4())
-                    for message, kind in TURNS:
-                        total, first = await timed_turn(client, chat_id, message)
-                        totals[kind].append(total)
-                        if first is not None:
-                            first_tokens[kind].append(first)
-    print(f"turn latency through the edge, {conversations} two-turn conversations, no LLM:")
+async def measure(edge_url: str, conversations: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    totals: dict[str, list[float]] = {kind: [] for _, kind in TURNS}
+    first_tokens: dict[str, list[float]] = {kind: [] for _, kind in TURNS}
+    async with httpx.AsyncClient(base_url=edge_url, timeout=30) as client:
+        await timed_turn(client, "warm-up", "What are the public holidays in Estonia?")
+        for _ in range(conversations):
+            chat_id = str(uuid.uuid4())
+            for message, kind in TURNS:
+                total, first = await timed_turn(client, chat_id, message)
+                totals[kind].append(total)
+                if first is not None:
+                    first_tokens[kind].append(first)
+    return totals, first_tokens
+
+
+async def main(conversations: int, url: str | None = None) -> None:
+    if url:
+        totals, first_tokens = await measure(url, conversations)
+        where = f"a running mesh at {url}"
+    else:
+        with EmbeddedRedis() as redis, tempfile.TemporaryDirectory() as data_dir:
+            async with running_mesh(redis.url, Path(data_dir)) as mesh:
+                totals, first_tokens = await measure(mesh.edge_url, conversations)
+        where = "the whole mesh in this process"
+    print(f"turn latency through the edge ({where}), {conversations} two-turn conversations, no LLM:")
     for _, kind in TURNS:
         print(f"  {kind:8s} turn to END:         {describe(totals[kind])}")
         print(f"  {kind:8s} turn to first token: {describe(first_tokens[kind])}")
@@ -79,4 +90,6 @@ async def main(conversations: int) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--conversations", type=int, default=30)
-    asyncio.run(main(parser.parse_args().conversations))
+    parser.add_argument("--url", help="edge URL of a running mesh (default: start one in this process)")
+    args = parser.parse_args()
+    asyncio.run(main(args.conversations, args.url))
