@@ -62,8 +62,8 @@ def test_assess_bands() -> None:
     assert assess([cand("a", 0.76, 1)], THRESHOLDS).confidence is Confidence.NONE
     high = assess([cand("a", 0.86, 1), cand("b", 0.82, 2)], THRESHOLDS)
     assert high.confidence is Confidence.HIGH and high.best.name == "a"
-    # Among eligible candidates the hybrid rank decides.
-    ranked = assess([cand("a", 0.83, 2), cand("b", 0.825, 1)], THRESHOLDS)
+    # Among eligible candidates the cosine decides; an ineligible one never wins.
+    ranked = assess([cand("a", 0.825, 1), cand("b", 0.83, 2), cand("c", 0.86, 3, matched=0)], THRESHOLDS)
     assert ranked.best.name == "b"
     # One matched word is not enough for high confidence.
     single_word = assess([cand("a", 0.85, 1, matched=1, of=2)], THRESHOLDS)
