@@ -26,8 +26,11 @@ class Candidate:
 
     @property
     def term_coverage(self) -> float:
-        """Share of the query's content words that the endpoint's text contains."""
-        return self.matched_terms / self.query_terms if self.query_terms else 0.0
+        """Share of the query's words that the endpoint's text contains. Names (streets,
+        cities) do not count against it, but count for it when the text has them."""
+        if not self.query_terms:
+            return 1.0 if self.matched_terms else 0.0
+        return min(1.0, self.matched_terms / self.query_terms)
 
 
 @dataclass(frozen=True)

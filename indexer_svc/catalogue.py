@@ -27,7 +27,7 @@ from indexer_svc.validation import (
 )
 from services.embeddings import Embedder
 from services.errors import InvalidArgument, NotFound
-from services.sparse import SparseEncoder, content_words
+from services.sparse import SparseEncoder, intent_words
 from services.vector_index import IndexPoint, PayloadFilter, VectorIndex
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ class SearchHit:
 class SearchResult:
     hits: list[SearchHit]
     query_embedding: list[float]
-    # Distinct content words of the query (see services.sparse.content_words).
+    # Distinct content words of the query that are not names (services.sparse.intent_words).
     query_terms: int
 
 
@@ -272,7 +272,7 @@ class Catalogue:
             for p in raw.points
         ]
         return SearchResult(
-            hits=hits, query_embedding=raw.query_embedding, query_terms=len(content_words(query))
+            hits=hits, query_embedding=raw.query_embedding, query_terms=len(intent_words(query))
         )
 
     async def embed(self, texts: Sequence[str], role: Role) -> list[list[float]]:

@@ -63,6 +63,24 @@ def content_words(text: str) -> set[str]:
     return {t for t in tokenize(text) if t not in STOPWORDS and not t.isdigit()}
 
 
+def names(text: str) -> set[str]:
+    """Capitalised words that do not start a sentence ("Rüütli", "Tartu", "San Francisco"):
+    names of streets, places and people, which are parameter values more often than words
+    that say what the user wants."""
+    found: set[str] = set()
+    for match in _WORD.finditer(text):
+        word = match.group()
+        before = text[: match.start()].rstrip(" \t\"'«„“(")
+        if word[0].isupper() and before and before[-1] not in ".!?:\n":
+            found.add(word.lower())
+    return found
+
+
+def intent_words(text: str) -> set[str]:
+    """Content words that are not names: what a query's coverage is measured against."""
+    return content_words(text) - names(text)
+
+
 def term_index(term: str, vocab_size: int = DEFAULT_VOCAB_SIZE) -> int:
     digest = hashlib.md5(term.encode("utf-8"), usedforsecurity=False).digest()
     return int.from_bytes(digest[:4], "big") % vocab_size

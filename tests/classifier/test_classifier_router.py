@@ -70,6 +70,16 @@ def test_assess_bands() -> None:
     assert single_word.confidence is Confidence.MEDIUM
 
 
+def test_term_coverage_ignores_names_the_endpoint_lacks() -> None:
+    # "Otsi aadressi Rüütli 10 Tartu": two intent words, one matched; the names are not counted.
+    assert cand("a", 0.8, 1, matched=1, of=2).term_coverage == 0.5
+    # A matched name can lift coverage, never above 1.
+    assert cand("a", 0.8, 1, matched=3, of=2).term_coverage == 1.0
+    # Only names in the query: any match is full evidence, none is no evidence.
+    assert cand("a", 0.8, 1, matched=1, of=0).term_coverage == 1.0
+    assert cand("a", 0.8, 1, matched=0, of=0).term_coverage == 0.0
+
+
 def test_cosine_alone_is_not_enough_without_words_in_common() -> None:
     # A parameter reply ("2026-01-01 to 2026-12-31") has no content words at all.
     assert assess([cand("tax", 0.82, 1, matched=0, of=0)], THRESHOLDS).confidence is Confidence.NONE

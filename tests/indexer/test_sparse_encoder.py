@@ -84,3 +84,13 @@ def test_function_words_are_dropped_in_each_language() -> None:
         "праздник",
         "эстон",
     ]
+
+
+def test_names_inside_a_sentence_are_values_not_intent_words() -> None:
+    from services.sparse import intent_words, names
+
+    assert names("Otsi aadressi Rüütli 10 Tartu") == {"rüütli", "tartu"}
+    assert intent_words("Otsi aadressi Rüütli 10 Tartu") == {"otsi", "aadressi"}
+    # A capitalised first word of a sentence is not a name.
+    assert names("Book a hotel in San Francisco. Thanks") == {"san", "francisco"}
+    assert intent_words("what are the public holidays") == {"public", "holidays"}
