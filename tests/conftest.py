@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
 
 from services.redis_server import EmbeddedRedis
+from tests.support import SEED_BODY
 
 # litellm otherwise fetches a price map at first use; DSPy caches under our folder.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -29,3 +32,8 @@ async def redis_client(redis_server: EmbeddedRedis) -> AsyncIterator[aioredis.Re
         yield client
     finally:
         await client.aclose()
+
+
+@pytest.fixture()
+def seed_body() -> dict[str, Any]:
+    return copy.deepcopy(SEED_BODY)

@@ -6,12 +6,13 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 from starlette.types import ASGIApp
 
 from services.launcher.inprocess import Lifespan, serve_asgi, server_url, uvicorn_server
 
-__all__ = ["serve_asgi", "serve_asgi_in_thread"]
+__all__ = ["SEED_BODY", "serve_asgi", "serve_asgi_in_thread"]
 
 
 @contextlib.contextmanager
@@ -33,3 +34,42 @@ def serve_asgi_in_thread(app: ASGIApp, host: str = "127.0.0.1", lifespan: Lifesp
     finally:
         server.should_exit = True
         thread.join(timeout=5)
+
+
+# The design document's indexing body, verbatim.
+SEED_BODY: dict[str, Any] = {
+    "endpointId": "a3f7c2d1-84e6-4b19-92f3-d51c7e890ab2",
+    "serviceId": "",
+    "name": "get_national_holidays",
+    "description": "Fetch national holidays for a specific country to see when they have public days off.",
+    "method": "GET",
+    "url": "https://openholidaysapi.org/PublicHolidays",
+    "visibility": "public",
+    "type": "custom_endpoint",
+    "params": [
+        {
+            "name": "countryIsoCode",
+            "type": "string",
+            "required": True,
+            "description": "The 2-letter ISO country code (e.g., EE for Estonia, DE for Germany)",
+        },
+        {
+            "name": "languageIsoCode",
+            "type": "string",
+            "required": False,
+            "description": "The 2-letter ISO language code (e.g., ET, EN)",
+        },
+        {
+            "name": "validFrom",
+            "type": "date",
+            "required": False,
+            "description": "Start date for the holiday search (YYYY-MM-DD)",
+        },
+        {
+            "name": "validTo",
+            "type": "date",
+            "required": False,
+            "description": "End date for the holiday search (YYYY-MM-DD)",
+        },
+    ],
+}

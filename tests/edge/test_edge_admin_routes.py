@@ -10,59 +10,41 @@ from services.edge.app import create_app
 from services.edge.routes.admin import parse_error_field
 from services.edge.settings import EdgeSettings
 from services.runtime.channels import open_channel
-
-HOLIDAYS = {
-    "endpointId": "a3f7c2d1-84e6-4b19-92f3-d51c7e890ab2",
-    "serviceId": "",
-    "name": "get_national_holidays",
-    "description": "Fetch national holidays for a specific country to see when they have public days off.",
-    "method": "GET",
-    "url": "https://openholidaysapi.org/PublicHolidays",
-    "visibility": "public",
-    "type": "custom_endpoint",
-    "params": [
-        {
-            "name": "countryIsoCode",
-            "type": "string",
-            "required": True,
-            "description": "The 2-letter ISO code",
-        },
-        {"name": "validFrom", "type": "date", "required": False, "description": "Start date (YYYY-MM-DD)"},
-    ],
-}
+from tests.support import SEED_BODY
 
 
-async def test_index_list_get_delete_round_trip(http: httpx.AsyncClient, mesh) -> None:
-    created = await http.post("/v1/admin/endpoints", json=HOLIDAYS)
+async def test_index_list_get_delete_round_trip(http: httpx.AsyncClient, mesh, seed_body) -> None:
+    holidays = seed_body
+    created = await http.post("/v1/admin/endpoints", json=holidays)
     assert created.status_code == 201
     stored = created.json()["endpoint"]
     assert stored["name"] == "get_national_holidays"
     assert stored["params"][0]["required"] is True
     assert stored["enrichedContext"].startswith("get_national_holidays:")
-    assert mesh.indexer.endpoints[HOLIDAYS["endpointId"]].params[1].type == "date"
+    assert mesh.indexer.endpoints[holidays["endpointId"]].params[2].type == "date"
 
-    again = await http.post("/v1/admin/endpoints", json=HOLIDAYS)
+    again = await http.post("/v1/admin/endpoints", json=holidays)
     assert again.status_code == 200
     assert again.json()["replaced"] is True
 
     listed = (await http.get("/v1/admin/endpoints")).json()
-    assert [e["endpointId"] for e in listed["endpoints"]] == [HOLIDAYS["endpointId"]]
+    assert [e["endpointId"] for e in listed["endpoints"]] == [holidays["endpointId"]]
 
-    one = await http.get(f"/v1/admin/endpoints/{HOLIDAYS['endpointId']}")
+    one = await http.get(f"/v1/admin/endpoints/{holidays['endpointId']}")
     assert one.status_code == 200
-    assert one.json()["endpoint"]["url"] == HOLIDAYS["url"]
+    assert one.json()["endpoint"]["url"] == holidays["url"]
 
-    deleted = await http.delete(f"/v1/admin/endpoints/{HOLIDAYS['endpointId']}")
-    assert deleted.json() == {"deleted": True, "endpointId": HOLIDAYS["endpointId"]}
+    deleted = await http.delete(f"/v1/admin/endpoints/{holidays['endpointId']}")
+    assert deleted.json() == {"deleted": True, "endpointId": holidays["endpointId"]}
     assert mesh.indexer.endpoints == {}
-    assert (await http.delete(f"/v1/admin/endpoints/{HOLIDAYS['endpointId']}")).status_code == 404
-    missing = await http.get(f"/v1/admin/endpoints/{HOLIDAYS['endpointId']}")
+    assert (await http.delete(f"/v1/admin/endpoints/{holidays['endpointId']}")).status_code == 404
+    missing = await http.get(f"/v1/admin/endpoints/{holidays['endpointId']}")
     assert missing.status_code == 404
     assert missing.json()["error"]["reason"] == "NOT_FOUND"
 
 
 async def test_indexer_invalid_argument_is_400_with_field(http: httpx.AsyncClient, mesh) -> None:
-    response = await http.post("/v1/admin/endpoints", json={**HOLIDAYS, "url": "openholidaysapi.org"})
+    response = await http.post("/v1/admin/endpoints", json={**SEED_BODY, "url": "openholidaysapi.org"})
     assert response.status_code == 400
     assert response.json()["error"]["field"] == "endpoint.url"
     assert mesh.indexer.endpoints == {}
@@ -71,10 +53,10 @@ async def test_indexer_invalid_argument_is_400_with_field(http: httpx.AsyncClien
 @pytest.mark.parametrize(
     ("payload", "field"),
     [
-        ({**HOLIDAYS, "owner": "x"}, "owner"),
-        ({**HOLIDAYS, "params": [{"name": "a", "required": "maybe"}]}, "params[0].required"),
-        ({**HOLIDAYS, "params": [{"name": "a", "color": "red"}]}, "params[0].color"),
-        ({**HOLIDAYS, "name": 42}, "name"),
+        ({**SEED_BODY, "owner": "x"}, "owner"),
+        ({**SEED_BODY, "params": [{"name": "a", "required": "maybe"}]}, "params[0].required"),
+        ({**SEED_BODY, "params": [{"name": "a", "color": "red"}]}, "params[0].color"),
+        ({**SEED_BODY, "name": 42}, "name"),
     ],
 )
 async def test_malformed_endpoint_body_is_400_naming_the_field(
@@ -99,7 +81,7 @@ async def test_admin_routes_can_be_switched_off(mesh) -> None:
             transport=httpx.ASGITransport(app=app), base_url="http://edge"
         ) as client:
             assert (await client.get("/v1/admin/endpoints")).status_code == 404
-            assert (await client.post("/v1/admin/endpoints", json=HOLIDAYS)).status_code == 404
+            assert (await client.post("/v1/admin/endpoints", json=SEED_BODY)).status_code == 404
     finally:
         await classifier.close()
         await indexer.close()
