@@ -1,47 +1,22 @@
-"""`atc up` for real: every service as its own process, a turn through the edge,
-then SIGTERM stops everything and the command exits 0."""
+"""`atc up` for real: every service as its own process, a two-turn chat through the
+edge, then SIGTERM stops everything and the command exits 0."""
 
 from __future__ import annotations
 
-import asyncio
-import os
-import signal
-import sys
 from pathlib import Path
 
 import httpx
 
+from services.launcher.subprocess_mesh import atc_up
 from services.redis_server import free_port
 from tests.e2e.sse import stream_turn
 
 
 async def test_atc_up_serves_a_turn_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "services.cli",
-        "up",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(tmp_path / "atc"),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        env=env,
-    )
-    assert process.stdout is not None
-    seen: list[str] = []
-    try:
-        while True:
-            line = (await asyncio.wait_for(process.stdout.readline(), 120)).decode()
-            assert line, "atc up ended early:\n" + "".join(seen)
-            seen.append(line)
-            if line.startswith("ATC Mesh is up:"):
-                break
-        assert line.strip() == f"ATC Mesh is up: http://127.0.0.1:{port}/"
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+    async with atc_up(port, tmp_path / "atc") as mesh:
+        assert mesh.url == f"http://127.0.0.1:{port}/"
+        async with httpx.AsyncClient(base_url=mesh.url, timeout=60) as client:
             assert (await client.get("/readyz")).json()["status"] == "ready"
             reply = await client.post(
                 "/v1/orchestrate", json={"chatId": "cli-up", "message": "Public holidays in Estonia?"}
@@ -53,12 +28,9 @@ async def test_atc_up_serves_a_turn_and_stops_cleanly_on_sigterm(tmp_path: Path)
             answer = await stream_turn(client, "cli-up", "2026-01-01 to 2026-12-31")
             assert answer.end.data["content"] == "END"
             assert "Independence Day" in answer.text("TOKEN_KIND_ANSWER")
-    finally:
-        if process.returncode is None:
-            process.send_signal(signal.SIGTERM)
-        rest, _ = await asyncio.wait_for(process.communicate(), 60)
-    output = "".join(seen) + rest.decode()
-    assert process.returncode == 0, output
+        exit_code = await mesh.stop()
+    output = "".join(mesh.output)
+    assert exit_code == 0, output
     assert "atc: stopped" in output
     logs = tmp_path / "atc" / "logs"
     assert {p.stem for p in logs.glob("*.log")} == {
