@@ -10,8 +10,8 @@ The files are indexed as they are: numeric `enum` values (SGD) and `examples` (C
 are part of the indexing format. `--without-examples` drops the examples, to see what
 they are worth.
 
-The router takes no conversation history, so SGD's `history` is not used: the
-explicit_intent=false cases ("Yes, please") cannot be routed from the query alone.
+Each case's `history` goes to the router: an affirmative reply ("Yes, please", SGD's
+explicit_intent=false cases) is routed with the assistant's last offer.
 
 With --sweep, every query (and each sub-query the multi-intent split can propose) is
 searched once; the router is then re-run over the cached candidates for a grid of
@@ -42,7 +42,14 @@ from pathlib import Path
 from typing import Any
 
 from classifier_svc.app import router_policy
-from classifier_svc.candidates import ActiveSession, Candidate, Decision, ExecutionMode, Workflow
+from classifier_svc.candidates import (
+    ActiveSession,
+    Candidate,
+    Decision,
+    ExecutionMode,
+    PriorMessage,
+    Workflow,
+)
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.router import Router, RouterPolicy
 from classifier_svc.settings import ClassifierSettings
@@ -74,6 +81,7 @@ class Case:
     first_turn: bool
     explicit_intent: bool | None
     siblings: tuple[str, ...]
+    history: tuple[PriorMessage, ...] = ()
 
 
 def eval_folder(dataset: str) -> Path:
@@ -101,6 +109,11 @@ def load_cases(folder: Path) -> list[Case]:
                 first_turn=bool(raw.get("first_turn", True)),
                 explicit_intent=raw.get("explicit_intent"),
                 siblings=tuple(raw.get("sibling_endpoints", ())),
+                history=tuple(
+                    PriorMessage(m["role"], m["content"])
+                    for m in raw.get("history", ())
+                    if m.get("role") in ("user", "assistant")
+                ),
             )
         )
     return cases
@@ -191,12 +204,17 @@ def routed(decision: Decision) -> Routed:
 
 
 async def route(
-    router: Router, queries: Sequence[str], langs: Sequence[Lang | None] | None = None
+    router: Router,
+    queries: Sequence[str],
+    langs: Sequence[Lang | None] | None = None,
+    histories: Sequence[Sequence[PriorMessage]] | None = None,
 ) -> tuple[list[Routed], list[Lang], list[float]]:
     results, detected, seconds = [], [], []
     for i, query in enumerate(queries):
         started = time.perf_counter()
-        decision = await router.decide(f"bench-{i}", query, langs[i] if langs else None)
+        decision = await router.decide(
+            f"bench-{i}", query, langs[i] if langs else None, history=histories[i] if histories else ()
+        )
         seconds.append(time.perf_counter() - started)
         results.append(routed(decision))
         detected.append(decision.language)
@@ -296,7 +314,9 @@ async def evaluate(
             search = CachedCatalogueSearch(catalogue)
             router = Router(search, NoSessions(), detector, policy)
             started = time.perf_counter()
-            results, langs, seconds = await route(router, [c.query for c in cases])
+            results, langs, seconds = await route(
+                router, [c.query for c in cases], histories=[c.history for c in cases]
+            )
             wall = time.perf_counter() - started
             probe_results, probe_langs, _ = await route(router, probe)
             if sweep:
@@ -382,7 +402,9 @@ async def sweep_scores(
         router = Router(
             run.search, NoSessions(), detector, dataclasses.replace(policy, thresholds=thresholds)
         )
-        results, _, _ = await route(router, [c.query for c in run.cases], run.langs)
+        results, _, _ = await route(
+            router, [c.query for c in run.cases], run.langs, [c.history for c in run.cases]
+        )
         probe, _, _ = await route(router, run.probe, run.probe_langs)
         table[(minimum, coverage, dense_only)] = score(
             run.cases, [r.prediction for r in results], [r.prediction for r in probe]

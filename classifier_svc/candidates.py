@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from services.language import Lang
 
@@ -31,6 +31,14 @@ class Candidate:
         if not self.query_terms:
             return 1.0 if self.matched_terms else 0.0
         return min(1.0, self.matched_terms / self.query_terms)
+
+
+@dataclass(frozen=True)
+class PriorMessage:
+    """One earlier message of the conversation, as the GUI sent it."""
+
+    role: Literal["user", "assistant"]
+    content: str
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from classifier_svc.api_matcher import Confidence, Match, Thresholds, assess
-from classifier_svc.candidates import ActiveSession, Candidate, Decision, ExecutionMode, Reason, Workflow
+from classifier_svc.candidates import (
+    ActiveSession,
+    Candidate,
+    Decision,
+    ExecutionMode,
+    PriorMessage,
+    Reason,
+    Workflow,
+)
 from classifier_svc.multi_intent import split_intents
+from classifier_svc.offers import with_offer
 from classifier_svc.ports import EndpointSearch, SessionDirectory
 from classifier_svc.small_talk import classify_small_talk
 from services.language import Lang, LanguageDetector
@@ -47,7 +57,13 @@ class Router:
         self._policy = policy
 
     async def decide(
-        self, chat_id: str, message: str, requested: Lang | None, *, dry_run: bool = False
+        self,
+        chat_id: str,
+        message: str,
+        requested: Lang | None,
+        *,
+        history: Sequence[PriorMessage] = (),
+        dry_run: bool = False,
     ) -> Decision:
         """The workflow for this message. With dry_run, an intent switch is reported
         but the old session is left in place."""
@@ -57,6 +73,10 @@ class Router:
         lang = requested or self._detector.detect(message)
         if self._policy.api_tool_enabled:
             decision = await self._match_api_tool(message, lang)
+            if decision is None and (offered := with_offer(message, history)) is not None:
+                decision = await self._match_api_tool(offered, lang)
+                if decision is not None:
+                    decision = replace(decision, reasoning=f"affirms the last offer; {decision.reasoning}")
             if decision is not None:
                 return decision
         if self._policy.context_enabled and (kind := classify_small_talk(message)) is not None:

@@ -10,7 +10,7 @@ import grpc
 from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import chat_pb2, turn_event_pb2
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
-from classifier_svc.candidates import Decision, ExecutionMode, Reason, Workflow
+from classifier_svc.candidates import Decision, ExecutionMode, PriorMessage, Reason, Workflow
 from classifier_svc.messages import OUT_OF_DOMAIN
 from classifier_svc.router import Router
 from classifier_svc.small_talk import classify_small_talk, small_talk_reply
@@ -52,6 +52,17 @@ def validate_turn(turn: chat_pb2.ChatTurn) -> None:
         raise InvalidArgument("chat_id must not be empty", field="turn.chat_id", reason="EMPTY_FIELD")
     if not turn.message.strip():
         raise InvalidArgument("message must not be empty", field="turn.message", reason="EMPTY_FIELD")
+
+
+_ROLES = {chat_pb2.CHAT_ROLE_USER: "user", chat_pb2.CHAT_ROLE_ASSISTANT: "assistant"}
+
+
+def prior_messages(turn: chat_pb2.ChatTurn) -> list[PriorMessage]:
+    return [
+        PriorMessage(role=_ROLES[m.role], content=m.content)  # type: ignore[arg-type]
+        for m in turn.conversation_history
+        if m.role in _ROLES
+    ]
 
 
 def to_classification(decision: Decision) -> classifier_pb2.Classification:
@@ -100,7 +111,11 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
         try:
             validate_turn(turn)
             return await self._router.decide(
-                turn.chat_id, turn.message, language.from_proto(turn.language), dry_run=dry_run
+                turn.chat_id,
+                turn.message,
+                language.from_proto(turn.language),
+                history=prior_messages(turn),
+                dry_run=dry_run,
             )
         except MeshError as exc:
             await abort_with(context, exc)
