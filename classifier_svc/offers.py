@@ -1,8 +1,10 @@
 """Affirmative replies to an offer: "Yes, please" after "Do you want to reserve a
 table?" says nothing on its own; the intent is in the assistant's last message.
 
-Only affirmations borrow context: a "Thanks!" after an answer must not call the
-API again, so anything else is routed on its own words.
+Only an affirmation of an offer borrows context: the assistant's last message must
+ask something (a question mark, or "do you want / would you like / should I …"), and
+the reply must start with a yes. "OK" after an answer, or "Thanks!", must not call
+the API again, so anything else is routed on its own words.
 """
 
 from __future__ import annotations
@@ -20,8 +22,19 @@ _AFFIRMATIVE = re.compile(
 )
 
 
+_OFFER = re.compile(
+    r"\?\s*$|\b(do you want|would you like|should i|shall i|want me to|"
+    r"kas soovite|kas soovid|kas ma|хотите|желаете)\b",
+    re.IGNORECASE,
+)
+
+
 def is_affirmative(message: str) -> bool:
     return _AFFIRMATIVE.match(message) is not None
+
+
+def is_offer(text: str) -> bool:
+    return _OFFER.search(text) is not None
 
 
 def with_offer(message: str, history: Sequence[PriorMessage]) -> str | None:
@@ -31,4 +44,4 @@ def with_offer(message: str, history: Sequence[PriorMessage]) -> str | None:
     offer = next(
         (m.content.strip() for m in reversed(history) if m.role == "assistant" and m.content.strip()), ""
     )
-    return f"{offer} {message.strip()}" if offer else None
+    return f"{offer} {message.strip()}" if offer and is_offer(offer) else None

@@ -193,3 +193,6 @@ async def test_an_affirmation_borrows_the_intent_of_the_last_offer(detector: Lan
     # Without an affirmation the history is not borrowed ("Thanks!" after an answer).
     assert (await router.decide("c2", "Thanks, that is all.", None, history=offer)).workflow is Workflow.OOD
     assert (await router.decide("c3", "Yes, please.", None)).workflow is Workflow.OOD
+    # "OK" after an answer is not an affirmed offer.
+    answered = [PriorMessage("assistant", "I reserved a table for you at Bocca.")]
+    assert (await router.decide("c4", "ok", None, history=answered)).workflow is Workflow.OOD
