@@ -77,3 +77,5 @@ class Decision:
     mode: ExecutionMode = ExecutionMode.SINGLE
     endpoints: tuple[Candidate, ...] = ()
     reasoning: str = ""
+    # What the classifier answers itself (CONTEXT and OOD), in the turn's language.
+    reply: str = ""

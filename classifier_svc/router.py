@@ -23,10 +23,11 @@ from classifier_svc.candidates import (
     Reason,
     Workflow,
 )
+from classifier_svc.messages import OUT_OF_DOMAIN
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import with_offer
 from classifier_svc.ports import EndpointSearch, SessionDirectory
-from classifier_svc.small_talk import classify_small_talk
+from classifier_svc.small_talk import classify_small_talk, small_talk_reply
 from services.language import Lang, LanguageDetector
 
 log = logging.getLogger(__name__)
@@ -79,11 +80,19 @@ class Router:
                     decision = replace(decision, reasoning=f"affirms the last offer; {decision.reasoning}")
             if decision is not None:
                 return decision
-        if self._policy.context_enabled and (kind := classify_small_talk(message)) is not None:
+        if self._policy.context_enabled and (talk := classify_small_talk(message)) is not None:
+            lang = requested or talk.language
             return Decision(
-                Workflow.CONTEXT, lang, Reason.NEW_MATCH, 1.0, reasoning=f"small talk: {kind.value}"
+                Workflow.CONTEXT,
+                lang,
+                Reason.NEW_MATCH,
+                1.0,
+                reasoning=f"small talk: {talk.kind.value}",
+                reply=small_talk_reply(talk.kind, lang),
             )
-        return Decision(Workflow.OOD, lang, Reason.NO_MATCH, reasoning="no layer matched")
+        return Decision(
+            Workflow.OOD, lang, Reason.NO_MATCH, reasoning="no layer matched", reply=OUT_OF_DOMAIN[lang]
+        )
 
     async def _continue_session(
         self, session: ActiveSession, message: str, requested: Lang | None, dry_run: bool

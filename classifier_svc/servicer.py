@@ -11,9 +11,7 @@ from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import chat_pb2, turn_event_pb2
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from classifier_svc.candidates import Decision, ExecutionMode, PriorMessage, Reason, Workflow
-from classifier_svc.messages import OUT_OF_DOMAIN
 from classifier_svc.router import Router
-from classifier_svc.small_talk import classify_small_talk, small_talk_reply
 from services import language
 from services.errors import InvalidArgument, MeshError, Unavailable
 from services.runtime.channels import downstream_timeout
@@ -152,16 +150,16 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
         if decision.workflow is Workflow.API_TOOL_CALLING:
             async for response in self._run_loop(turn, decision, context):
                 yield response
-        elif decision.workflow is Workflow.CONTEXT:
-            kind = classify_small_talk(turn.message)
-            assert kind is not None
-            for response in _text_events(small_talk_reply(kind, decision.language)):
-                yield response
-            yield _end(turn_event_pb2.TURN_OUTCOME_ANSWERED, Workflow.CONTEXT)
         else:
-            for response in _text_events(OUT_OF_DOMAIN[decision.language]):
+            for response in _text_events(decision.reply):
                 yield response
-            yield _end(turn_event_pb2.TURN_OUTCOME_OUT_OF_DOMAIN, Workflow.OOD)
+            answered = decision.workflow is Workflow.CONTEXT
+            yield _end(
+                turn_event_pb2.TURN_OUTCOME_ANSWERED
+                if answered
+                else turn_event_pb2.TURN_OUTCOME_OUT_OF_DOMAIN,
+                decision.workflow,
+            )
 
     async def _run_loop(
         self, turn: chat_pb2.ChatTurn, decision: Decision, context: grpc.aio.ServicerContext

@@ -174,6 +174,8 @@ class Catalogue:
             **entity.model_dump(mode="json", exclude_none=True),
             "kind": kind,
             "embed_text": embed_text,
+            # Kept so a search counts matched words without stemming each hit's text again.
+            "terms": sorted(set(self._sparse.terms(embed_text))),
             "source_hash": source_hash,
         }
         # Not atomic with the upsert: two concurrent re-indexes of one id may both say
@@ -266,7 +268,7 @@ class Catalogue:
                 dense_cosine=p.dense_cosine,
                 hybrid_rank=p.hybrid_rank,
                 hybrid_score=p.hybrid_score,
-                matched_terms=self._sparse.matched_terms(query, str(p.payload.get("embed_text", ""))),
+                matched_terms=self._sparse.matched_terms(query, self._terms_of(p.payload)),
                 entity=model.model_validate(p.payload),
             )
             for p in raw.points
@@ -274,6 +276,12 @@ class Catalogue:
         return SearchResult(
             hits=hits, query_embedding=raw.query_embedding, query_terms=len(intent_words(query))
         )
+
+    def _terms_of(self, payload: Mapping[str, Any]) -> set[str]:
+        terms = payload.get("terms")
+        if terms is None:  # a point stored before its terms were kept
+            return set(self._sparse.terms(str(payload.get("embed_text", ""))))
+        return set(terms)
 
     async def embed(self, texts: Sequence[str], role: Role) -> list[list[float]]:
         if role == "query":

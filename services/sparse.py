@@ -108,14 +108,15 @@ class SparseEncoder:
     def terms(self, text: str) -> list[str]:
         return [stem for token in tokenize(text) if token not in STOPWORDS for stem in self._stems(token)]
 
-    def matched_terms(self, query: str, text: str) -> int:
-        """How many distinct content words of `query` occur, by stem, in `text`.
+    def matched_terms(self, query: str, text_terms: set[str]) -> int:
+        """How many distinct content words of `query` occur, by stem, in a text whose
+        `terms()` are `text_terms` (computed once at indexing: stemming an endpoint's
+        text takes milliseconds, too long to repeat for every search hit).
 
         Lexical evidence that does not depend on the embedding model: a small
         multilingual model scores unrelated questions almost as high as related ones,
         but an unrelated question rarely shares a content word with the endpoint's
         text. Numbers are left out: dates and years match parameter descriptions."""
-        text_terms = set(self.terms(text))
         return sum(
             1 for word in content_words(query) if any(stem in text_terms for stem in self._stems(word))
         )

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from classifier_svc.api_matcher import Confidence, Thresholds, assess
-from classifier_svc.candidates import ActiveSession, Candidate, ExecutionMode, PriorMessage, Reason, Workflow
+from classifier_svc.candidates import ActiveSession, Candidate, ExecutionMode, Reason, Workflow
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.router import Router, RouterPolicy
-from classifier_svc.small_talk import SmallTalk, classify_small_talk
+from classifier_svc.small_talk import SmallTalk, SmallTalkKind, classify_small_talk
 from services.language import LanguageDetector
 
 THRESHOLDS = Thresholds(minimum=0.77, high=0.82, gap=0.0, min_term_coverage=0.5, dense_only=0.88)
@@ -106,11 +106,13 @@ async def test_no_match_is_out_of_domain_in_the_users_language(detector: Languag
     )
     assert decision.workflow is Workflow.OOD
     assert decision.language == "et"
+    assert decision.reply.startswith("Vabandust")
 
 
 async def test_greeting_goes_to_context(detector: LanguageDetector) -> None:
     decision = await make_router(ScriptedSearch({}), Sessions(), detector).decide("c1", "Tere!", None)
     assert decision.workflow is Workflow.CONTEXT
+    assert decision.reply == "Tere! Kuidas saan teid täna aidata?"
 
 
 async def test_active_session_short_circuits_with_session_language(detector: LanguageDetector) -> None:
@@ -168,31 +170,13 @@ def test_split_intents() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "kind"),
+    ("text", "talk"),
     [
-        ("Hello!", SmallTalk.GREETING),
-        ("tere", SmallTalk.GREETING),
-        ("Спасибо большое", SmallTalk.THANKS),
+        ("Hello!", SmallTalk(SmallTalkKind.GREETING, "en")),
+        ("tere", SmallTalk(SmallTalkKind.GREETING, "et")),
+        ("Спасибо большое", SmallTalk(SmallTalkKind.THANKS, "ru")),
         ("Hello, what are the holidays?", None),
     ],
 )
-def test_small_talk(text: str, kind: SmallTalk | None) -> None:
-    assert classify_small_talk(text) is kind
-
-
-async def test_an_affirmation_borrows_the_intent_of_the_last_offer(detector: LanguageDetector) -> None:
-    search = ScriptedSearch({"reserve a table": [cand("reserve_restaurant", 0.86, 1)]})
-    router = make_router(search, Sessions(), detector)
-    offer = [
-        PriorMessage("user", "Find me an Italian place in Tallinn"),
-        PriorMessage("assistant", "I found Bocca. Do you want to reserve a table?"),
-    ]
-    decision = await router.decide("c1", "Yes, please.", None, history=offer)
-    assert [c.name for c in decision.endpoints] == ["reserve_restaurant"]
-    assert decision.reasoning.startswith("affirms the last offer")
-    # Without an affirmation the history is not borrowed ("Thanks!" after an answer).
-    assert (await router.decide("c2", "Thanks, that is all.", None, history=offer)).workflow is Workflow.OOD
-    assert (await router.decide("c3", "Yes, please.", None)).workflow is Workflow.OOD
-    # "OK" after an answer is not an affirmed offer.
-    answered = [PriorMessage("assistant", "I reserved a table for you at Bocca.")]
-    assert (await router.decide("c4", "ok", None, history=answered)).workflow is Workflow.OOD
+def test_small_talk(text: str, talk: SmallTalk | None) -> None:
+    assert classify_small_talk(text) == talk

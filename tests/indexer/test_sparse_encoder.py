@@ -94,3 +94,14 @@ def test_names_inside_a_sentence_are_values_not_intent_words() -> None:
     # A capitalised first word of a sentence is not a name.
     assert names("Book a hotel in San Francisco. Thanks") == {"san", "francisco"}
     assert intent_words("what are the public holidays") == {"public", "holidays"}
+
+
+def test_matched_terms_counts_query_words_found_by_stem() -> None:
+    encoder = SparseEncoder()
+    text_terms = set(
+        encoder.terms("Public holidays; Eesti riigipühad ja rahvuspühad. validFrom (YYYY-MM-DD)")
+    )
+    # "riigipühade" meets "riigipühad" by its Estonian stem; "holiday" meets "holidays".
+    assert encoder.matched_terms("Eesti riigipühade kohta", text_terms) == 2
+    assert encoder.matched_terms("public holiday in 2026", text_terms) == 2  # numbers never count
+    assert encoder.matched_terms("recipe for borscht", text_terms) == 0
