@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from classifier_svc.api_matcher import Confidence, Thresholds, assess
-from classifier_svc.candidates import ActiveSession, Candidate, ExecutionMode, Reason, Workflow
+from classifier_svc.candidates import ActiveSession, Candidate, ExecutionMode, PriorMessage, Reason, Workflow
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.router import Router, RouterPolicy
 from classifier_svc.small_talk import SmallTalk, SmallTalkKind, classify_small_talk
@@ -180,3 +180,21 @@ def test_split_intents() -> None:
 )
 def test_small_talk(text: str, talk: SmallTalk | None) -> None:
     assert classify_small_talk(text) == talk
+
+
+async def test_an_affirmation_borrows_the_intent_of_the_last_offer(detector: LanguageDetector) -> None:
+    search = ScriptedSearch({"reserve a table": [cand("reserve_restaurant", 0.86, 1)]})
+    router = make_router(search, Sessions(), detector)
+    offer = [
+        PriorMessage("user", "Find me an Italian place in Tallinn"),
+        PriorMessage("assistant", "I found Bocca. Do you want to reserve a table?"),
+    ]
+    decision = await router.decide("c1", "Yes, please.", None, history=offer)
+    assert [c.name for c in decision.endpoints] == ["reserve_restaurant"]
+    assert decision.reasoning.startswith("affirms the last offer")
+    # Without an affirmation the history is not borrowed ("Thanks!" after an answer).
+    assert (await router.decide("c2", "Thanks, that is all.", None, history=offer)).workflow is Workflow.OOD
+    assert (await router.decide("c3", "Yes, please.", None)).workflow is Workflow.OOD
+    # "OK" after an answer is not an affirmed offer.
+    answered = [PriorMessage("assistant", "I reserved a table for you at Bocca.")]
+    assert (await router.decide("c4", "ok", None, history=answered)).workflow is Workflow.OOD
