@@ -18,6 +18,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
+from bench.routing_eval import CachedCatalogueSearch
 from classifier_svc.api_matcher import Confidence, Thresholds, assess
 from classifier_svc.candidates import Candidate
 from classifier_svc.settings import ClassifierSettings
@@ -98,20 +99,10 @@ async def main() -> None:
         )
         catalogue, index = await build_catalogue(settings)
         try:
+            search = CachedCatalogueSearch(catalogue)
 
             async def candidates(query: str) -> list[Candidate]:
-                result = await catalogue.search("endpoint", query=query, limit=5)
-                return [
-                    Candidate(
-                        h.id,
-                        h.entity.name,
-                        h.dense_cosine,
-                        h.hybrid_rank,
-                        h.matched_terms,
-                        result.query_terms,
-                    )
-                    for h in result.hits
-                ]
+                return await search.search(query, 5)
 
             labelled = [(label, q, await candidates(q)) for label, q in IN_DOMAIN]
             ood_queries = clinc_out_of_scope() + OUT_OF_DOMAIN_ET_RU
