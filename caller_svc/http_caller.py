@@ -53,7 +53,10 @@ class ResponseTooLarge(Exception):
 
 
 def host_of(url: str) -> str:
-    return urlsplit(url).netloc.lower()
+    """host[:port], without any user:password (it becomes a Redis key and a log line)."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    return f"{host}:{parts.port}" if parts.port else host
 
 
 class ApiCaller:
@@ -159,4 +162,7 @@ class ApiCaller:
             charset = "utf-8"
             if "charset=" in content_type:
                 charset = content_type.split("charset=", 1)[1].split(";")[0].strip() or charset
-            return body.decode(charset, errors="replace")
+            try:
+                return body.decode(charset, errors="replace")
+            except LookupError:  # a charset the server made up
+                return body.decode("utf-8", errors="replace")

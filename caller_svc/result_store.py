@@ -10,7 +10,7 @@ import json
 import logging
 import uuid
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -70,7 +70,8 @@ class ResultStore:
             generated_at=self._clock().strftime("%Y-%m-%dT%H:%M:%SZ"),
             owner_id=owner_id,
         )
-        payload = json.dumps(asdict(result), ensure_ascii=False)
+        # vars(), not asdict(): asdict deep-copies the response (up to megabytes) first.
+        payload = json.dumps(vars(result), ensure_ascii=False)
         try:
             await self._redis.set(self.key(result.result_id), payload, ex=self._ttl)
         except RedisError as exc:

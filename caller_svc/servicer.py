@@ -71,6 +71,11 @@ def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
     return PlannedCall(endpoint_spec(endpoint), dict(call.params))
 
 
+# Time kept back from the incoming deadline for storing, formatting and streaming
+# after the calls: without it a short deadline loses even the calls that succeeded.
+REPLY_MARGIN_SECONDS = 0.25
+
+
 def _language(value: int) -> Lang:
     return from_proto(value) or DEFAULT_LANG
 
@@ -133,7 +138,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             question=request.user_query,
             lang=lang,
             owner_id=request.owner_id,
-            timeout_seconds=downstream_timeout(context, self._batch_timeout),
+            timeout_seconds=downstream_timeout(context, self._batch_timeout, reserve=REPLY_MARGIN_SECONDS),
         )
         for report in reports:
             yield _event(call_outcome=call_outcome(report))
@@ -168,7 +173,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             question="",
             lang=_language(request.language),
             owner_id=request.owner_id,
-            timeout_seconds=downstream_timeout(context, self._batch_timeout),
+            timeout_seconds=downstream_timeout(context, self._batch_timeout, reserve=REPLY_MARGIN_SECONDS),
         )
         return caller_pb2.CallEndpointResponse(
             outcome=call_outcome(report),

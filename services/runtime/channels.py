@@ -20,11 +20,14 @@ def open_channel(target: str) -> grpc.aio.Channel:
     return grpc.aio.insecure_channel(target, options=_CHANNEL_OPTIONS, interceptors=client_interceptors())
 
 
-def downstream_timeout(context: grpc.aio.ServicerContext | None, default: float) -> float:
-    """Seconds a downstream call may take: what is left of the incoming
-    deadline, or `default` when the caller set none."""
+def downstream_timeout(
+    context: grpc.aio.ServicerContext | None, default: float, *, reserve: float = 0.0
+) -> float:
+    """Seconds a downstream call may take: what is left of the incoming deadline,
+    less `reserve` (the time this hop still needs to answer afterwards), or
+    `default` when the caller set none."""
     if context is not None:
         remaining = context.time_remaining()
         if remaining is not None:
-            return max(0.001, float(remaining))
+            return max(0.001, float(remaining) - reserve)
     return default

@@ -201,6 +201,34 @@ async def test_batch_timeout_reports_a_timeout(stub, demo_api_url, test_api) -> 
     assert "The service did not respond in time." in answer(events)
 
 
+async def test_a_short_incoming_deadline_still_delivers_every_outcome(
+    redis_server: EmbeddedRedis, redis_client: aioredis.Redis, demo_api_url, test_api
+) -> None:
+    # The batch setting is generous; the caller's deadline is what limits the calls, and
+    # the service keeps a margin of it to report them.
+    server = await build_server(CallerSettings(port=0, redis_url=redis_server.url, batch_timeout_seconds=30))
+    await server.start()
+    try:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            slow = caller_pb2.EndpointCall(
+                endpoint=catalogue_pb2.Endpoint(
+                    name="slow_api", method="GET", url=f"{test_api.url}/slow?seconds=5"
+                )
+            )
+            request = caller_pb2.ExecuteCallsRequest(
+                calls=[slow, holidays_call(demo_api_url)], language=chat_pb2.LANGUAGE_EN
+            )
+            call = caller_pb2_grpc.CallerServiceStub(channel).ExecuteCalls(request, timeout=1.5)
+            events = [r.event async for r in call]
+    finally:
+        await server.stop(0)
+    outcomes = [
+        (e.call_outcome.endpoint_name, e.call_outcome.success) for e in events if e.HasField("call_outcome")
+    ]
+    assert outcomes == [("slow_api", False), ("get_national_holidays", True)]
+    assert events[-1].HasField("end")
+
+
 async def test_cached_response_makes_no_call(stub, closed_port_url) -> None:
     cached = caller_pb2.EndpointCall(
         endpoint=catalogue_pb2.Endpoint(
