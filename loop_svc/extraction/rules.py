@@ -131,7 +131,7 @@ class RuleExtractor:
         paired: set[str] = set()
         for start_param, end_param in date_pairs(params):
             paired |= {start_param.name, end_param.name}
-            values.update(self._range(found, start_param, end_param, known))
+            values.update(self._range(found, start_param, end_param, known, replaced))
 
         for param in params:
             if param.name in paired:
@@ -157,9 +157,16 @@ class RuleExtractor:
         return values
 
     def _range(
-        self, found: DateFindings, start: ParamSpec, end: ParamSpec, known: Mapping[str, str]
+        self,
+        found: DateFindings,
+        start: ParamSpec,
+        end: ParamSpec,
+        known: Mapping[str, str],
+        replaced: list[tuple[int, int]],
     ) -> dict[str, str]:
-        dates = found.dates
+        # "2026 instead of 2025": the replaced value is not part of the range.
+        dates = [d for d in found.dates if _outside(replaced, d.start, d.end)]
+        years = [y for y in found.years if _outside(replaced, y.start, y.end)]
         first: DateMention | None = None
         last: DateMention | None = None
         if len(dates) >= 2:
@@ -180,12 +187,11 @@ class RuleExtractor:
                 last = only
             else:  # one day
                 first = last = only
-        elif found.years:
-            years = found.years
+        elif years:
             starts = [y for y in years if y.connector == "start"]
             ends = [y for y in years if y.connector == "end"]
             if len(years) >= 2:
-                first, last = years[0], years[1]
+                first, last = sorted(years[:2], key=lambda y: y.value)
             elif starts:
                 first = starts[0]
             elif ends:
@@ -213,13 +219,14 @@ class RuleExtractor:
         asked_alone = list(asked) == [param.name]
         if concept in (Concept.DATE, Concept.DATETIME):
             if found.dates:
-                mention = found.dates[0]
+                # Each unpaired date parameter takes the next date ("arrive 05-01, leave 05-10").
+                mention = found.dates.pop(0)
                 return _render(param, mention.value, mention, param.role or "start")
             return None
         if concept is Concept.COUNTRY:
-            return self._country(text, replaced)
+            return self._country(text, replaced, taken)
         if concept is Concept.LANGUAGE:
-            return self._language(text, param, replaced, asked_alone)
+            return self._language(text, param, replaced, taken, asked_alone)
         if concept is Concept.YEAR:
             years = [y for y in found.years if _outside(replaced, y.start, y.end)]
             return str(years[0].value.year) if years else None
@@ -247,24 +254,35 @@ class RuleExtractor:
             return _number_named(text, param, found_numbers, taken)
         return None
 
-    def _country(self, text: str, replaced: list[tuple[int, int]]) -> str | None:
+    def _country(
+        self, text: str, replaced: list[tuple[int, int]], taken: list[tuple[int, int]]
+    ) -> str | None:
+        # What a value used goes into `taken`, so free text ("Viru 4 Tallinn, Estonia") leaves it out.
         for mention in self._countries.find(text):
             if _outside(replaced, mention.start, mention.end):
+                taken.append((mention.start, mention.end))
                 return mention.code
+        bare = len(words(text)) == 1
         for m in _CODE.finditer(text):
             code = m.group(1)
-            bare = len(words(text)) == 1
             if (code.isupper() or bare) and code.upper() in self._countries.codes:
                 if (bare or code not in _NOT_CODES) and _outside(replaced, m.start(), m.end()):
+                    taken.append((m.start(), m.end()))
                     return code.upper()
         return None
 
     def _language(
-        self, text: str, param: ParamSpec, replaced: list[tuple[int, int]], asked_alone: bool
+        self,
+        text: str,
+        param: ParamSpec,
+        replaced: list[tuple[int, int]],
+        taken: list[tuple[int, int]],
+        asked_alone: bool,
     ) -> str | None:
         code: str | None = None
         for mention in find_languages(text):
             if _outside(replaced, mention.start, mention.end):
+                taken.append((mention.start, mention.end))
                 code = mention.code
                 break
         if code is None and asked_alone:

@@ -53,7 +53,8 @@ def yes_no(text: str) -> bool | None:
     tokens = [w.lower for w in words(text)]
     if not tokens:
         return None
-    if tokens[0] in _YES and not any(t in _NO for t in tokens):
+    # The first word decides: "yes, no problem", "да, не против" are yeses.
+    if tokens[0] in _YES:
         return True
     if tokens[0] in _NO:
         return False

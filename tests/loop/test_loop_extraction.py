@@ -212,9 +212,34 @@ def test_numbers_enums_booleans_and_languages(extractor: RuleExtractor, holidays
 
 
 def test_yes_no_in_three_languages() -> None:
-    for reply in ("yes", "Jah, jätkame", "да, продолжим", "ok"):
+    for reply in ("yes", "Jah, jätkame", "да, продолжим", "ok", "yes, no problem", "да, не против"):
         assert yes_no(reply) is True
     for reply in ("no", "ei", "нет", "no thanks"):
         assert yes_no(reply) is False
     for reply in ("maybe later", "2026", ""):
         assert yes_no(reply) is None
+
+
+def test_year_corrections_and_reversed_years(extractor: RuleExtractor, holidays: EndpointSpec) -> None:
+    dates = {"validFrom": "2026-01-01", "validTo": "2026-12-31"}
+    assert extractor.extract("2026 instead of 2025", holidays.params, language="en") == dates
+    both = extractor.extract("2026 2025", holidays.params, language="en")
+    assert (both["validFrom"], both["validTo"]) == ("2025-01-01", "2026-12-31")
+
+
+def test_each_unpaired_date_parameter_takes_the_next_date(extractor: RuleExtractor) -> None:
+    params = [ParamSpec(name="arrivalDate", type="date"), ParamSpec(name="checkoutDay", type="date")]
+    assert extractor.extract("arrive 2026-05-01 and leave 2026-05-10", params, language="en") == {
+        "arrivalDate": "2026-05-01",
+        "checkoutDay": "2026-05-10",
+    }
+
+
+def test_free_text_leaves_out_what_other_parameters_took(
+    extractor: RuleExtractor, address_search: EndpointSpec, holidays: EndpointSpec
+) -> None:
+    params = [address_search.params[0], holidays.params[0]]
+    values = extractor.extract(
+        "Viru 4 Tallinn, Estonia", params, language="en", asked=["address", "countryIsoCode"]
+    )
+    assert values == {"address": "Viru 4 Tallinn", "countryIsoCode": "EE"}
