@@ -47,9 +47,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _up(args: argparse.Namespace) -> int:
-    from services.edge.listen import PortTaken
     from services.launcher.foreground import run_foreground
     from services.launcher.mesh import MeshConfigError, MeshOptions, plan_mesh, redis_url_from_env
+    from services.runtime.listen import PortTaken
     from services.supervisor import Supervisor
 
     options = MeshOptions(

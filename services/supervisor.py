@@ -213,19 +213,6 @@ def grpc_ready(target: str, service: str = "", *, timeout: float = 1.0) -> Readi
     return check
 
 
-def tcp_ready(host: str, port: int) -> ReadinessCheck:
-    """Ready when host:port accepts a TCP connection."""
-
-    async def check() -> bool:
-        _, writer = await asyncio.open_connection(host, port)
-        writer.close()
-        with contextlib.suppress(OSError):
-            await writer.wait_closed()
-        return True
-
-    return check
-
-
 def redis_ready(url: str) -> ReadinessCheck:
     """Ready when the Redis server at `url` answers PING."""
 

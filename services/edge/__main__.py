@@ -10,9 +10,9 @@ import sys
 import uvicorn
 
 from services.edge.app import create_app
-from services.edge.listen import PortTaken, bind_socket
 from services.edge.settings import EdgeSettings
 from services.logging_setup import configure_logging
+from services.runtime.listen import PortTaken, bind_socket
 
 
 async def serve(settings: EdgeSettings, sock: socket.socket) -> None:

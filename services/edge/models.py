@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from services.clients import ChatTurnInput, HistoryMessage
+from services.language import Lang
 
 
 class HistoryItem(BaseModel):
@@ -24,7 +25,7 @@ class OrchestrateRequest(BaseModel):
 
     chat_id: str = Field(alias="chatId", min_length=1, max_length=200)
     message: str = Field(max_length=10_000)
-    language: Literal["en", "et", "ru"] | None = None
+    language: Lang | None = None
     conversation_history: list[HistoryItem] = Field(default_factory=list, alias="conversationHistory")
     author_id: str = Field(default="", alias="authorId")
 

@@ -18,7 +18,7 @@ from google.protobuf import json_format
 
 from atc.common.v1 import turn_event_pb2
 from services.errors import MeshError
-from services.runtime.status import status_for
+from services.runtime.status import error_event
 
 END_CONTENT = "END"
 _RESERVED = ("chatId", "type", "content")
@@ -71,7 +71,7 @@ def to_sse_frame(chat_id: str, event: turn_event_pb2.TurnEvent) -> SseFrame:
 def failure_events(error: MeshError) -> list[turn_event_pb2.TurnEvent]:
     """What the stream ends with when the upstream call fails after the stream started."""
     return [
-        turn_event_pb2.TurnEvent(error=status_for(error)),
+        error_event(error),
         turn_event_pb2.TurnEvent(end=turn_event_pb2.End(outcome=turn_event_pb2.TURN_OUTCOME_FAILED)),
     ]
 

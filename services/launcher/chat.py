@@ -83,10 +83,11 @@ class TerminalChat:
         if not self._replying:
             self._write("bot> ")
             self._replying = True
+        line_open = not text.endswith("\n")  # before styling adds its escape codes
         if self._styled and question:
             text = f"{_QUESTION_STYLE[0]}{text}{_QUESTION_STYLE[1]}"
         self._write(text)
-        self._line_open = not text.endswith("\n")
+        self._line_open = line_open
 
     def _note(self, text: str) -> None:
         """A side note on stderr, on its own line even in the middle of a reply."""

@@ -69,3 +69,6 @@ async def run_foreground(
         stop_wait.cancel()
         for sig in signals:
             loop.remove_signal_handler(sig)
+        # Children run in their own sessions: whatever went wrong above (a closed
+        # stdout in on_up, say), they must not outlive us. A no-op once stopped.
+        await supervisor.stop(stop_timeout)

@@ -12,8 +12,8 @@ from atc.caller.v1 import caller_pb2
 from atc.classifier.v1 import classifier_pb2
 from atc.indexer.v1 import indexer_pb2
 from atc.loop.v1 import loop_pb2
-from services.edge.listen import ensure_port_free
 from services.redis_server import free_port, redis_command
+from services.runtime.listen import ensure_port_free
 from services.supervisor import ChildSpec, grpc_ready, http_ready, redis_ready
 
 INTERNAL_HOST = "127.0.0.1"

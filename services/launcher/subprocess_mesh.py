@@ -22,11 +22,15 @@ class MeshProcess:
     # Everything `atc up` printed, up to the URL line and (after stop) to its exit.
     output: list[str] = field(default_factory=list)
 
-    async def stop(self, timeout: float = 60) -> int:
-        """SIGTERM, then wait for a clean exit; returns the exit code."""
+    async def stop(self, timeout: float = 90) -> int:
+        """SIGTERM, then wait for a clean exit (killed after `timeout`); the exit code."""
         if self.process.returncode is None:
             self.process.send_signal(signal.SIGTERM)
-        rest, _ = await asyncio.wait_for(self.process.communicate(), timeout)
+        try:
+            rest, _ = await asyncio.wait_for(self.process.communicate(), timeout)
+        except TimeoutError:
+            self.process.kill()
+            rest, _ = await self.process.communicate()
         self.output.append(rest.decode())
         return self.process.returncode if self.process.returncode is not None else -1
 

@@ -12,9 +12,3 @@ current_request_id: contextvars.ContextVar[str] = contextvars.ContextVar("atc_re
 
 def new_request_id() -> str:
     return uuid.uuid4().hex
-
-
-def outgoing_metadata(extra: tuple[tuple[str, str], ...] = ()) -> tuple[tuple[str, str], ...]:
-    """Metadata for a downstream call: the current request id plus `extra`."""
-    request_id = current_request_id.get()
-    return ((REQUEST_ID_HEADER, request_id), *extra) if request_id else extra

@@ -168,22 +168,28 @@ async def test_json_endpoint_maps_mid_stream_abort_to_503(http: httpx.AsyncClien
 async def test_unreachable_classifier_is_503_and_readyz_says_not_ready(mesh) -> None:
     from services.clients import ClassifierClient, IndexerClient
     from services.edge.app import create_app
-    from services.edge.listen import bind_socket
     from services.edge.settings import EdgeSettings
+    from services.redis_server import free_port
     from services.runtime.channels import open_channel
 
-    # A port that is bound but never accepts gRPC: connection refused quickly.
-    with bind_socket("127.0.0.1", 0) as sock:
-        dead = f"127.0.0.1:{sock.getsockname()[1]}"
+    # Nothing listens there: connections are refused quickly.
+    dead = f"127.0.0.1:{free_port()}"
     settings = EdgeSettings(request_timeout_seconds=5, readiness_timeout_seconds=1)
-    app = create_app(settings, ClassifierClient(open_channel(dead)), IndexerClient(open_channel(dead)))
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://edge") as client:
-        response = await client.post("/v1/orchestrate/stream", json=body("Estonia"))
-        assert response.status_code == 503
-        assert response.json()["error"]["reason"] == "UNAVAILABLE"
-        ready = await client.get("/readyz")
-        assert ready.status_code == 503
-        assert ready.json() == {"status": "not_ready", "classifier": "UNAVAILABLE"}
+    classifier, indexer = ClassifierClient(open_channel(dead)), IndexerClient(open_channel(dead))
+    app = create_app(settings, classifier, indexer)
+    try:
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://edge"
+        ) as client:
+            response = await client.post("/v1/orchestrate/stream", json=body("Estonia"))
+            assert response.status_code == 503
+            assert response.json()["error"]["reason"] == "UNAVAILABLE"
+            ready = await client.get("/readyz")
+            assert ready.status_code == 503
+            assert ready.json() == {"status": "not_ready", "classifier": "UNAVAILABLE"}
+    finally:
+        await classifier.close()
+        await indexer.close()
 
 
 async def test_health_ready_and_page(http: httpx.AsyncClient) -> None:

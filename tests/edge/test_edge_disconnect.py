@@ -8,7 +8,7 @@ import json
 import httpx
 import uvicorn
 
-from services.edge.listen import bind_socket
+from services.runtime.listen import bind_socket
 
 
 async def test_client_disconnect_cancels_the_upstream_call(edge_app, mesh) -> None:
@@ -31,8 +31,8 @@ async def test_client_disconnect_cancels_the_upstream_call(edge_app, mesh) -> No
                 await asyncio.wait_for(mesh.classifier.streaming.wait(), 10)
                 assert not mesh.classifier.cancelled.is_set()
             # Leaving the block closes the connection mid-stream.
+        # Times out (and fails) unless the upstream call was cancelled.
         await asyncio.wait_for(mesh.classifier.cancelled.wait(), 10)
-        assert mesh.classifier.cancelled.is_set()
     finally:
         server.should_exit = True
         await serving

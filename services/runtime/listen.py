@@ -1,4 +1,5 @@
-"""Binding the edge's listening socket up front, so a taken port is a clear error."""
+"""Binding a listening socket up front (edge, demo APIs, `atc up`), so a taken port is
+a clear error naming it rather than a server traceback."""
 
 from __future__ import annotations
 
