@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, timezone
 
+from loop_svc.extraction.text import outside
 from loop_svc.schema import Role
 from services.language import Lang
 
@@ -155,10 +156,6 @@ def _moment(
     return utc.date(), utc.time()
 
 
-def _overlaps(start: int, end: int, taken: list[tuple[int, int]]) -> bool:
-    return any(start < t_end and t_start < end for t_start, t_end in taken)
-
-
 def _connector(text: str, start: int) -> Role:
     before = text[max(0, start - 12) : start]
     if _START_CONNECTORS.search(before):
@@ -175,7 +172,7 @@ def find_dates(text: str, lang: Lang, today: date) -> DateFindings:
     def add(
         value: date | None, start: int, end: int, at: time | None = None, last: date | None = None
     ) -> None:
-        if value is None or _overlaps(start, end, taken):
+        if value is None or not outside(taken, start, end):
             return
         taken.append((start, end))
         found.append(DateMention(value, start, end, _connector(text, start), at, last))
@@ -213,13 +210,13 @@ def find_dates(text: str, lang: Lang, today: date) -> DateFindings:
 
     years: list[DateMention] = []
     for m in _THIS_YEAR.finditer(text):
-        if not _overlaps(m.start(), m.end(), taken):
+        if outside(taken, m.start(), m.end()):
             taken.append((m.start(), m.end()))
             years.append(
                 DateMention(date(today.year, 1, 1), m.start(), m.end(), None, last=date(today.year, 12, 31))
             )
     for m in _YEAR.finditer(text):
-        if not _overlaps(m.start(), m.end(), taken):
+        if outside(taken, m.start(), m.end()):
             year = int(m[1])
             years.append(
                 DateMention(

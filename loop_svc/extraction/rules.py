@@ -12,7 +12,7 @@ from loop_svc.extraction.countries import CountryNames
 from loop_svc.extraction.dates import DateFindings, DateMention, find_dates, iso_date, iso_datetime
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
 from loop_svc.extraction.languages import find_languages
-from loop_svc.extraction.text import words
+from loop_svc.extraction.text import outside, words
 from loop_svc.extraction.values import enum_value, numbers, registration_number, yes_no
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
 from services.language import Lang
@@ -89,10 +89,6 @@ def _replaced_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
-    return not any(start < s_end and s_start < end for s_start, s_end in spans)
-
-
 def _wants_uppercase(param: ParamSpec) -> bool:
     """Language codes follow the case of the description's examples ("ET, EN")."""
     return bool(re.search(r"\b[A-Z]{2}\b", param.description)) or not param.description
@@ -165,8 +161,8 @@ class RuleExtractor:
         replaced: list[tuple[int, int]],
     ) -> dict[str, str]:
         # "2026 instead of 2025": the replaced value is not part of the range.
-        dates = [d for d in found.dates if _outside(replaced, d.start, d.end)]
-        years = [y for y in found.years if _outside(replaced, y.start, y.end)]
+        dates = [d for d in found.dates if outside(replaced, d.start, d.end)]
+        years = [y for y in found.years if outside(replaced, y.start, y.end)]
         first: DateMention | None = None
         last: DateMention | None = None
         if len(dates) >= 2:
@@ -228,11 +224,11 @@ class RuleExtractor:
         if concept is Concept.LANGUAGE:
             return self._language(text, param, replaced, taken, asked_alone)
         if concept is Concept.YEAR:
-            years = [y for y in found.years if _outside(replaced, y.start, y.end)]
+            years = [y for y in found.years if outside(replaced, y.start, y.end)]
             return str(years[0].value.year) if years else None
         if concept is Concept.ENUM:
             hit = enum_value(text, param.enum, language)
-            if hit is not None and _outside(replaced, hit.start, hit.end):
+            if hit is not None and outside(replaced, hit.start, hit.end):
                 taken.append((hit.start, hit.end))
                 return hit.value
             return None
@@ -259,14 +255,14 @@ class RuleExtractor:
     ) -> str | None:
         # What a value used goes into `taken`, so free text ("Viru 4 Tallinn, Estonia") leaves it out.
         for mention in self._countries.find(text):
-            if _outside(replaced, mention.start, mention.end):
+            if outside(replaced, mention.start, mention.end):
                 taken.append((mention.start, mention.end))
                 return mention.code
         bare = len(words(text)) == 1
         for m in _CODE.finditer(text):
             code = m.group(1)
             if (code.isupper() or bare) and code.upper() in self._countries.codes:
-                if (bare or code not in _NOT_CODES) and _outside(replaced, m.start(), m.end()):
+                if (bare or code not in _NOT_CODES) and outside(replaced, m.start(), m.end()):
                     taken.append((m.start(), m.end()))
                     return code.upper()
         return None
@@ -281,7 +277,7 @@ class RuleExtractor:
     ) -> str | None:
         code: str | None = None
         for mention in find_languages(text):
-            if _outside(replaced, mention.start, mention.end):
+            if outside(replaced, mention.start, mention.end):
                 taken.append((mention.start, mention.end))
                 code = mention.code
                 break

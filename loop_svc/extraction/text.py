@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import snowballstemmer
@@ -46,9 +47,6 @@ def stem(word: str, lang: Lang) -> str:
     return str(_stemmer(lang).stemWord(word.lower().replace("ё", "е")))
 
 
-def stems(text: str, lang: Lang) -> tuple[str, ...]:
-    return tuple(stem(w.text, lang) for w in words(text))
-
-
-def is_cyrillic(word: str) -> bool:
-    return any("\u0400" <= ch <= "\u04ff" for ch in word)
+def outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether [start, end) overlaps none of `spans` (text already used by another value)."""
+    return not any(start < s_end and s_start < end for s_start, s_end in spans)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from loop_svc.extraction.text import stem, words
+from loop_svc.extraction.text import outside, stem, words
 from services.language import Lang
 
 _YES = frozenset(
@@ -68,16 +68,12 @@ class Found:
     end: int
 
 
-def _outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
-    return not any(start < s_end and s_start < end for s_start, s_end in spans)
-
-
 def numbers(text: str, *, integers_only: bool, taken: Sequence[tuple[int, int]] = ()) -> list[Found]:
     pattern = _INTEGER if integers_only else _NUMBER
     return [
         Found(m.group(0).replace(",", ".").lstrip("+"), m.start(), m.end())
         for m in pattern.finditer(text)
-        if _outside(taken, m.start(), m.end())
+        if outside(taken, m.start(), m.end())
     ]
 
 

@@ -1,4 +1,4 @@
-"""Localized clarifying questions and the token splitter."""
+"""Localized clarifying questions (the token splitter is tested in tests/test_tokens.py)."""
 
 from __future__ import annotations
 
