@@ -35,6 +35,7 @@ def test_end_frame_content_is_END_with_outcome_in_camel_case() -> None:
         "outcome": "TURN_OUTCOME_ANSWERED",
         "workflow": "WORKFLOW_RAG",
         "llmCalls": 3,
+        "fallbackQuery": "",
     }
 
 

@@ -25,19 +25,19 @@ _sym_db = _symbol_database.Default()
 from google.rpc import status_pb2 as google_dot_rpc_dot_status__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1e\x61tc/common/v1/turn_event.proto\x12\ratc.common.v1\x1a\x17google/rpc/status.proto\"=\n\x05Token\x12\x0c\n\x04text\x18\x01 \x01(\t\x12&\n\x04kind\x18\x02 \x01(\x0e\x32\x18.atc.common.v1.TokenKind\":\n\x08Question\x12\x16\n\x0e\x65ndpoint_names\x18\x01 \x03(\t\x12\x16\n\x0emissing_params\x18\x02 \x03(\t\"\x80\x01\n\x08Progress\x12\r\n\x05stage\x18\x01 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x02 \x01(\t\x12)\n\x08workflow\x18\x03 \x01(\x0e\x32\x17.atc.common.v1.Workflow\x12\x16\n\x0e\x65ndpoint_names\x18\x04 \x03(\t\x12\x12\n\nconfidence\x18\x05 \x01(\x02\"\x83\x01\n\x0b\x43\x61llOutcome\x12\x15\n\rendpoint_name\x18\x01 \x01(\t\x12\x0f\n\x07success\x18\x02 \x01(\x08\x12\x13\n\x0bhttp_status\x18\x03 \x01(\x05\x12\x11\n\tresult_id\x18\x04 \x01(\t\x12\x0f\n\x07summary\x18\x05 \x01(\t\x12\x13\n\x0b\x64uration_ms\x18\x06 \x01(\x05\"p\n\x03\x45nd\x12+\n\x07outcome\x18\x01 \x01(\x0e\x32\x1a.atc.common.v1.TurnOutcome\x12)\n\x08workflow\x18\x02 \x01(\x0e\x32\x17.atc.common.v1.Workflow\x12\x11\n\tllm_calls\x18\x03 \x01(\x05\"\x90\x02\n\tTurnEvent\x12%\n\x05token\x18\x01 \x01(\x0b\x32\x14.atc.common.v1.TokenH\x00\x12+\n\x08question\x18\x02 \x01(\x0b\x32\x17.atc.common.v1.QuestionH\x00\x12+\n\x08progress\x18\x03 \x01(\x0b\x32\x17.atc.common.v1.ProgressH\x00\x12\x32\n\x0c\x63\x61ll_outcome\x18\x04 \x01(\x0b\x32\x1a.atc.common.v1.CallOutcomeH\x00\x12#\n\x05\x65rror\x18\x05 \x01(\x0b\x32\x12.google.rpc.StatusH\x00\x12!\n\x03\x65nd\x18\x06 \x01(\x0b\x32\x12.atc.common.v1.EndH\x00\x42\x06\n\x04kind*\x93\x01\n\x08Workflow\x12\x18\n\x14WORKFLOW_UNSPECIFIED\x10\x00\x12\x14\n\x10WORKFLOW_SERVICE\x10\x01\x12\x1d\n\x19WORKFLOW_API_TOOL_CALLING\x10\x02\x12\x14\n\x10WORKFLOW_CONTEXT\x10\x03\x12\x10\n\x0cWORKFLOW_RAG\x10\x04\x12\x10\n\x0cWORKFLOW_OOD\x10\x05*\xd2\x01\n\x0bTurnOutcome\x12\x1c\n\x18TURN_OUTCOME_UNSPECIFIED\x10\x00\x12\x19\n\x15TURN_OUTCOME_ANSWERED\x10\x01\x12\x1c\n\x18TURN_OUTCOME_NEEDS_INPUT\x10\x02\x12\x17\n\x13TURN_OUTCOME_CACHED\x10\x03\x12\x1e\n\x1aTURN_OUTCOME_OUT_OF_DOMAIN\x10\x04\x12\x17\n\x13TURN_OUTCOME_FAILED\x10\x05\x12\x1a\n\x16TURN_OUTCOME_ABANDONED\x10\x06*W\n\tTokenKind\x12\x1a\n\x16TOKEN_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11TOKEN_KIND_ANSWER\x10\x01\x12\x17\n\x13TOKEN_KIND_QUESTION\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1e\x61tc/common/v1/turn_event.proto\x12\ratc.common.v1\x1a\x17google/rpc/status.proto\"=\n\x05Token\x12\x0c\n\x04text\x18\x01 \x01(\t\x12&\n\x04kind\x18\x02 \x01(\x0e\x32\x18.atc.common.v1.TokenKind\":\n\x08Question\x12\x16\n\x0e\x65ndpoint_names\x18\x01 \x03(\t\x12\x16\n\x0emissing_params\x18\x02 \x03(\t\"\x80\x01\n\x08Progress\x12\r\n\x05stage\x18\x01 \x01(\t\x12\x0e\n\x06\x64\x65tail\x18\x02 \x01(\t\x12)\n\x08workflow\x18\x03 \x01(\x0e\x32\x17.atc.common.v1.Workflow\x12\x16\n\x0e\x65ndpoint_names\x18\x04 \x03(\t\x12\x12\n\nconfidence\x18\x05 \x01(\x02\"\x83\x01\n\x0b\x43\x61llOutcome\x12\x15\n\rendpoint_name\x18\x01 \x01(\t\x12\x0f\n\x07success\x18\x02 \x01(\x08\x12\x13\n\x0bhttp_status\x18\x03 \x01(\x05\x12\x11\n\tresult_id\x18\x04 \x01(\t\x12\x0f\n\x07summary\x18\x05 \x01(\t\x12\x13\n\x0b\x64uration_ms\x18\x06 \x01(\x05\"\x88\x01\n\x03\x45nd\x12+\n\x07outcome\x18\x01 \x01(\x0e\x32\x1a.atc.common.v1.TurnOutcome\x12)\n\x08workflow\x18\x02 \x01(\x0e\x32\x17.atc.common.v1.Workflow\x12\x11\n\tllm_calls\x18\x03 \x01(\x05\x12\x16\n\x0e\x66\x61llback_query\x18\x04 \x01(\t\"$\n\x06Source\x12\r\n\x05title\x18\x01 \x01(\t\x12\x0b\n\x03url\x18\x02 \x01(\t\"1\n\x07Sources\x12&\n\x07sources\x18\x01 \x03(\x0b\x32\x15.atc.common.v1.Source\"\xbb\x02\n\tTurnEvent\x12%\n\x05token\x18\x01 \x01(\x0b\x32\x14.atc.common.v1.TokenH\x00\x12+\n\x08question\x18\x02 \x01(\x0b\x32\x17.atc.common.v1.QuestionH\x00\x12+\n\x08progress\x18\x03 \x01(\x0b\x32\x17.atc.common.v1.ProgressH\x00\x12\x32\n\x0c\x63\x61ll_outcome\x18\x04 \x01(\x0b\x32\x1a.atc.common.v1.CallOutcomeH\x00\x12#\n\x05\x65rror\x18\x05 \x01(\x0b\x32\x12.google.rpc.StatusH\x00\x12!\n\x03\x65nd\x18\x06 \x01(\x0b\x32\x12.atc.common.v1.EndH\x00\x12)\n\x07sources\x18\x07 \x01(\x0b\x32\x16.atc.common.v1.SourcesH\x00\x42\x06\n\x04kind*\x93\x01\n\x08Workflow\x12\x18\n\x14WORKFLOW_UNSPECIFIED\x10\x00\x12\x14\n\x10WORKFLOW_SERVICE\x10\x01\x12\x1d\n\x19WORKFLOW_API_TOOL_CALLING\x10\x02\x12\x14\n\x10WORKFLOW_CONTEXT\x10\x03\x12\x10\n\x0cWORKFLOW_RAG\x10\x04\x12\x10\n\x0cWORKFLOW_OOD\x10\x05*\xd2\x01\n\x0bTurnOutcome\x12\x1c\n\x18TURN_OUTCOME_UNSPECIFIED\x10\x00\x12\x19\n\x15TURN_OUTCOME_ANSWERED\x10\x01\x12\x1c\n\x18TURN_OUTCOME_NEEDS_INPUT\x10\x02\x12\x17\n\x13TURN_OUTCOME_CACHED\x10\x03\x12\x1e\n\x1aTURN_OUTCOME_OUT_OF_DOMAIN\x10\x04\x12\x17\n\x13TURN_OUTCOME_FAILED\x10\x05\x12\x1a\n\x16TURN_OUTCOME_ABANDONED\x10\x06*W\n\tTokenKind\x12\x1a\n\x16TOKEN_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11TOKEN_KIND_ANSWER\x10\x01\x12\x17\n\x13TOKEN_KIND_QUESTION\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'atc.common.v1.turn_event_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_WORKFLOW']._serialized_start=852
-  _globals['_WORKFLOW']._serialized_end=999
-  _globals['_TURNOUTCOME']._serialized_start=1002
-  _globals['_TURNOUTCOME']._serialized_end=1212
-  _globals['_TOKENKIND']._serialized_start=1214
-  _globals['_TOKENKIND']._serialized_end=1301
+  _globals['_WORKFLOW']._serialized_start=1009
+  _globals['_WORKFLOW']._serialized_end=1156
+  _globals['_TURNOUTCOME']._serialized_start=1159
+  _globals['_TURNOUTCOME']._serialized_end=1369
+  _globals['_TOKENKIND']._serialized_start=1371
+  _globals['_TOKENKIND']._serialized_end=1458
   _globals['_TOKEN']._serialized_start=74
   _globals['_TOKEN']._serialized_end=135
   _globals['_QUESTION']._serialized_start=137
@@ -46,8 +46,12 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PROGRESS']._serialized_end=326
   _globals['_CALLOUTCOME']._serialized_start=329
   _globals['_CALLOUTCOME']._serialized_end=460
-  _globals['_END']._serialized_start=462
-  _globals['_END']._serialized_end=574
-  _globals['_TURNEVENT']._serialized_start=577
-  _globals['_TURNEVENT']._serialized_end=849
+  _globals['_END']._serialized_start=463
+  _globals['_END']._serialized_end=599
+  _globals['_SOURCE']._serialized_start=601
+  _globals['_SOURCE']._serialized_end=637
+  _globals['_SOURCES']._serialized_start=639
+  _globals['_SOURCES']._serialized_end=688
+  _globals['_TURNEVENT']._serialized_start=691
+  _globals['_TURNEVENT']._serialized_end=1006
 # @@protoc_insertion_point(module_scope)

@@ -96,27 +96,45 @@ class CallOutcome(_message.Message):
     def __init__(self, endpoint_name: _Optional[str] = ..., success: _Optional[bool] = ..., http_status: _Optional[int] = ..., result_id: _Optional[str] = ..., summary: _Optional[str] = ..., duration_ms: _Optional[int] = ...) -> None: ...
 
 class End(_message.Message):
-    __slots__ = ("outcome", "workflow", "llm_calls")
+    __slots__ = ("outcome", "workflow", "llm_calls", "fallback_query")
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     WORKFLOW_FIELD_NUMBER: _ClassVar[int]
     LLM_CALLS_FIELD_NUMBER: _ClassVar[int]
+    FALLBACK_QUERY_FIELD_NUMBER: _ClassVar[int]
     outcome: TurnOutcome
     workflow: Workflow
     llm_calls: int
-    def __init__(self, outcome: _Optional[_Union[TurnOutcome, str]] = ..., workflow: _Optional[_Union[Workflow, str]] = ..., llm_calls: _Optional[int] = ...) -> None: ...
+    fallback_query: str
+    def __init__(self, outcome: _Optional[_Union[TurnOutcome, str]] = ..., workflow: _Optional[_Union[Workflow, str]] = ..., llm_calls: _Optional[int] = ..., fallback_query: _Optional[str] = ...) -> None: ...
+
+class Source(_message.Message):
+    __slots__ = ("title", "url")
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    URL_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    url: str
+    def __init__(self, title: _Optional[str] = ..., url: _Optional[str] = ...) -> None: ...
+
+class Sources(_message.Message):
+    __slots__ = ("sources",)
+    SOURCES_FIELD_NUMBER: _ClassVar[int]
+    sources: _containers.RepeatedCompositeFieldContainer[Source]
+    def __init__(self, sources: _Optional[_Iterable[_Union[Source, _Mapping]]] = ...) -> None: ...
 
 class TurnEvent(_message.Message):
-    __slots__ = ("token", "question", "progress", "call_outcome", "error", "end")
+    __slots__ = ("token", "question", "progress", "call_outcome", "error", "end", "sources")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     QUESTION_FIELD_NUMBER: _ClassVar[int]
     PROGRESS_FIELD_NUMBER: _ClassVar[int]
     CALL_OUTCOME_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     END_FIELD_NUMBER: _ClassVar[int]
+    SOURCES_FIELD_NUMBER: _ClassVar[int]
     token: Token
     question: Question
     progress: Progress
     call_outcome: CallOutcome
     error: _status_pb2.Status
     end: End
-    def __init__(self, token: _Optional[_Union[Token, _Mapping]] = ..., question: _Optional[_Union[Question, _Mapping]] = ..., progress: _Optional[_Union[Progress, _Mapping]] = ..., call_outcome: _Optional[_Union[CallOutcome, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., end: _Optional[_Union[End, _Mapping]] = ...) -> None: ...
+    sources: Sources
+    def __init__(self, token: _Optional[_Union[Token, _Mapping]] = ..., question: _Optional[_Union[Question, _Mapping]] = ..., progress: _Optional[_Union[Progress, _Mapping]] = ..., call_outcome: _Optional[_Union[CallOutcome, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., end: _Optional[_Union[End, _Mapping]] = ..., sources: _Optional[_Union[Sources, _Mapping]] = ...) -> None: ...

@@ -78,10 +78,12 @@ class RunTurnResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[_turn_event_pb2.TurnEvent, _Mapping]] = ...) -> None: ...
 
 class GetSessionRequest(_message.Message):
-    __slots__ = ("chat_id",)
+    __slots__ = ("chat_id", "owner_id")
     CHAT_ID_FIELD_NUMBER: _ClassVar[int]
+    OWNER_ID_FIELD_NUMBER: _ClassVar[int]
     chat_id: str
-    def __init__(self, chat_id: _Optional[str] = ...) -> None: ...
+    owner_id: str
+    def __init__(self, chat_id: _Optional[str] = ..., owner_id: _Optional[str] = ...) -> None: ...
 
 class GetSessionResponse(_message.Message):
     __slots__ = ("session",)
@@ -90,10 +92,12 @@ class GetSessionResponse(_message.Message):
     def __init__(self, session: _Optional[_Union[Session, _Mapping]] = ...) -> None: ...
 
 class DeleteSessionRequest(_message.Message):
-    __slots__ = ("chat_id",)
+    __slots__ = ("chat_id", "owner_id")
     CHAT_ID_FIELD_NUMBER: _ClassVar[int]
+    OWNER_ID_FIELD_NUMBER: _ClassVar[int]
     chat_id: str
-    def __init__(self, chat_id: _Optional[str] = ...) -> None: ...
+    owner_id: str
+    def __init__(self, chat_id: _Optional[str] = ..., owner_id: _Optional[str] = ...) -> None: ...
 
 class DeleteSessionResponse(_message.Message):
     __slots__ = ("deleted",)
