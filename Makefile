@@ -6,19 +6,20 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint proto format bench clean
+.PHONY: run test lint typecheck proto format bench constraints clean
 
-$(STAMP): pyproject.toml
+# Every dependency is pinned by constraints.txt (the whole set, transitive ones included).
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
 ## Start the whole mesh on embedded defaults and print the chat URL.
 run: $(STAMP)
 	$(BIN)/atc up $(ARGS)
 
-## Run the whole test suite (includes buf lint/format and the proto drift check).
+## Run the whole test suite (includes ruff, mypy, buf lint/format/breaking and the proto drift check).
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
@@ -28,7 +29,16 @@ lint: $(STAMP)
 	$(BIN)/buf format -d --exit-code
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy services indexer_svc classifier_svc loop_svc caller_svc
+	$(MAKE) typecheck
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --disallow-untyped-defs services indexer_svc classifier_svc loop_svc caller_svc
+
+## Re-pin constraints.txt from .venv after a dependency change in pyproject.toml.
+constraints: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	{ head -n 2 constraints.txt; $(BIN)/python -m pip freeze --exclude-editable | grep -vi '^atc-mesh'; } > constraints.tmp
+	mv constraints.tmp constraints.txt
 
 ## Regenerate the Python code for protos/ (commit the result).
 proto: $(STAMP)
@@ -42,7 +52,7 @@ format: $(STAMP)
 	$(BIN)/buf format -w
 
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(ARGS)
 
 clean:
 	rm -rf $(VENV) .atc .pytest_cache .mypy_cache .ruff_cache

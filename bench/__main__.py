@@ -1,12 +1,63 @@
-"""`make bench`: every benchmark in turn (each is also runnable alone)."""
+"""`make bench`: the mesh benchmark (a table per part, then ONE JSON object as the last
+line), the cold start of `atc up`, and the answers benchmark when it is present.
+
+    .venv/bin/python -m bench [--quick] [--with-thresholds]
+
+`--quick` bounds every part (shorter loads, catalogues up to 1,000 endpoints).
+Each benchmark is also runnable alone (`python -m bench.mesh_bench`, ...).
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import importlib.util
+import json
+import subprocess
+import sys
+from typing import Any
 
-from bench import classifier_thresholds, cold_start, turn_latency
+from bench import classifier_thresholds, cold_start, mesh_bench
+
+# The answers benchmark (formatter tokens, result store p50/p99) plugs in here: any
+# `bench/bench_answers.py` that prints one JSON object as its last line.
+ANSWERS_MODULE = "bench.bench_answers"
+
+
+def answers_benchmark(quick: bool) -> dict[str, Any] | None:
+    if importlib.util.find_spec(ANSWERS_MODULE) is None:
+        return None
+    argv = [sys.executable, "-m", ANSWERS_MODULE, *(["--quick"] if quick else [])]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=1800)
+    print(done.stdout, end="")
+    lines = [line for line in done.stdout.strip().splitlines() if line.strip()]
+    try:
+        parsed = json.loads(lines[-1]) if lines else None
+    except json.JSONDecodeError:
+        parsed = None
+    if done.returncode != 0 or not isinstance(parsed, dict):
+        return {"error": f"exit {done.returncode}", "stderr": done.stderr[-2000:]}
+    return parsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="bounded runs (a few minutes in all)")
+    parser.add_argument(
+        "--with-thresholds", action="store_true", help="also re-run the classifier threshold calibration"
+    )
+    args = parser.parse_args()
+    summary: dict[str, Any] = {}
+    asyncio.run(cold_start.main())
+    summary["mesh"] = asyncio.run(mesh_bench.guarded(lambda: mesh_bench.run(args.quick)))
+    answers = answers_benchmark(args.quick)
+    summary["answers"] = answers if answers is not None else "bench/bench_answers.py not present"
+    if args.with_thresholds:
+        asyncio.run(classifier_thresholds.main())
+    turn = summary["mesh"].get("turn", {})
+    summary["ratio"] = turn.get("ratio")
+    print(json.dumps(summary, ensure_ascii=False))
+
 
 if __name__ == "__main__":
-    asyncio.run(cold_start.main())
-    asyncio.run(turn_latency.main(30))
-    asyncio.run(classifier_thresholds.main())
+    main()

@@ -71,5 +71,6 @@ async def build_server(settings: CallerSettings) -> GrpcServer:
         host=settings.host,
         port=settings.port,
         grace_seconds=settings.grace_seconds,
+        runtime=settings,
         on_shutdown=[close_clients],
     )

@@ -66,5 +66,6 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
         host=settings.host,
         port=settings.port,
         grace_seconds=settings.grace_seconds,
+        runtime=settings,
         on_shutdown=[close_channels],
     )

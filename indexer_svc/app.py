@@ -80,5 +80,6 @@ async def build_server(settings: IndexerSettings, *, embedder: Embedder | None =
         host=settings.host,
         port=settings.port,
         grace_seconds=settings.grace_seconds,
+        runtime=settings,
         on_shutdown=[index.close],
     )

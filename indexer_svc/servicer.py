@@ -57,7 +57,9 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
 
     # --- endpoints ------------------------------------------------------------------
 
-    async def IndexEndpoint(self, request, context):  # type: ignore[override]
+    async def IndexEndpoint(
+        self, request: indexer_pb2.IndexEndpointRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.IndexEndpointResponse:
         indexed = await _run(
             context,
             self._catalogue.index_endpoint(
@@ -70,15 +72,21 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
             embed_text=indexed.embed_text,
         )
 
-    async def DeleteEndpoint(self, request, context):  # type: ignore[override]
+    async def DeleteEndpoint(
+        self, request: indexer_pb2.DeleteEndpointRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.DeleteEndpointResponse:
         deleted = await _run(context, self._catalogue.delete("endpoint", request.endpoint_id))
         return indexer_pb2.DeleteEndpointResponse(deleted=deleted)
 
-    async def GetEndpoint(self, request, context):  # type: ignore[override]
+    async def GetEndpoint(
+        self, request: indexer_pb2.GetEndpointRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.GetEndpointResponse:
         endpoint = await _run(context, self._catalogue.get("endpoint", request.endpoint_id))
         return indexer_pb2.GetEndpointResponse(endpoint=endpoint_message(endpoint))
 
-    async def ListEndpoints(self, request, context):  # type: ignore[override]
+    async def ListEndpoints(
+        self, request: indexer_pb2.ListEndpointsRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.ListEndpointsResponse:
         listing = await _run(
             context,
             self._catalogue.list_page(
@@ -94,7 +102,9 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
 
     # --- services -------------------------------------------------------------------
 
-    async def IndexService(self, request, context):  # type: ignore[override]
+    async def IndexService(
+        self, request: indexer_pb2.IndexServiceRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.IndexServiceResponse:
         indexed = await _run(
             context,
             self._catalogue.index_service(
@@ -105,15 +115,21 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
             service=service_message(indexed.entity), replaced=indexed.replaced, embed_text=indexed.embed_text
         )
 
-    async def DeleteService(self, request, context):  # type: ignore[override]
+    async def DeleteService(
+        self, request: indexer_pb2.DeleteServiceRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.DeleteServiceResponse:
         deleted = await _run(context, self._catalogue.delete("service", request.service_id))
         return indexer_pb2.DeleteServiceResponse(deleted=deleted)
 
-    async def GetService(self, request, context):  # type: ignore[override]
+    async def GetService(
+        self, request: indexer_pb2.GetServiceRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.GetServiceResponse:
         service = await _run(context, self._catalogue.get("service", request.service_id))
         return indexer_pb2.GetServiceResponse(service=service_message(service))
 
-    async def ListServices(self, request, context):  # type: ignore[override]
+    async def ListServices(
+        self, request: indexer_pb2.ListServicesRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.ListServicesResponse:
         listing = await _run(
             context,
             self._catalogue.list_page("service", page_size=request.page_size, page_token=request.page_token),
@@ -124,7 +140,9 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
 
     # --- knowledge documents --------------------------------------------------------
 
-    async def IndexKnowledgeDocument(self, request, context):  # type: ignore[override]
+    async def IndexKnowledgeDocument(
+        self, request: indexer_pb2.IndexKnowledgeDocumentRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.IndexKnowledgeDocumentResponse:
         indexed = await _run(
             context, self._catalogue.index_knowledge_document(message_to_body(request.document))
         )
@@ -132,15 +150,21 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
             document=document_message(indexed.entity), replaced=indexed.replaced
         )
 
-    async def DeleteKnowledgeDocument(self, request, context):  # type: ignore[override]
+    async def DeleteKnowledgeDocument(
+        self, request: indexer_pb2.DeleteKnowledgeDocumentRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.DeleteKnowledgeDocumentResponse:
         deleted = await _run(context, self._catalogue.delete("knowledge", request.document_id))
         return indexer_pb2.DeleteKnowledgeDocumentResponse(deleted=deleted)
 
-    async def GetKnowledgeDocument(self, request, context):  # type: ignore[override]
+    async def GetKnowledgeDocument(
+        self, request: indexer_pb2.GetKnowledgeDocumentRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.GetKnowledgeDocumentResponse:
         document = await _run(context, self._catalogue.get("knowledge", request.document_id))
         return indexer_pb2.GetKnowledgeDocumentResponse(document=document_message(document))
 
-    async def ListKnowledgeDocuments(self, request, context):  # type: ignore[override]
+    async def ListKnowledgeDocuments(
+        self, request: indexer_pb2.ListKnowledgeDocumentsRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.ListKnowledgeDocumentsResponse:
         listing = await _run(
             context,
             self._catalogue.list_page(
@@ -153,7 +177,9 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
 
     # --- search and embeddings ------------------------------------------------------
 
-    async def Search(self, request, context):  # type: ignore[override]
+    async def Search(
+        self, request: indexer_pb2.SearchRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.SearchResponse:
         kind = _KINDS.get(request.collection)
         if kind is None:
             await abort_with(
@@ -176,7 +202,9 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
             query_terms=result.query_terms,
         )
 
-    async def Embed(self, request, context):  # type: ignore[override]
+    async def Embed(
+        self, request: indexer_pb2.EmbedRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.EmbedResponse:
         role = _ROLES.get(request.role)
         if role is None:
             await abort_with(context, InvalidArgument("role must be QUERY or PASSAGE", field="role"))

@@ -58,5 +58,6 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         host=settings.host,
         port=settings.port,
         grace_seconds=settings.grace_seconds,
+        runtime=settings,
         on_shutdown=[close],
     )

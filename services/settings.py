@@ -18,3 +18,11 @@ class ServiceSettings(BaseSettings):
     log_level: str = "INFO"
     # Deadline for calls to other services when the incoming call carries none.
     downstream_timeout_seconds: float = Field(default=60.0, gt=0)
+    # Prometheus scrapes `GET /metrics` on this port (0: any free port, logged); unset: no port.
+    metrics_port: int | None = None
+    # OTLP/gRPC collector for traces, e.g. http://otel-collector:4317; empty: no export.
+    otlp_endpoint: str = ""
+    # RPCs served at once (health and reflection aside); past it RESOURCE_EXHAUSTED with a
+    # RetryInfo comes back at once instead of a queue that outlives every deadline. 0: unbounded.
+    max_concurrent_rpcs: int = Field(default=128, ge=0)
+    overload_retry_after_seconds: float = Field(default=1.0, ge=0)

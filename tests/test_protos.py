@@ -27,13 +27,14 @@ def test_generated_code_matches_protos(tmp_path: Path) -> None:
     assert not stale, f"run `make proto`: stale generated code {stale}"
 
 
-@pytest.mark.skipif(shutil.which(str(BUF)) is None, reason="buf is installed by `make test` (buf-bin)")
 @pytest.mark.parametrize(
     "args",
     [["lint"], ["format", "-d", "--exit-code"]],
     ids=["buf-lint", "buf-format"],
 )
 def test_buf_is_clean(args: list[str]) -> None:
+    # A missing buf is a broken install (`make test` installs buf-bin), never a pass.
+    assert shutil.which(str(BUF)), f"{BUF} is missing: run `make test` (it installs buf-bin)"
     result = subprocess.run([str(BUF), *args], cwd=REPO_ROOT, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
 

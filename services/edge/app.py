@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import Route
 
 from services.clients import ClassifierClient, IndexerClient
@@ -16,7 +17,10 @@ from services.edge.routes.health import HealthRoutes
 from services.edge.routes.page import PageRoutes
 from services.edge.settings import EdgeSettings
 from services.edge.upstream import Upstream
+from services.runtime.backpressure import ConcurrencyLimit
 from services.runtime.channels import open_channel
+from services.runtime.http_observability import ObservedHttpApp
+from services.runtime.telemetry import Telemetry
 
 log = logging.getLogger("atc.edge")
 
@@ -66,4 +70,10 @@ def create_app(
         finally:
             await upstream.close()
 
-    return Starlette(routes=routes, lifespan=lifespan)
+    # Traces, metrics (GET /metrics) and the chat-turn concurrency limit (429 past it).
+    observed = Middleware(
+        ObservedHttpApp,
+        telemetry=Telemetry.from_settings("edge", settings),
+        limit=ConcurrencyLimit.from_settings(settings),
+    )
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[observed])

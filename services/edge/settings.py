@@ -22,3 +22,5 @@ class EdgeSettings(ServiceSettings):
     readiness_timeout_seconds: float = Field(default=2.0, gt=0)
     # The /v1/admin routes; in production Envoy guards them, here they can be switched off.
     admin_enabled: bool = True
+    # Chat turns served at once; past it 429 with Retry-After (below the services' limits).
+    max_concurrent_rpcs: int = Field(default=64, ge=0)

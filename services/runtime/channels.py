@@ -20,14 +20,21 @@ def open_channel(target: str) -> grpc.aio.Channel:
     return grpc.aio.insecure_channel(target, options=_CHANNEL_OPTIONS, interceptors=client_interceptors())
 
 
+RESERVE_SHARE = 0.2
+
+
 def downstream_timeout(
     context: grpc.aio.ServicerContext | None, default: float, *, reserve: float = 0.0
 ) -> float:
     """Seconds a downstream call may take: what is left of the incoming deadline,
     less `reserve` (the time this hop still needs to answer afterwards), or
-    `default` when the caller set none."""
+    `default` when the caller set none. A hop that reserves time keeps at least
+    RESERVE_SHARE of the remaining deadline: a fixed margin alone is too thin on a
+    loaded machine, where storing and streaming the answer slows down too."""
     if context is not None:
         remaining = context.time_remaining()
         if remaining is not None:
-            return max(0.001, float(remaining) - reserve)
+            left = float(remaining)
+            kept = max(reserve, left * RESERVE_SHARE) if reserve > 0 else 0.0
+            return max(0.001, left - kept)
     return default

@@ -13,13 +13,17 @@ import logging
 import signal
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
-from services.runtime.interceptors import RequestLoggingInterceptor
+from services.runtime.backpressure import ConcurrencyLimit
+from services.runtime.interceptors import RpcObservingInterceptor
+from services.runtime.metrics_server import MetricsServer
+from services.runtime.telemetry import Telemetry
 
 log = logging.getLogger("atc.server")
 
@@ -36,6 +40,15 @@ class PortInUseError(RuntimeError):
     pass
 
 
+class RuntimeOptions(Protocol):
+    """What the server reads from a service's settings (ServiceSettings has it all)."""
+
+    metrics_port: int | None
+    otlp_endpoint: str
+    max_concurrent_rpcs: int
+    overload_retry_after_seconds: float
+
+
 class GrpcServer:
     def __init__(
         self,
@@ -45,6 +58,8 @@ class GrpcServer:
         port: int = 0,
         grace_seconds: float = 5.0,
         on_shutdown: Sequence[Callable[[], Awaitable[None]]] = (),
+        runtime: RuntimeOptions | None = None,
+        telemetry: Telemetry | None = None,
     ) -> None:
         self._mounts = list(mounts)
         self._host = host
@@ -52,9 +67,17 @@ class GrpcServer:
         self._grace = grace_seconds
         self._on_shutdown = list(on_shutdown)
         self._health = health_aio.HealthServicer()
+        service = _short_name(self._mounts[0].full_name) if self._mounts else "atc"
+        self.telemetry = telemetry or Telemetry.from_settings(service, runtime)
+        self.limit = ConcurrencyLimit.from_settings(runtime)
+        self._metrics = (
+            MetricsServer(self.telemetry.metrics_text, host=host, port=runtime.metrics_port)
+            if runtime is not None and runtime.metrics_port is not None
+            else None
+        )
         # so_reuseport off: a second process on a taken port must fail, not share it.
         self._server = grpc.aio.server(
-            interceptors=[RequestLoggingInterceptor()],
+            interceptors=[RpcObservingInterceptor(self.telemetry, self.limit)],
             options=[("grpc.so_reuseport", 0)],
         )
         self._port: int | None = None
@@ -69,6 +92,10 @@ class GrpcServer:
     @property
     def address(self) -> str:
         return f"{self._host}:{self.port}"
+
+    @property
+    def metrics_port(self) -> int | None:
+        return self._metrics.port if self._metrics is not None else None
 
     @property
     def service_names(self) -> list[str]:
@@ -95,6 +122,8 @@ class GrpcServer:
         if port == 0:
             raise PortInUseError(f"cannot listen on {self._host}:{self._requested_port}: the port is taken")
         self._port = port
+        if self._metrics is not None:
+            await self._metrics.start()
         await self._server.start()
         for name in ("", *self.service_names):
             await self._health.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -113,10 +142,19 @@ class GrpcServer:
                 await hook()
             except Exception:  # a failing hook must not keep the others from running
                 log.exception("shutdown hook failed")
+        if self._metrics is not None:
+            await self._metrics.stop()
+        self.telemetry.shutdown()
         log.info("stopped %s", ", ".join(self.service_names))
 
     async def wait_for_termination(self) -> None:
         await self._server.wait_for_termination()
+
+
+def _short_name(full_name: str) -> str:
+    """`atc.loop.v1.LoopService` → `loop`: the service label of its metrics and traces."""
+    parts = full_name.split(".")
+    return parts[1] if len(parts) > 2 else full_name
 
 
 async def serve_until_signal(

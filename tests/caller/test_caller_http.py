@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import AsyncIterator
 
@@ -36,10 +35,31 @@ async def http() -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
+class FakeClock:
+    """Breaker time that moves only when a test says so (no sleeps, no flakiness under load)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 def make_caller(
-    http: httpx.AsyncClient, redis: aioredis.Redis | None, *, threshold: int = 3, cooldown: float = 30.0, **kw
+    http: httpx.AsyncClient,
+    redis: aioredis.Redis | None,
+    *,
+    threshold: int = 3,
+    cooldown: float = 30.0,
+    clock: FakeClock | None = None,
+    **kw,
 ) -> tuple[ApiCaller, CircuitBreaker]:
-    breaker = CircuitBreaker(redis, failure_threshold=threshold, cooldown_seconds=cooldown)
+    breaker = CircuitBreaker(
+        redis, failure_threshold=threshold, cooldown_seconds=cooldown, clock=clock or FakeClock()
+    )
     return ApiCaller(http, breaker, **kw), breaker
 
 
@@ -161,7 +181,8 @@ async def test_plain_text_body(http, redis_client, test_api) -> None:
 
 
 async def test_breaker_opens_then_half_opens_then_closes(http, redis_client, test_api) -> None:
-    caller, breaker = make_caller(http, redis_client, threshold=2, cooldown=0.15)
+    clock = FakeClock()
+    caller, breaker = make_caller(http, redis_client, threshold=2, cooldown=30, clock=clock)
     host = host_of(test_api.url)
     failing = endpoint(f"{test_api.url}/status/500")
     hits_before = test_api.hits["/status/500"]
@@ -175,13 +196,13 @@ async def test_breaker_opens_then_half_opens_then_closes(http, redis_client, tes
     assert blocked.error_message == FAILURE_MESSAGES[FailureKind.CIRCUIT_BREAKER_OPEN]["et"]
     assert test_api.hits["/status/500"] == hits_before + 2
 
-    await asyncio.sleep(0.2)
+    clock.advance(31)
     # The probe after the cooldown fails: straight back to OPEN.
     assert (await caller.call(failing, {}, "en")).failure == FailureKind.SERVICE_UNAVAILABLE
     assert test_api.hits["/status/500"] == hits_before + 3
     assert (await caller.call(failing, {}, "en")).failure == FailureKind.CIRCUIT_BREAKER_OPEN
 
-    await asyncio.sleep(0.2)
+    clock.advance(31)
     probe = await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")
     assert probe.success
     assert await breaker.state(host) == BreakerState.CLOSED
@@ -233,7 +254,8 @@ async def test_breaker_falls_back_to_process_memory(http, test_api, closed_port_
         closed_port_url.replace("http", "redis") + "/0", socket_connect_timeout=0.2
     )
     try:
-        caller, breaker = make_caller(http, dead_redis, threshold=2, cooldown=0.1)
+        clock = FakeClock()
+        caller, breaker = make_caller(http, dead_redis, threshold=2, cooldown=30, clock=clock)
         with caplog.at_level(logging.WARNING, logger="atc.caller.breaker"):
             for _ in range(2):
                 assert (
@@ -242,7 +264,7 @@ async def test_breaker_falls_back_to_process_memory(http, test_api, closed_port_
             blocked = await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")
         assert blocked.failure == FailureKind.CIRCUIT_BREAKER_OPEN
         assert "redis_fallback=True" in caplog.text
-        await asyncio.sleep(0.15)
+        clock.advance(31)
         assert (await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")).success
         assert await breaker.state(host_of(test_api.url)) == BreakerState.CLOSED
     finally:
