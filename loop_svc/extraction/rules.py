@@ -8,10 +8,12 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime
 
+from loop_svc.extraction.addresses import find_address
 from loop_svc.extraction.countries import CountryNames
 from loop_svc.extraction.dates import DateFindings, DateMention, find_dates, iso_date, iso_datetime
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
 from loop_svc.extraction.languages import find_languages
+from loop_svc.extraction.relative import asks_for_upcoming, upcoming_range
 from loop_svc.extraction.text import outside, words
 from loop_svc.extraction.values import enum_value, numbers, registration_number, yes_no
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
@@ -127,7 +129,7 @@ class RuleExtractor:
         paired: set[str] = set()
         for start_param, end_param in date_pairs(params):
             paired |= {start_param.name, end_param.name}
-            values.update(self._range(found, start_param, end_param, known, replaced))
+            values.update(self._range(text, found, start_param, end_param, known, replaced))
 
         for param in params:
             if param.name in paired:
@@ -136,10 +138,16 @@ class RuleExtractor:
             if value is not None:
                 values[param.name] = value
 
-        # An address is free text too, but a keyword in front of it marks where it starts.
+        # An address is free text too, but a keyword in front of it marks where it starts,
+        # and a street with a house number is one wherever it stands.
         for param in params:
             if param.concept is Concept.ADDRESS and param.name not in values:
                 address = _anchored_address(text)
+                if address is None:
+                    mention = find_address(text, taken)
+                    if mention is not None:
+                        taken.append((mention.start, mention.end))
+                        address = mention.value
                 if address is not None:
                     values[param.name] = address
 
@@ -154,6 +162,7 @@ class RuleExtractor:
 
     def _range(
         self,
+        text: str,
         found: DateFindings,
         start: ParamSpec,
         end: ParamSpec,
@@ -183,6 +192,13 @@ class RuleExtractor:
                 last = only
             else:  # one day
                 first = last = only
+        elif not years and start.name not in known and end.name not in known and asks_for_upcoming(text):
+            # "When is the next public holiday?": an open range from today.
+            opens, closes = upcoming_range(self._today())
+            return {
+                start.name: _render(start, opens, DateMention(opens, 0, 0), "start"),
+                end.name: _render(end, closes, DateMention(closes, 0, 0), "end"),
+            }
         elif years:
             starts = [y for y in years if y.connector == "start"]
             ends = [y for y in years if y.connector == "end"]
