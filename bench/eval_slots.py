@@ -21,6 +21,7 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,10 @@ def _slot_type(param: ParamSpec) -> str:
     return kind
 
 
+def _fixed(day: date) -> Callable[[], date]:
+    return lambda: day
+
+
 def evaluate(catalog: Path, limit: int | None = None, show_errors: int = 0) -> dict[str, Any]:
     endpoints = {e["name"]: e for e in json.loads((catalog / "endpoints.json").read_text())}
     countries = CountryNames()
@@ -76,7 +81,7 @@ def evaluate(catalog: Path, limit: int | None = None, show_errors: int = 0) -> d
             params = _params(endpoints[dialogue["endpoint"]])
             by_name = {p.name: p for p in params}
             today = date.fromisoformat(dialogue["reference_date"])
-            extractor = RuleExtractor(countries, today=lambda today=today: today)
+            extractor = RuleExtractor(countries, today=_fixed(today))
             messages = dialogue["messages"]
             for i, message in enumerate(messages):
                 if message["role"] != "user" or "expected" not in message:
