@@ -40,10 +40,10 @@ class LoopSessionDirectory:
         self._stub = stub
         self._timeout = timeout
 
-    async def active_session(self, chat_id: str) -> ActiveSession | None:
+    async def active_session(self, chat_id: str, owner_id: str = "") -> ActiveSession | None:
         try:
             response = await self._stub.GetSession(
-                loop_pb2.GetSessionRequest(chat_id=chat_id), timeout=self._timeout
+                loop_pb2.GetSessionRequest(chat_id=chat_id, owner_id=owner_id), timeout=self._timeout
             )
         except grpc.aio.AioRpcError as exc:
             if exc.code() == grpc.StatusCode.NOT_FOUND:
@@ -56,5 +56,7 @@ class LoopSessionDirectory:
             language=language.from_proto(session.language),
         )
 
-    async def drop_session(self, chat_id: str) -> None:
-        await self._stub.DeleteSession(loop_pb2.DeleteSessionRequest(chat_id=chat_id), timeout=self._timeout)
+    async def drop_session(self, chat_id: str, owner_id: str = "") -> None:
+        await self._stub.DeleteSession(
+            loop_pb2.DeleteSessionRequest(chat_id=chat_id, owner_id=owner_id), timeout=self._timeout
+        )

@@ -65,12 +65,13 @@ class Router:
         *,
         history: Sequence[PriorMessage] = (),
         dry_run: bool = False,
+        owner_id: str = "",
     ) -> Decision:
         """The workflow for this message. With dry_run, an intent switch is reported
         but the old session is left in place."""
-        session = await self._sessions.active_session(chat_id)
+        session = await self._sessions.active_session(chat_id, owner_id)
         if session is not None:
-            return await self._continue_session(session, message, requested, dry_run)
+            return await self._continue_session(session, message, requested, dry_run, owner_id)
         lang = requested or self._detector.detect(message)
         if self._policy.api_tool_enabled:
             decision = await self._match_api_tool(message, lang)
@@ -95,7 +96,7 @@ class Router:
         )
 
     async def _continue_session(
-        self, session: ActiveSession, message: str, requested: Lang | None, dry_run: bool
+        self, session: ActiveSession, message: str, requested: Lang | None, dry_run: bool, owner_id: str = ""
     ) -> Decision:
         # Short replies ("jah", "2026-01-01") cannot be re-detected: keep the session's language.
         lang = requested or session.language or self._detector.detect(message)
@@ -110,7 +111,7 @@ class Router:
                 and best.dense_cosine >= self._policy.intent_switch_threshold
             ):
                 if not dry_run:
-                    await self._sessions.drop_session(session.chat_id)
+                    await self._sessions.drop_session(session.chat_id, owner_id)
                 new_lang = requested or self._detector.detect(message, fallback=lang)
                 return Decision(
                     Workflow.API_TOOL_CALLING,

@@ -114,6 +114,7 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
                 language.from_proto(turn.language),
                 history=prior_messages(turn),
                 dry_run=dry_run,
+                owner_id=turn.owner_id,
             )
         except MeshError as exc:
             await abort_with(context, exc)

@@ -79,9 +79,11 @@ def session_to_proto(session: Session) -> loop_pb2.Session:
     )
 
 
-def end_event(outcome: int, llm_calls: int = 0) -> turn_event_pb2.TurnEvent:
+def end_event(outcome: int, llm_calls: int = 0, fallback_query: str = "") -> turn_event_pb2.TurnEvent:
     return turn_event_pb2.TurnEvent(
-        end=turn_event_pb2.End(outcome=outcome, workflow=WORKFLOW, llm_calls=llm_calls)
+        end=turn_event_pb2.End(
+            outcome=outcome, workflow=WORKFLOW, llm_calls=llm_calls, fallback_query=fallback_query
+        )
     )
 
 
@@ -98,6 +100,13 @@ def question_events(result: NeedsInput, llm_calls: int) -> Iterator[turn_event_p
     yield end_event(turn_event_pb2.TURN_OUTCOME_NEEDS_INPUT, llm_calls)
 
 
-def abandoned_events(result: Abandoned, llm_calls: int) -> Iterator[turn_event_pb2.TurnEvent]:
-    yield from token_events(result.message, turn_event_pb2.TOKEN_KIND_ANSWER)
-    yield end_event(turn_event_pb2.TURN_OUTCOME_ABANDONED, llm_calls)
+def abandoned_events(
+    result: Abandoned, llm_calls: int, original_query: str
+) -> Iterator[turn_event_pb2.TurnEvent]:
+    """No answer text: the classifier answers `fallback_query` from the knowledge base (RAG)."""
+    yield turn_event_pb2.TurnEvent(
+        progress=turn_event_pb2.Progress(
+            stage="loop_abandoned", detail=result.reason, workflow=WORKFLOW, endpoint_names=[]
+        )
+    )
+    yield end_event(turn_event_pb2.TURN_OUTCOME_ABANDONED, llm_calls, original_query)

@@ -60,7 +60,8 @@ class Complete:
 
 @dataclass(frozen=True)
 class Abandoned:
-    message: str
+    """The loop gives up; the classifier answers the original query from the knowledge base."""
+
     reason: Literal["declined", "out_of_turns"]
 
 
@@ -125,7 +126,7 @@ class TurnLoop:
 
         if session.state is SessionState.AWAITING_CONTINUATION:
             if yes_no(message) is not True:
-                return done(Abandoned(questions.DECLINED[lang], "declined"), None, {})
+                return done(Abandoned("declined"), None, {})
             session.state = SessionState.COLLECTING_PARAMS
 
         extracted = self._extractor.extract(
@@ -137,7 +138,7 @@ class TurnLoop:
             calls = [PlannedCall(e, dict(session.collected.get(e.name, {}))) for e in session.endpoints]
             return done(Complete(calls), None, extracted)
         if session.turn_count >= session.max_turns:
-            return done(Abandoned(questions.OUT_OF_TURNS[lang], "out_of_turns"), None, extracted)
+            return done(Abandoned("out_of_turns"), None, extracted)
 
         names = [p.name for p in missing]
         if session.turn_count == session.continuation_turn:

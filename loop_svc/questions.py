@@ -108,18 +108,12 @@ CONTINUATION: dict[Lang, str] = {
     "et": "Vastamiseks on mul veel mõnda andmet vaja. Kas jätkame? (jah/ei)",
     "ru": "Для ответа мне ещё нужны некоторые данные. Продолжим? (да/нет)",
 }
-DECLINED: dict[Lang, str] = {
-    "en": "Okay, I'll stop here. Ask me again any time.",
-    "et": "Selge, lõpetan siinkohal. Küsi julgelt uuesti.",
-    "ru": "Хорошо, на этом остановимся. Спросите снова в любое время.",
-}
-OUT_OF_TURNS: dict[Lang, str] = {
-    "en": "Sorry, I couldn't collect the details I need. "
-    "Please ask again with all the details in one message.",
-    "et": "Vabandust, ma ei saanud vajalikke andmeid kokku. "
-    "Palun küsi uuesti ja lisa kõik andmed ühte sõnumisse.",
-    "ru": "Извините, мне не удалось собрать нужные данные. Пожалуйста, спросите снова и укажите все данные "
-    "в одном сообщении.",
+STORE_UNAVAILABLE: dict[Lang, str] = {
+    "en": "Sorry, I can't reach my conversation memory right now. "
+    "Please send your message again in a moment.",
+    "et": "Vabandust, ma ei pääse praegu vestluse mälule ligi. Palun saada oma sõnum hetke pärast uuesti.",
+    "ru": "Извините, сейчас нет доступа к памяти разговора. "
+    "Пожалуйста, отправьте сообщение ещё раз чуть позже.",
 }
 CALLER_UNAVAILABLE: dict[Lang, str] = {
     "en": "Sorry, I couldn't reach the service right now. Please try again later.",

@@ -16,8 +16,19 @@ from pydantic import BaseModel, Field
 Role = Literal["start", "end"] | None
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-\s.]+")
-_START_WORDS = frozenset({"from", "start", "begin", "since", "after", "min"})
-_END_WORDS = frozenset({"to", "end", "until", "till", "before", "max"})
+_START_WORDS = frozenset(
+    {"from", "start", "begin", "since", "after", "min", "pickup", "departure", "depart", "checkin", "in"}
+)
+_END_WORDS = frozenset(
+    {"to", "end", "until", "till", "before", "max", "dropoff", "return", "checkout", "out"}
+)
+
+
+_PLACE_WORDS = frozenset(
+    {"city", "location", "area", "destination", "origin", "town", "place", "where", "venue"}
+)
+_FROM_WORDS = frozenset({"from", "origin", "departure", "source", "pickup"})
+_TO_WORDS = frozenset({"to", "destination", "arrival", "dest", "dropoff"})
 
 
 class Concept(StrEnum):
@@ -32,6 +43,10 @@ class Concept(StrEnum):
     BOOLEAN = "boolean"
     INTEGER = "integer"
     NUMBER = "number"
+    # A clock time written as free text ("leaving_time": "6:45 am" → 06:45).
+    TIME = "time"
+    # A named place: a city, a location, an origin or a destination.
+    PLACE = "place"
     TEXT = "text"
 
 
@@ -74,6 +89,10 @@ class ParamSpec(BaseModel):
             return Concept.REGISTRATION
         if "address" in words:
             return Concept.ADDRESS
+        if kind == "string" and "time" in words:
+            return Concept.TIME
+        if kind == "string" and words & _PLACE_WORDS:
+            return Concept.PLACE
         if kind == "integer":
             return Concept.INTEGER
         if kind == "number":
@@ -88,6 +107,16 @@ class ParamSpec(BaseModel):
             return "start"
         if words & _END_WORDS:
             return "end"
+        return None
+
+    @property
+    def place_role(self) -> Literal["from", "to"] | None:
+        """Whether a place is where a trip starts or where it goes."""
+        words = set(self.words)
+        if words & _FROM_WORDS:
+            return "from"
+        if words & _TO_WORDS:
+            return "to"
         return None
 
     @property

@@ -13,6 +13,7 @@ from atc.common.v1 import turn_event_pb2
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from loop_svc import convert, questions
 from loop_svc.loop import Abandoned, Complete, NeedsInput, Step
+from loop_svc.store_errors import STORE_UNAVAILABLE
 from loop_svc.turns import TurnRunner
 from services.errors import MeshError, Unavailable
 from services.language import to_proto
@@ -41,8 +42,20 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
     async def RunTurn(
         self, request: loop_pb2.RunTurnRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[loop_pb2.RunTurnResponse]:
+        turn = convert.turn_request(request)
         try:
-            step = await self._runner.run(convert.turn_request(request))
+            step = await self._runner.run(turn)
+        except Unavailable as error:
+            if error.reason != STORE_UNAVAILABLE:
+                await abort_with(context, error)
+            # Redis is down: say so in the chat's language; the next turn works once it is back.
+            lang = turn.language or "en"
+            text = questions.STORE_UNAVAILABLE[lang]
+            for event in convert.token_events(text, turn_event_pb2.TOKEN_KIND_ANSWER):
+                yield _response(event)
+            yield _response(error_event(error))
+            yield _response(convert.end_event(turn_event_pb2.TURN_OUTCOME_FAILED))
+            return
         except MeshError as error:
             await abort_with(context, error)
         result = step.result
@@ -50,7 +63,7 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             for event in convert.question_events(result, step.llm_calls):
                 yield _response(event)
         elif isinstance(result, Abandoned):
-            for event in convert.abandoned_events(result, step.llm_calls):
+            for event in convert.abandoned_events(result, step.llm_calls, step.original_query):
                 yield _response(event)
         else:
             async for event in self._execute(result, step, request, context):
@@ -116,7 +129,7 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         self, request: loop_pb2.GetSessionRequest, context: grpc.aio.ServicerContext
     ) -> loop_pb2.GetSessionResponse:
         try:
-            session = await self._runner.get(request.chat_id)
+            session = await self._runner.get(request.chat_id, request.owner_id)
         except MeshError as error:
             await abort_with(context, error)
         return loop_pb2.GetSessionResponse(session=convert.session_to_proto(session))
@@ -125,7 +138,7 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         self, request: loop_pb2.DeleteSessionRequest, context: grpc.aio.ServicerContext
     ) -> loop_pb2.DeleteSessionResponse:
         try:
-            deleted = await self._runner.delete(request.chat_id)
+            deleted = await self._runner.delete(request.chat_id, request.owner_id)
         except MeshError as error:
             await abort_with(context, error)
         return loop_pb2.DeleteSessionResponse(deleted=deleted)

@@ -10,7 +10,7 @@ from enum import StrEnum
 
 import redis.asyncio as aioredis
 from pydantic import BaseModel, Field
-from redis.exceptions import LockError
+from redis.exceptions import LockError, WatchError
 
 from loop_svc.schema import EndpointSpec, ParamSpec, merge_params
 from services.errors import Unavailable
@@ -39,6 +39,14 @@ class Session(BaseModel):
     original_query: str = ""
     # What the last clarifying question asked for.
     asked: list[str] = Field(default_factory=list)
+    # Bumped by every save: a writer that read an older version loses (compare-and-set).
+    version: int = 0
+    # A 4xx answer named this parameter: its old value was wrong and is asked again.
+    rejected: list[str] = Field(default_factory=list)
+
+    def readable_by(self, owner_id: str) -> bool:
+        """A session bound to an owner is only for that owner."""
+        return not self.owner_id or self.owner_id == owner_id
 
     @property
     def params(self) -> list[ParamSpec]:
@@ -76,9 +84,18 @@ class Session(BaseModel):
         ]
 
 
+class SessionConflict(Exception):
+    """Another writer saved the session after we read it."""
+
+    def __init__(self, chat_id: str) -> None:
+        super().__init__(f"session {chat_id!r} changed while this turn ran")
+        self.chat_id = chat_id
+
+
 class SessionStore:
-    """Sessions in Redis. Each write is one command (SET with EX, or DEL), so a
-    session is never half-written; `locked` serialises turns of one chat."""
+    """Sessions in Redis. A save is a compare-and-set on the session's version
+    (WATCH/MULTI), so two replicas never overwrite each other's turn; `locked`
+    serialises turns of one chat so the compare-and-set rarely has to retry."""
 
     def __init__(
         self,
@@ -103,10 +120,33 @@ class SessionStore:
             return None
         return Session.model_validate_json(raw)
 
-    async def save(self, session: Session) -> None:
-        await self._redis.set(self.key(session.chat_id), session.model_dump_json(), ex=self._ttl)
+    async def save(self, session: Session) -> Session:
+        """Writes `session` if the stored one still has the version it was read at
+        (absent counts as version 0), as one WATCH/MULTI transaction; returns the
+        saved session with its new version. Raises SessionConflict otherwise."""
+        key = self.key(session.chat_id)
+        saved = session.model_copy(update={"version": session.version + 1})
+        async with self._redis.pipeline(transaction=True) as pipe:
+            try:
+                await pipe.watch(key)
+                raw = await pipe.get(key)
+                current = Session.model_validate_json(raw).version if raw is not None else 0
+                if current != session.version:
+                    raise SessionConflict(session.chat_id)
+                pipe.multi()
+                pipe.set(key, saved.model_dump_json(), ex=self._ttl)
+                await pipe.execute()
+            except WatchError as error:
+                raise SessionConflict(session.chat_id) from error
+        return saved
 
-    async def delete(self, chat_id: str) -> bool:
+    async def delete(self, chat_id: str, *, owner_id: str | None = None) -> bool:
+        """Deletes the chat's session; with `owner_id`, only one that owner may read."""
+        if owner_id is None:
+            return bool(await self._redis.delete(self.key(chat_id)))
+        session = await self.get(chat_id)
+        if session is None or not session.readable_by(owner_id):
+            return False
         return bool(await self._redis.delete(self.key(chat_id)))
 
     async def ttl(self, chat_id: str) -> int:

@@ -9,9 +9,13 @@ from typing import Protocol
 
 from loop_svc.loop import Step, TurnLoop
 from loop_svc.schema import EndpointSpec
-from loop_svc.session import Session, SessionStore
-from services.errors import InvalidArgument, NotFound
+from loop_svc.session import Session, SessionConflict, SessionStore
+from loop_svc.store_errors import StoreGuard
+from services.errors import InvalidArgument, NotFound, Unavailable
 from services.language import Lang
+
+# Compare-and-set attempts before a turn gives up with SESSION_BUSY.
+_SAVE_ATTEMPTS = 3
 
 
 class LanguageGuesser(Protocol):
@@ -72,25 +76,41 @@ class TurnRunner:
         self._store = store
         self._loop = loop
         self._detector = detector
+        self.store_guard = StoreGuard()
 
     async def run(self, request: TurnRequest) -> Step:
         """Raises InvalidArgument, NotFound (SESSION_NOT_FOUND) or Unavailable (SESSION_BUSY)."""
         validate(request)
-        async with self._store.locked(request.chat_id):
-            session = await self._session_for(request)
-            # Extraction is CPU work (regexes, stemming, maybe dateparser): off the event loop.
-            step = await asyncio.to_thread(self._loop.advance, session, request.message)
-            if step.session is not None:
-                await self._store.save(step.session)
-            else:
-                await self._store.delete(request.chat_id)
-        return step
+        async with self.store_guard.guarded(request.chat_id), self._store.locked(request.chat_id):
+            for _attempt in range(_SAVE_ATTEMPTS):
+                session = await self._session_for(request)
+                # Extraction is CPU work (regexes, stemming, maybe dateparser): off the event loop.
+                step = await asyncio.to_thread(self._loop.advance, session, request.message)
+                try:
+                    await self._commit(request, session, step)
+                except SessionConflict:
+                    # Someone else wrote this chat's session meanwhile: read it again and redo the turn.
+                    continue
+                return step
+        raise Unavailable(
+            "the session kept changing while this turn ran", reason="SESSION_BUSY", chat_id=request.chat_id
+        )
+
+    async def _commit(self, request: TurnRequest, read: Session, step: Step) -> None:
+        if step.session is not None:
+            # A new turn replaces whatever the chat had: compare against what is stored now.
+            if not request.resume:
+                stored = await self._store.get(request.chat_id)
+                step.session.version = stored.version if stored is not None else 0
+            step.session = await self._store.save(step.session)
+        else:
+            await self._store.delete(request.chat_id)
 
     async def _session_for(self, request: TurnRequest) -> Session:
         if request.resume:
             session = await self._store.get(request.chat_id)
             # A session bound to another user is reported as absent, not as forbidden.
-            if session is None or (session.owner_id and session.owner_id != request.owner_id):
+            if session is None or not session.readable_by(request.owner_id):
                 raise session_not_found(request.chat_id)
             return session
         # A new turn replaces any session the chat had: the classifier saw a new intent.
@@ -103,14 +123,15 @@ class TurnRunner:
             owner_id=request.owner_id,
         )
 
-    async def get(self, chat_id: str) -> Session:
+    async def get(self, chat_id: str, owner_id: str) -> Session:
         require_chat_id(chat_id)
-        session = await self._store.get(chat_id)
-        if session is None:
+        async with self.store_guard.guarded(chat_id):
+            session = await self._store.get(chat_id)
+        if session is None or not session.readable_by(owner_id):
             raise session_not_found(chat_id)
         return session
 
-    async def delete(self, chat_id: str) -> bool:
+    async def delete(self, chat_id: str, owner_id: str) -> bool:
         require_chat_id(chat_id)
-        async with self._store.locked(chat_id):
-            return await self._store.delete(chat_id)
+        async with self.store_guard.guarded(chat_id), self._store.locked(chat_id):
+            return await self._store.delete(chat_id, owner_id=owner_id)

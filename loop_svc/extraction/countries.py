@@ -73,6 +73,79 @@ _ALIASES: dict[Lang, dict[str, str]] = {
         "беларусь": "BY",
     },
 }
+# Adjectives that name a country ("Estonian holidays", "эстонские праздники", "saksa pühad").
+# After "in"/"на" they name a language instead ("in Estonian", "на эстонском").
+_ADJECTIVES: dict[Lang, dict[str, str]] = {
+    "en": {
+        "estonian": "EE",
+        "latvian": "LV",
+        "lithuanian": "LT",
+        "finnish": "FI",
+        "swedish": "SE",
+        "norwegian": "NO",
+        "danish": "DK",
+        "german": "DE",
+        "polish": "PL",
+        "french": "FR",
+        "spanish": "ES",
+        "italian": "IT",
+        "dutch": "NL",
+        "belgian": "BE",
+        "austrian": "AT",
+        "swiss": "CH",
+        "czech": "CZ",
+        "slovak": "SK",
+        "hungarian": "HU",
+        "portuguese": "PT",
+        "irish": "IE",
+        "greek": "GR",
+        "british": "GB",
+        "american": "US",
+        "ukrainian": "UA",
+        "russian": "RU",
+        "icelandic": "IS",
+        "croatian": "HR",
+        "slovenian": "SI",
+        "romanian": "RO",
+        "bulgarian": "BG",
+    },
+    "et": {
+        "läti": "LV",
+        "leedu": "LT",
+        "rootsi": "SE",
+        "norra": "NO",
+        "taani": "DK",
+        "saksa": "DE",
+        "poola": "PL",
+        "prantsuse": "FR",
+        "hispaania": "ES",
+        "itaalia": "IT",
+        "vene": "RU",
+        "ukraina": "UA",
+        "soome": "FI",
+    },
+    "ru": {
+        "эстонский": "EE",
+        "латвийский": "LV",
+        "латышский": "LV",
+        "литовский": "LT",
+        "финский": "FI",
+        "шведский": "SE",
+        "норвежский": "NO",
+        "датский": "DK",
+        "немецкий": "DE",
+        "германский": "DE",
+        "польский": "PL",
+        "французский": "FR",
+        "испанский": "ES",
+        "итальянский": "IT",
+        "российский": "RU",
+        "украинский": "UA",
+        "британский": "GB",
+        "американский": "US",
+    },
+}
+_LANGUAGE_PREPOSITIONS = frozenset({"in", "на", "по"})
 # Names that are also common words in that language ("того" = "of that").
 _COMMON_WORDS = frozenset({"того"})
 # Stems this short collide with ordinary words ("Мали" → "мал" = "мало"):
@@ -111,6 +184,11 @@ class CountryNames:
         for lang, aliases in _ALIASES.items():
             for name, code in aliases.items():
                 self._add(name, lang, code)
+        self._adjectives: set[tuple[str, ...]] = set()
+        for lang, adjectives in _ADJECTIVES.items():
+            for name, code in adjectives.items():
+                self._add(name, lang, code)
+                self._adjectives.add((stem(name, lang),))
 
     def _add(self, name: str, lang: Lang, code: str) -> None:
         name_words = [w.lower for w in words(name)]
@@ -136,7 +214,9 @@ class CountryNames:
                 i += 1
                 continue
             code, n = found
-            if not _used_as_language(tokens, i + n):
+            adjective = n == 1 and any((stemmed[lang][i],) in self._adjectives for lang in _LANGS)
+            after_preposition = i > 0 and lowered[i - 1] in _LANGUAGE_PREPOSITIONS
+            if not _used_as_language(tokens, i + n) and not (adjective and after_preposition):
                 mentions.append(CountryMention(code, tokens[i].start, tokens[i + n - 1].end))
             i += n
         return mentions

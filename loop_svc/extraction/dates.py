@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, timezone
 
+from loop_svc.extraction.relative import find_spoken
 from loop_svc.extraction.text import outside
 from loop_svc.schema import Role
 from services.language import Lang
@@ -77,11 +78,6 @@ _DAY_MONTH_YEAR = re.compile(rf"(?<!\d)(\d{{1,2}})\.?\s+{_WORD}\s+(\d{{4}})(?!\d
 _MONTH_DAY_YEAR = re.compile(rf"{_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)")
 _MONTH_YEAR = re.compile(rf"{_WORD}\s+(\d{{4}})(?!\d)")
 _YEAR = re.compile(r"(?<![\d\-./])(19\d{2}|20\d{2}|21\d{2})(?!\d)(?![-./]\d)")
-_RELATIVE_DAYS = {
-    -1: re.compile(r"\b(yesterday|eile|вчера)\b", re.I),
-    0: re.compile(r"\b(today|täna|сегодня)\b", re.I),
-    1: re.compile(r"\b(tomorrow|homme|завтра)\b", re.I),
-}
 _THIS_YEAR = re.compile(
     r"\bthis year\b|\b(sel|käesoleval|jooksval) aastal\b|\btänavu\b|\bsee aasta\b|\bselle aasta\b"
     r"|в\s+этом\s+году|\bэтот\s+год\b|\bэтого\s+года\b|\bтекущ\w*\s+год\w*",
@@ -200,9 +196,10 @@ def find_dates(text: str, lang: Lang, today: date) -> DateFindings:
             year = int(m[2])
             last_day = calendar.monthrange(year, named)[1]
             add(date(year, named, 1), m.start(), m.end(), last=date(year, named, last_day))
-    for offset, pattern in _RELATIVE_DAYS.items():
-        for m in pattern.finditer(text):
-            add(today + timedelta(days=offset), m.start(), m.end())
+    written_years = [int(m[1]) for m in _YEAR.finditer(text) if outside(taken, m.start(), m.end())]
+    for spoken in find_spoken(text, today, month_of, taken, written_years[0] if written_years else None):
+        role = spoken.role or _connector(text, spoken.start)
+        found.append(DateMention(spoken.value, spoken.start, spoken.end, role, None, spoken.last))
     if not found and _RELATIVE_HINT.search(text):
         parsed = _dateparser(text, lang, today)
         if parsed is not None:

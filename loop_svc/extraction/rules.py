@@ -8,12 +8,15 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime
 
+from loop_svc.extraction.addresses import find_address
 from loop_svc.extraction.countries import CountryNames
 from loop_svc.extraction.dates import DateFindings, DateMention, find_dates, iso_date, iso_datetime
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
 from loop_svc.extraction.languages import find_languages
+from loop_svc.extraction.relative import asks_for_upcoming, upcoming_range
+from loop_svc.extraction.spans import clock_times, name_spans
 from loop_svc.extraction.text import outside, words
-from loop_svc.extraction.values import enum_value, numbers, registration_number, yes_no
+from loop_svc.extraction.values import enum_value, number_words, numbers, registration_number, yes_no
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
 from services.language import Lang
 
@@ -127,7 +130,7 @@ class RuleExtractor:
         paired: set[str] = set()
         for start_param, end_param in date_pairs(params):
             paired |= {start_param.name, end_param.name}
-            values.update(self._range(found, start_param, end_param, known, replaced))
+            values.update(self._range(text, found, start_param, end_param, known, replaced))
 
         for param in params:
             if param.name in paired:
@@ -136,24 +139,34 @@ class RuleExtractor:
             if value is not None:
                 values[param.name] = value
 
-        # An address is free text too, but a keyword in front of it marks where it starts.
+        # An address is free text too, but a keyword in front of it marks where it starts,
+        # and a street with a house number is one wherever it stands.
         for param in params:
             if param.concept is Concept.ADDRESS and param.name not in values:
                 address = _anchored_address(text)
+                if address is None:
+                    mention = find_address(text, taken)
+                    if mention is not None:
+                        taken.append((mention.start, mention.end))
+                        address = mention.value
                 if address is not None:
                     values[param.name] = address
 
-        free_text = [p for p in params if p.concept in (Concept.TEXT, Concept.ADDRESS) and p.name in asked]
-        if len(free_text) == 1 and free_text[0].name not in values:
+        values.update(_places(text, params, taken, asked, values))
+        free_text = [
+            p for p in params if p.concept in _FREE_TEXT and p.name in asked and p.name not in values
+        ]
+        if len(free_text) == 1:
             others = [name for name in asked if name != free_text[0].name]
             if all(name in values or name in known for name in others):
-                remainder = _remainder(text, taken)
-                if remainder:
-                    values[free_text[0].name] = remainder
+                value = _free_text(text, taken, free_text[0])
+                if value:
+                    values[free_text[0].name] = value
         return values
 
     def _range(
         self,
+        text: str,
         found: DateFindings,
         start: ParamSpec,
         end: ParamSpec,
@@ -175,14 +188,21 @@ class RuleExtractor:
             only = dates[0]
             if only.last is not None:  # a whole month
                 first = last = only
-            elif only.connector == "start" or (
-                only.connector is None and end.name in known and start.name not in known
+            elif (role := only.connector or _context_role(text, only.start)) == "start" or (
+                role is None and end.name in known and start.name not in known
             ):
                 first = only
-            elif only.connector == "end" or (start.name in known and end.name not in known):
+            elif role == "end" or (start.name in known and end.name not in known):
                 last = only
             else:  # one day
                 first = last = only
+        elif not years and start.name not in known and end.name not in known and asks_for_upcoming(text):
+            # "When is the next public holiday?": an open range from today.
+            opens, closes = upcoming_range(self._today())
+            return {
+                start.name: _render(start, opens, DateMention(opens, 0, 0), "start"),
+                end.name: _render(end, closes, DateMention(closes, 0, 0), "end"),
+            }
         elif years:
             starts = [y for y in years if y.connector == "start"]
             ends = [y for y in years if y.connector == "end"]
@@ -226,6 +246,10 @@ class RuleExtractor:
         if concept is Concept.YEAR:
             years = [y for y in found.years if outside(replaced, y.start, y.end)]
             return str(years[0].value.year) if years else None
+        if concept is Concept.ENUM and all(v.isdigit() for v in param.enum):
+            # A count with allowed values ("party_size": 1..6): "for two people", "4 tickets".
+            counted = _count(text, param, taken, asked_alone)
+            return counted if counted in param.enum else None
         if concept is Concept.ENUM:
             hit = enum_value(text, param.enum, language)
             if hit is not None and outside(replaced, hit.start, hit.end):
@@ -241,8 +265,16 @@ class RuleExtractor:
                 taken.append((plate.start, plate.end))
                 return plate.value
             return None
+        if concept is Concept.TIME:
+            for clock in clock_times(text):
+                if outside(taken, clock.start, clock.end) and outside(replaced, clock.start, clock.end):
+                    taken.append((clock.start, clock.end))
+                    return clock.value
+            return None
         if concept in (Concept.INTEGER, Concept.NUMBER):
             integers_only = concept is Concept.INTEGER
+            if integers_only:
+                return _count(text, param, taken, asked_alone)
             found_numbers = numbers(text, integers_only=integers_only, taken=taken)
             if asked_alone and found_numbers:
                 taken.append((found_numbers[0].start, found_numbers[0].end))
@@ -306,6 +338,105 @@ def _number_named(text: str, param: ParamSpec, found: list, taken: list[tuple[in
         if any(w in name_words or w.rstrip("s") in name_words for w in near):
             taken.append((number.start, number.end))
             return str(number.value)
+    return None
+
+
+# Words shortly before a lone date that say which side of a range it is.
+_START_CONTEXT = re.compile(
+    r"(?:pick(?:ing)?[\s-]?(?:it\s+)?up|check(?:ing)?[\s-]?in|depart\w*|leav\w*|start\w*|begin\w*)\W+(?:\w+\W+){0,4}$",
+    re.I,
+)
+_END_CONTEXT = re.compile(
+    r"(?:drop(?:ping)?[\s-]?(?:it\s+)?off|check(?:ing)?[\s-]?out|return\w*|(?:coming|come|be)\s+back|keep\s+it)"
+    r"\W+(?:\w+\W+){0,4}$",
+    re.I,
+)
+
+
+def _context_role(text: str, start: int) -> Role:
+    before = text[max(0, start - 50) : start]
+    if _END_CONTEXT.search(before):
+        return "end"
+    if _START_CONTEXT.search(before):
+        return "start"
+    return None
+
+
+_FREE_TEXT = (Concept.TEXT, Concept.ADDRESS, Concept.PLACE)
+# A reply this short is the value itself ("Sacramento", "Viru 4 Tallinn").
+_SHORT_REPLY_WORDS = 4
+_COUNT_NOUNS = re.compile(
+    r"^\s*(?:people|persons?|guests?|adults?|tickets?|seats?|rooms?|passengers?|travell?ers?|of us|"
+    r"inimest\w*|piletit\w*|kohta|tuba\w*|человек\w*|билет\w*|мест\w*|номер\w*)\b",
+    re.I,
+)
+
+
+_COUNTING_WORDS = frozenset({"number", "count", "size", "seats", "travelers", "people", "rooms", "tickets"})
+
+
+def _count(text: str, param: ParamSpec, taken: list[tuple[int, int]], asked_alone: bool) -> str | None:
+    """An integer: the reply to a question only about it, a number next to a word of
+    the parameter's name ("limit 5"), or a count of people, seats or rooms."""
+    found = numbers(text, integers_only=True, taken=taken) + number_words(text, taken)
+    found.sort(key=lambda f: f.start)
+    if asked_alone and found:
+        taken.append((found[0].start, found[0].end))
+        return found[0].value
+    named = _number_named(text, param, found, taken)
+    if named is not None:
+        return named
+    counting = set(param.words) & _COUNTING_WORDS
+    if counting:
+        for number in found:
+            if _COUNT_NOUNS.match(text[number.end :]):
+                taken.append((number.start, number.end))
+                return number.value
+    return None
+
+
+def _places(
+    text: str,
+    params: Sequence[ParamSpec],
+    taken: list[tuple[int, int]],
+    asked: Sequence[str],
+    values: Mapping[str, str],
+) -> dict[str, str]:
+    """Places named after a preposition: "from X" → an origin, "to X" → a destination,
+    "in/at/around X" → any other place; a reply to a question about a place: its name."""
+    places = [p for p in params if p.concept is Concept.PLACE and p.name not in values]
+    if not places:
+        return {}
+    spans = name_spans(text, taken)
+    has_to = any(p.place_role == "to" for p in places)
+    has_plain = any(p.place_role is None for p in places)
+    found: dict[str, str] = {}
+    for param in places:
+        role = param.place_role
+        wanted = {"from": ("from",), "to": ("to",)}.get(role or "", ("in",) if has_to else ("in", "to"))
+        if role == "from" and not has_plain:
+            wanted = ("from", "in")  # "pick the car up in Philadelphia"
+        chosen = next((s for s in spans if s.preposition in wanted), None)
+        if chosen is None and param.name in asked:
+            chosen = next((s for s in spans if s.preposition is None), None)
+        if chosen is not None:
+            spans.remove(chosen)
+            taken.append((chosen.start, chosen.end))
+            found[param.name] = chosen.value
+    return found
+
+
+def _free_text(text: str, taken: list[tuple[int, int]], param: ParamSpec) -> str | None:
+    """A name in the reply ("I'd like Fighting with My Family" → "Fighting with My
+    Family"), or a short reply as a whole; a long reply with no name gives nothing."""
+    if param.concept is not Concept.ADDRESS:
+        spans = name_spans(text, taken)
+        if spans:
+            taken.append((spans[0].start, spans[0].end))
+            return spans[0].value
+    remainder = _remainder(text, taken)
+    if remainder and (param.concept is Concept.ADDRESS or len(remainder.split()) <= _SHORT_REPLY_WORDS):
+        return remainder
     return None
 
 

@@ -77,6 +77,29 @@ def numbers(text: str, *, integers_only: bool, taken: Sequence[tuple[int, int]] 
     ]
 
 
+_NUMBER_WORDS = {
+    **dict.fromkeys(("one", "üks", "ühe", "один", "одна", "одного", "одну"), "1"),
+    **dict.fromkeys(("two", "kaks", "kahe", "два", "две", "двух", "couple"), "2"),
+    **dict.fromkeys(("three", "kolm", "kolme", "три", "трёх", "трех"), "3"),
+    **dict.fromkeys(("four", "neli", "nelja", "четыре", "четырёх", "четырех"), "4"),
+    **dict.fromkeys(("five", "viis", "viie", "пять", "пяти"), "5"),
+    **dict.fromkeys(("six", "kuus", "kuue", "шесть", "шести"), "6"),
+    **dict.fromkeys(("seven", "seitse", "seitsme", "семь", "семи"), "7"),
+    **dict.fromkeys(("eight", "kaheksa", "восемь", "восьми"), "8"),
+    **dict.fromkeys(("nine", "üheksa", "девять", "девяти"), "9"),
+    **dict.fromkeys(("ten", "kümme", "kümne", "десять", "десяти"), "10"),
+}
+
+
+def number_words(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Found]:
+    """Numbers written as words ("two", "kaks", "две") as digits."""
+    return [
+        Found(_NUMBER_WORDS[w.lower], w.start, w.end)
+        for w in words(text)
+        if w.lower in _NUMBER_WORDS and outside(taken, w.start, w.end)
+    ]
+
+
 def enum_value(text: str, allowed: Sequence[str], lang: Lang) -> Found | None:
     """The allowed value the message names: whole words, case-insensitive, also
     by stem ("weekly" in "weekly reports"; "школьные" for "школьный"). Several

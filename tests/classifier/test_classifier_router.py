@@ -39,10 +39,10 @@ class Sessions:
         self.sessions = sessions or {}
         self.dropped: list[str] = []
 
-    async def active_session(self, chat_id: str) -> ActiveSession | None:
+    async def active_session(self, chat_id: str, owner_id: str = "") -> ActiveSession | None:
         return self.sessions.get(chat_id)
 
-    async def drop_session(self, chat_id: str) -> None:
+    async def drop_session(self, chat_id: str, owner_id: str = "") -> None:
         self.dropped.append(chat_id)
         self.sessions.pop(chat_id, None)
 

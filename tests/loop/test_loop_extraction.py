@@ -145,8 +145,10 @@ def test_integer_year_registration_and_free_text(
         "calculationYear": "2026",
     }
     assert extractor.extract("123 abc", params, language="et", asked=["regNr"]) == {"regNr": "123ABC"}
-    # Free text only from a reply to a question that asked for it.
-    assert extractor.extract("Viru tn 4, Tallinn", params, language="et") == {}
+    # Free text only from a reply to a question that asked for it; a street with a
+    # house number is an address wherever it stands.
+    assert extractor.extract("Viru tn 4, Tallinn", params, language="et") == {"address": "Viru tn 4, Tallinn"}
+    assert extractor.extract("kesklinnas", params, language="et") == {}
     assert extractor.extract("Viru tn 4, Tallinn", params, language="et", asked=["address"]) == {
         "address": "Viru tn 4, Tallinn"
     }

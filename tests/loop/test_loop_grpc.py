@@ -168,7 +168,8 @@ async def test_two_turn_holidays_scenario(mesh: Mesh) -> None:
     assert stored["collected"] == {"get_public_holidays": {"countryIsoCode": "EE"}}
     assert 0 < await mesh.redis.ttl("session:chat-1") <= 1800
 
-    session = (await mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-1"))).session
+    get = loop_pb2.GetSessionRequest(chat_id="chat-1", owner_id="citizen-1")
+    session = (await mesh.loop.GetSession(get)).session
     assert session.state == loop_pb2.SESSION_STATE_COLLECTING_PARAMS
     assert session.language == chat_pb2.LANGUAGE_EN and session.turn_count == 1 and session.max_turns == 5
     assert dict(session.collected["get_public_holidays"].values) == {"countryIsoCode": "EE"}
@@ -226,11 +227,15 @@ async def test_declined_continuation_abandons_in_russian(mesh: Mesh) -> None:
     await _events(mesh.loop, _turn("chat-ru", "не знаю", resume=True))
     third = await _events(mesh.loop, _turn("chat-ru", "потом", resume=True))
     assert "".join(e.token.text for e in third if e.HasField("token")).endswith("Продолжим? (да/нет)")
-    session = (await mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-ru"))).session
+    session = (
+        await mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-ru", owner_id="citizen-1"))
+    ).session
     assert session.state == loop_pb2.SESSION_STATE_AWAITING_CONTINUATION
     last = await _events(mesh.loop, _turn("chat-ru", "нет", resume=True))
     assert last[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_ABANDONED
-    assert all(e.token.kind == turn_event_pb2.TOKEN_KIND_ANSWER for e in last[:-1])
+    # No answer text: the classifier answers the original query from the knowledge base.
+    assert not any(e.HasField("token") for e in last)
+    assert last[-1].end.fallback_query == "Какие праздники в Эстонии?"
     assert await mesh.redis.exists("session:chat-ru") == 0
     assert mesh.caller.requests == []
 
@@ -296,8 +301,9 @@ async def test_invalid_requests_name_the_field(mesh: Mesh) -> None:
 
 async def test_delete_session(mesh: Mesh) -> None:
     await _events(mesh.loop, _turn("chat-d", "Holidays in Latvia", HOLIDAYS))
-    assert (await mesh.loop.DeleteSession(loop_pb2.DeleteSessionRequest(chat_id="chat-d"))).deleted is True
-    assert (await mesh.loop.DeleteSession(loop_pb2.DeleteSessionRequest(chat_id="chat-d"))).deleted is False
+    delete = loop_pb2.DeleteSessionRequest(chat_id="chat-d", owner_id="citizen-1")
+    assert (await mesh.loop.DeleteSession(delete)).deleted is True
+    assert (await mesh.loop.DeleteSession(delete)).deleted is False
     assert await mesh.redis.exists("session:chat-d") == 0
 
 
@@ -308,6 +314,19 @@ async def test_other_owner_cannot_resume(mesh: Mesh) -> None:
     code, info = await _stream_status(mesh.loop, request)
     assert code == grpc.StatusCode.NOT_FOUND and info is not None and info.reason == "SESSION_NOT_FOUND"
     assert await mesh.redis.exists("session:chat-o") == 1
+
+
+async def test_other_owner_cannot_read_or_delete(mesh: Mesh) -> None:
+    await _events(mesh.loop, _turn("chat-p", "Holidays in Latvia", HOLIDAYS))
+    for owner in ("someone-else", ""):
+        code, info = await _status_of(
+            mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-p", owner_id=owner))
+        )
+        assert code == grpc.StatusCode.NOT_FOUND and info is not None and info.reason == "SESSION_NOT_FOUND"
+        request = loop_pb2.DeleteSessionRequest(chat_id="chat-p", owner_id=owner)
+        deleted = await mesh.loop.DeleteSession(request)
+        assert deleted.deleted is False
+    assert await mesh.redis.exists("session:chat-p") == 1
 
 
 async def test_client_cancel_cancels_the_caller(mesh: Mesh) -> None:
@@ -342,3 +361,32 @@ async def test_unreachable_caller_fails_the_turn_politely(
     assert error_info(events[-2].error).reason == "CALLER_UNAVAILABLE"
     assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_FAILED
     assert await redis_client.exists("session:chat-f") == 0
+
+
+async def test_redis_stopped_mid_conversation_then_back() -> None:
+    """Redis goes away between two turns: a localized answer, the session is not
+    lost, and the next turn continues once Redis is back on the same port."""
+    port = free_port()
+    workdir_redis = EmbeddedRedis(port=port).start()
+    caller = GrpcServer([], grace_seconds=0.5)
+    await caller.start()
+    server = await _start_loop(workdir_redis.url, caller.address)
+    try:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            stub = loop_pb2_grpc.LoopServiceStub(channel)
+            start = _turn("chat-r", "Eesti riigipühad", HOLIDAYS, language=chat_pb2.LANGUAGE_ET)
+            first = await _events(stub, start)
+            assert first[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_NEEDS_INPUT
+            workdir_redis.stop()
+            down = await _events(stub, _turn("chat-r", "2026", resume=True))
+            assert "".join(e.token.text for e in down if e.HasField("token")).startswith("Sorry")
+            assert error_info(down[-2].error).reason == "SESSION_STORE_UNAVAILABLE"
+            assert down[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_FAILED
+            workdir_redis = EmbeddedRedis(port=port).start()
+            # The embedded server keeps nothing on disk: the chat starts over and works.
+            again = await _events(stub, start)
+            assert again[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_NEEDS_INPUT
+    finally:
+        await server.stop(0.5)
+        await caller.stop(0.5)
+        workdir_redis.stop()

@@ -1,0 +1,123 @@
+"""Parameter values over a whole conversation: every user message is read in
+order, with what the assistant's message just before it asked for, and later
+values overwrite earlier ones (corrections win).
+
+The loop uses this for the first message of a session that arrives with a
+conversation history, and bench/eval_slots.py runs SGD dialogues through it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from loop_svc.extraction.spans import name_spans
+from loop_svc.schema import ParamSpec
+from services.language import Lang
+
+# Name words too generic to say which parameter a question is about.
+_GENERIC = frozenset(
+    {"the", "of", "for", "and", "name", "number", "type", "is", "to", "in", "at", "id", "value", "code"}
+    | {"info"}
+)
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+class Extractor(Protocol):
+    def extract(
+        self,
+        message: str,
+        params: Sequence[ParamSpec],
+        *,
+        language: Lang,
+        asked: Sequence[str] = (),
+        known: Mapping[str, str] | None = None,
+    ) -> dict[str, str]: ...
+
+
+@dataclass(frozen=True)
+class Message:
+    role: str
+    content: str
+
+
+def asked_in(text: str, params: Sequence[ParamSpec]) -> list[str]:
+    """The parameters an assistant question is about: those with a distinctive
+    name word in the question ("Which city?" → city_of_event). Only questions ask."""
+    if "?" not in text:
+        return []
+    lowered = {w.lower() for w in _WORD.findall(text)}
+    stems = {w[:5] for w in lowered if len(w) >= 5}
+    asked = []
+    for param in params:
+        words = [w for w in param.words if w not in _GENERIC and len(w) >= 3]
+        if any(w in lowered or (len(w) >= 5 and w[:5] in stems) for w in words):
+            asked.append(param.name)
+    return asked
+
+
+# An assistant message that proposes something ("How about Qimura Sushi & Ramen in Windsor?").
+_OFFER = re.compile(
+    r"\b(?:how about|what about|what of|there is|there's|i found|i recommend|i suggest|you might like|"
+    r"would you like|called|is playing|is showing|available|confirm|is that (?:right|correct|ok)|"
+    r"does that sound|departs|leaves|leaving at)\b",
+    re.I,
+)
+# A user message that takes it ("Sure, that sounds good", "Yes, book it").
+_ACCEPT = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|great|perfect|good|fine|cool|awesome|excellent|"
+    r"that (?:sounds|works|is|one|would)|sounds|it sounds|i like|i'd like|i would like|let's|lets|book|"
+    r"please|that's|thats)\b",
+    re.I,
+)
+_DECLINE = re.compile(r"\b(?:no|not|don't|dont|else|other|another|different|nope)\b", re.I)
+_NAME_WORDS = frozenset({"name", "title", "event", "destination", "attraction", "song", "movie", "track"})
+
+
+def accepts_offer(text: str) -> bool:
+    return bool(_ACCEPT.search(text)) and not _DECLINE.search(text)
+
+
+def track(
+    messages: Sequence[Message],
+    params: Sequence[ParamSpec],
+    extractor: Extractor,
+    *,
+    language: Lang,
+    known: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The values the user messages state, in order, later ones winning."""
+    state: dict[str, str] = dict(known or {})
+    asked: list[str] = []
+    offer: str | None = None
+    for message in messages:
+        if message.role == "assistant":
+            asked = asked_in(message.content, params)
+            offer = message.content if _OFFER.search(message.content) else None
+            continue
+        if message.role != "user" or not message.content.strip():
+            continue
+        if offer is not None and accepts_offer(message.content):
+            state.update(_offered(offer, params, extractor, language, state))
+        state.update(extractor.extract(message.content, params, language=language, asked=asked, known=state))
+        asked = []
+        offer = None
+    return state
+
+
+def _offered(
+    offer: str, params: Sequence[ParamSpec], extractor: Extractor, language: Lang, state: Mapping[str, str]
+) -> dict[str, str]:
+    """What an accepted offer names: its values, and its first name for the
+    parameter that holds the offered thing (restaurant_name, title, event_name...)."""
+    values = extractor.extract(offer, params, language=language, known=state)
+    named = [p for p in params if set(p.words) & _NAME_WORDS and p.name not in values]
+    if named:
+        cue = _OFFER.search(offer)
+        after = offer[cue.end() :] if cue is not None else offer
+        spans = name_spans(after)
+        if spans:
+            values[named[0].name] = spans[0].value
+    return values

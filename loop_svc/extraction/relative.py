@@ -1,0 +1,251 @@
+"""Dates people say instead of write (en/et/ru), resolved against an injected "today".
+
+Understood:
+- day words: today/tonight/later today, tomorrow, the day after tomorrow, yesterday
+  (täna/tänasest/tänaseni, homme, ülehomme, eile; сегодня/сегодняшнего, завтра,
+  послезавтра, вчера);
+- weekdays: "Friday", "this Friday", "on Friday" → the next such day from today on;
+  "next Friday", "Friday next week", "järgmisel reedel", "в следующую пятницу" → the
+  first one after today (as SGD resolves them);
+- periods: "next week/month/year", "this week/month" (järgmisel nädalal/kuul, järgmisel
+  aastal, sel nädalal/kuul; на следующей неделе, в следующем месяце, в следующем году,
+  на этой неделе, в этом месяце) → the whole period;
+- period ends: "the end of the year/month", "aasta/kuu lõpuni", "до конца года/месяца";
+- "in 3 days" / "3 päeva pärast" / "через 3 дня";
+- a day of a month without a year: "March 14th", "14th of March", "the 14th", "14th of
+  this month", "24. veebruaril", "1. märtsist", "30. juunini", "1 марта", "30 июня" —
+  this year (a bare day number is this month, or the next one when it has passed; a
+  year written in the same message wins).
+
+Estonian case endings carry the range role: -st/-sest (from) opens a range, -ni (until)
+closes it ("1. märtsist 30. juunini", "tänasest aasta lõpuni").
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from loop_svc.schema import Role
+
+_ORD = r"(?:st|nd|rd|th|\.)?"
+_WEEKDAYS: list[tuple[str, ...]] = [
+    ("monday", "mon", "esmaspäev", "понедельник"),
+    ("tuesday", "tue", "tues", "teisipäev", "вторник"),
+    ("wednesday", "wed", "kolmapäev", "сред"),
+    ("thursday", "thu", "thur", "thurs", "neljapäev", "четверг"),
+    ("friday", "fri", "reede", "пятниц"),
+    ("saturday", "sat", "laupäev", "суббот"),
+    ("sunday", "sun", "pühapäev", "воскресень", "воскресенье"),
+]
+_LONG_WEEKDAY_STEMS = [
+    ("monday", "esmaspäe", "понедельник"),
+    ("tuesday", "teisipäe", "вторник"),
+    ("wednesday", "kolmapäe", "сред"),
+    ("thursday", "neljapäe", "четверг"),
+    ("friday", "reede", "пятниц"),
+    ("saturday", "laupäe", "суббот"),
+    ("sunday", "pühapäe", "воскресень"),
+]
+_NEXT = r"(?:next|coming|järgmi\w*|tuleva\w*|следующ\w*|ближайш\w*)"
+_THIS = r"(?:this|sel|sellel|käesolev\w*|see|eto\w*|эт\w+|текущ\w*)"
+_NEXT_WEEK = re.compile(rf"\b(?:{_NEXT}\s+(?:week|nädal\w*|недел\w*))\b|\bnext\s+wk\b", re.I)
+_THIS_WEEK = re.compile(rf"\b(?:{_THIS}\s+(?:week|nädal\w*|недел\w*))\b", re.I)
+_NEXT_MONTH = re.compile(rf"\b{_NEXT}\s+(?:month|kuu\w*|месяц\w*)\b", re.I)
+_THIS_MONTH = re.compile(rf"(?<!of\s)\b{_THIS}\s+(?:month|kuu\w*|месяц\w*)\b(?!\s*\d)", re.I)
+_NEXT_YEAR = re.compile(rf"\b{_NEXT}\s+(?:year|aasta\w*|год\w*)\b|\bв\s+следующем\s+году\b", re.I)
+_END_OF_YEAR = re.compile(
+    r"\b(?:(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?year|year[- ]end|aasta\s+lõpu\w*|"
+    r"конц\w*\s+(?:этого\s+|текущего\s+)?года)\b",
+    re.I,
+)
+_END_OF_MONTH = re.compile(
+    r"\b(?:(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?month|kuu\s+lõpu\w*|конц\w*\s+(?:этого\s+)?месяца)\b",
+    re.I,
+)
+_DAY_AFTER_TOMORROW = re.compile(r"\b(?:(?:the\s+)?day\s+after\s+tomorrow|ülehomme\w*|послезавтра)\b", re.I)
+_DAY_WORDS: list[tuple[int, re.Pattern[str]]] = [
+    (0, re.compile(r"\b(?:later\s+)?(?:today|tonight)\b|\btäna\w*|\bсегодня\w*", re.I)),
+    (1, re.compile(r"\btomorrow\b|\bhomme\w*|\bhomse\w*|\bзавтра\w*", re.I)),
+    (-1, re.compile(r"\byesterday\b|\beile\b|\beilse\w*|\bвчера\w*", re.I)),
+]
+_IN_DAYS = re.compile(
+    r"\b(?:in\s+(\d{1,3})\s+days?|(\d{1,3})\s+päeva\s+pärast|через\s+(\d{1,3})\s+(?:день|дня|дней))\b", re.I
+)
+_WEEKDAY_WORD = re.compile(r"\b([^\W\d_]{3,})\b")
+# "14th of this month", "the 14th", "on the 3rd"
+_DAY_OF_THIS_MONTH = re.compile(
+    r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(?:this|the)\s+month)?\b", re.I
+)
+_WORD = r"([^\W\d_]{3,})"
+_DAY_MONTH = re.compile(rf"(?<![\d.])(\d{{1,2}}){_ORD}\s*(?:of\s+)?{_WORD}", re.I)
+_MONTH_DAY = re.compile(rf"\b{_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.:]?\d)", re.I)
+
+
+@dataclass(frozen=True)
+class Spoken:
+    value: date
+    start: int
+    end: int
+    # The last day when the phrase names a period (a week, a month).
+    last: date | None = None
+    # A role the words themselves give ("tänasest" opens, "juunini" closes).
+    role: Role = None
+
+
+def _weekday_of(word: str) -> tuple[int, bool] | None:
+    """(weekday, is_long_form) of a weekday word in any of the three languages."""
+    lowered = word.lower()
+    for index, stems in enumerate(_LONG_WEEKDAY_STEMS):
+        if any(lowered.startswith(stem) for stem in stems):
+            return index, True
+    for index, names in enumerate(_WEEKDAYS):
+        if lowered in names:
+            return index, False
+    return None
+
+
+def _estonian_role(word: str) -> Role:
+    lowered = word.lower()
+    if lowered.endswith("ni"):
+        return "end"
+    if lowered.endswith("st"):
+        return "start"
+    return None
+
+
+def _month_bounds(year: int, month: int) -> tuple[date, date]:
+    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _add_months(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 + months
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def _safe(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def find_spoken(
+    text: str,
+    today: date,
+    month_of: Callable[[str], int | None],
+    taken: list[tuple[int, int]],
+    year_hint: int | None = None,
+) -> list[Spoken]:
+    """Spoken dates outside `taken` (spans already read as written dates); each one
+    found is added to `taken`. `month_of(word) -> int | None` names months."""
+    found: list[Spoken] = []
+
+    def free(start: int, end: int) -> bool:
+        return all(end <= s or start >= e for s, e in taken)
+
+    def add(value: date | None, start: int, end: int, last: date | None = None, role: Role = None) -> None:
+        if value is None or not free(start, end):
+            return
+        taken.append((start, end))
+        found.append(Spoken(value, start, end, last, role))
+
+    year = year_hint or today.year
+    for pattern, period in (
+        (_NEXT_WEEK, "next_week"),
+        (_THIS_WEEK, "this_week"),
+        (_NEXT_MONTH, "next_month"),
+        (_THIS_MONTH, "this_month"),
+        (_NEXT_YEAR, "next_year"),
+    ):
+        for m in pattern.finditer(text):
+            # "Friday next week" is a day, not the week: read by the weekday rule below.
+            before = text[max(0, m.start() - 12) : m.start()]
+            if period.endswith("week") and re.search(r"[^\W\d_]{3,}\s*$", before):
+                word = re.search(r"([^\W\d_]{3,})\s*$", before)
+                if word is not None and _weekday_of(word.group(1)) is not None:
+                    continue
+            if period == "next_week":
+                monday = today + timedelta(days=7 - today.weekday())
+                add(monday, m.start(), m.end(), monday + timedelta(days=6))
+            elif period == "this_week":
+                add(today, m.start(), m.end(), today + timedelta(days=6 - today.weekday()))
+            elif period == "next_month":
+                following = _add_months(today, 1)
+                first, last = _month_bounds(following.year, following.month)
+                add(first, m.start(), m.end(), last)
+            elif period == "this_month":
+                add(today, m.start(), m.end(), _month_bounds(today.year, today.month)[1])
+            else:
+                add(date(today.year + 1, 1, 1), m.start(), m.end(), date(today.year + 1, 12, 31))
+    for m in _END_OF_YEAR.finditer(text):
+        add(date(year, 12, 31), m.start(), m.end(), role="end")
+    for m in _END_OF_MONTH.finditer(text):
+        add(_month_bounds(today.year, today.month)[1], m.start(), m.end(), role="end")
+    for m in _DAY_AFTER_TOMORROW.finditer(text):
+        add(today + timedelta(days=2), m.start(), m.end())
+    for offset, pattern in _DAY_WORDS:
+        for m in pattern.finditer(text):
+            add(today + timedelta(days=offset), m.start(), m.end(), role=_estonian_role(m.group(0)))
+    for m in _IN_DAYS.finditer(text):
+        days = int(next(g for g in m.groups() if g))
+        add(today + timedelta(days=days), m.start(), m.end())
+    for m in _WEEKDAY_WORD.finditer(text):
+        weekday = _weekday_of(m.group(1))
+        if weekday is None:
+            continue
+        index, long_form = weekday
+        if not long_form and not m.group(1)[0].isupper():
+            continue  # "sun", "wed" in lower case are ordinary words more often than days
+        before = text[max(0, m.start() - 25) : m.start()]
+        after = text[m.end() : m.end() + 12]
+        later = bool(re.search(rf"{_NEXT}\s*$", before, re.I)) or bool(
+            re.match(r"\s+(?:next\s+week|järgmisel\s+nädalal|на\s+следующей\s+неделе)", after, re.I)
+        )
+        ahead = (index - today.weekday()) % 7
+        if later and ahead == 0:
+            ahead = 7
+        span_start = m.start()
+        prefix = re.search(rf"(?:{_NEXT}|{_THIS})\s*$", before, re.I)
+        if prefix is not None:
+            span_start = m.start() - (len(before) - prefix.start())
+        suffix = re.match(
+            r"\s+(?:(?:next|this)\s+week|järgmisel\s+nädalal|на\s+следующей\s+неделе)", after, re.I
+        )
+        span_end = m.end() + (suffix.end() if suffix else 0)
+        add(today + timedelta(days=ahead), span_start, span_end)
+    for m in _DAY_MONTH.finditer(text):
+        month = month_of(m.group(2))
+        if month is not None:
+            add(_safe(year, month, int(m.group(1))), m.start(), m.end(), role=_estonian_role(m.group(2)))
+    for m in _MONTH_DAY.finditer(text):
+        month = month_of(m.group(1))
+        if month is not None:
+            add(_safe(year, month, int(m.group(2))), m.start(), m.end())
+    for m in _DAY_OF_THIS_MONTH.finditer(text):
+        day_number = int(m.group(1))
+        candidate = _safe(today.year, today.month, day_number)
+        if candidate is not None and candidate < today and "month" not in m.group(0).lower():
+            following = _add_months(today, 1)
+            candidate = _safe(following.year, following.month, day_number)
+        add(candidate, m.start(), m.end())
+    return found
+
+
+def upcoming_range(today: date) -> tuple[date, date]:
+    """The open range a "next holiday"-style question means: a year from today."""
+    return today, _safe(today.year + 1, today.month, today.day) or today + timedelta(days=365)
+
+
+_UPCOMING = re.compile(
+    r"\b(?:next|upcoming|coming|soonest|järgmi\w*|lähim\w*|eelseisv\w*|tuleva\w*|следующ\w*|ближайш\w*|"
+    r"предстоящ\w*)\b",
+    re.I,
+)
+
+
+def asks_for_upcoming(text: str) -> bool:
+    return bool(_UPCOMING.search(text))
