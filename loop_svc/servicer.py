@@ -14,9 +14,10 @@ from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from loop_svc import convert, questions
 from loop_svc.loop import Abandoned, Complete, NeedsInput, Step
 from loop_svc.turns import TurnRunner
-from services.errors import MeshError, Unavailable
+from services.errors import MeshError, NotFound, Unavailable
 from services.language import to_proto
 from services.runtime.channels import downstream_timeout
+from services.runtime.owner import acting_owner, check_resource_owner
 from services.runtime.status import abort_with, error_event
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,7 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         self, request: loop_pb2.RunTurnRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[loop_pb2.RunTurnResponse]:
         try:
+            acting_owner(request.turn.owner_id, field="turn.owner_id")
             step = await self._runner.run(convert.turn_request(request))
         except MeshError as error:
             await abort_with(context, error)
@@ -116,7 +118,9 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         self, request: loop_pb2.GetSessionRequest, context: grpc.aio.ServicerContext
     ) -> loop_pb2.GetSessionResponse:
         try:
+            owner = acting_owner(request.owner_id)
             session = await self._runner.get(request.chat_id)
+            check_resource_owner(session.owner_id, owner, "the chat's session")
         except MeshError as error:
             await abort_with(context, error)
         return loop_pb2.GetSessionResponse(session=convert.session_to_proto(session))
@@ -125,6 +129,13 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         self, request: loop_pb2.DeleteSessionRequest, context: grpc.aio.ServicerContext
     ) -> loop_pb2.DeleteSessionResponse:
         try:
+            owner = acting_owner(request.owner_id)
+            try:
+                existing = await self._runner.get(request.chat_id)
+            except NotFound:
+                existing = None
+            if existing is not None:
+                check_resource_owner(existing.owner_id, owner, "the chat's session")
             deleted = await self._runner.delete(request.chat_id)
         except MeshError as error:
             await abort_with(context, error)

@@ -19,7 +19,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
+from services.runtime.channels import MAX_MESSAGE_BYTES
 from services.runtime.interceptors import RequestLoggingInterceptor
+from services.runtime.owner import OwnerInterceptor
 
 log = logging.getLogger("atc.server")
 
@@ -53,9 +55,14 @@ class GrpcServer:
         self._on_shutdown = list(on_shutdown)
         self._health = health_aio.HealthServicer()
         # so_reuseport off: a second process on a taken port must fail, not share it.
+        # Message sizes match the channels' (services.runtime.channels), explicitly.
         self._server = grpc.aio.server(
-            interceptors=[RequestLoggingInterceptor()],
-            options=[("grpc.so_reuseport", 0)],
+            interceptors=[RequestLoggingInterceptor(), OwnerInterceptor()],
+            options=[
+                ("grpc.so_reuseport", 0),
+                ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+                ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+            ],
         )
         self._port: int | None = None
         self._stopping = False

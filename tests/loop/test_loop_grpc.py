@@ -168,7 +168,9 @@ async def test_two_turn_holidays_scenario(mesh: Mesh) -> None:
     assert stored["collected"] == {"get_public_holidays": {"countryIsoCode": "EE"}}
     assert 0 < await mesh.redis.ttl("session:chat-1") <= 1800
 
-    session = (await mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-1"))).session
+    session = (
+        await mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-1", owner_id="citizen-1"))
+    ).session
     assert session.state == loop_pb2.SESSION_STATE_COLLECTING_PARAMS
     assert session.language == chat_pb2.LANGUAGE_EN and session.turn_count == 1 and session.max_turns == 5
     assert dict(session.collected["get_public_holidays"].values) == {"countryIsoCode": "EE"}
@@ -226,7 +228,9 @@ async def test_declined_continuation_abandons_in_russian(mesh: Mesh) -> None:
     await _events(mesh.loop, _turn("chat-ru", "не знаю", resume=True))
     third = await _events(mesh.loop, _turn("chat-ru", "потом", resume=True))
     assert "".join(e.token.text for e in third if e.HasField("token")).endswith("Продолжим? (да/нет)")
-    session = (await mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-ru"))).session
+    session = (
+        await mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-ru", owner_id="citizen-1"))
+    ).session
     assert session.state == loop_pb2.SESSION_STATE_AWAITING_CONTINUATION
     last = await _events(mesh.loop, _turn("chat-ru", "нет", resume=True))
     assert last[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_ABANDONED
@@ -296,7 +300,9 @@ async def test_invalid_requests_name_the_field(mesh: Mesh) -> None:
 
 async def test_delete_session(mesh: Mesh) -> None:
     await _events(mesh.loop, _turn("chat-d", "Holidays in Latvia", HOLIDAYS))
-    assert (await mesh.loop.DeleteSession(loop_pb2.DeleteSessionRequest(chat_id="chat-d"))).deleted is True
+    assert (
+        await mesh.loop.DeleteSession(loop_pb2.DeleteSessionRequest(chat_id="chat-d", owner_id="citizen-1"))
+    ).deleted is True
     assert (await mesh.loop.DeleteSession(loop_pb2.DeleteSessionRequest(chat_id="chat-d"))).deleted is False
     assert await mesh.redis.exists("session:chat-d") == 0
 
@@ -342,3 +348,20 @@ async def test_unreachable_caller_fails_the_turn_politely(
     assert error_info(events[-2].error).reason == "CALLER_UNAVAILABLE"
     assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_FAILED
     assert await redis_client.exists("session:chat-f") == 0
+
+
+async def test_session_of_another_owner_is_neither_read_nor_deleted(mesh: Mesh) -> None:
+    await _events(mesh.loop, _turn("chat-p", "Holidays in Latvia", HOLIDAYS))
+    for call in (
+        mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-p", owner_id="someone-else")),
+        mesh.loop.DeleteSession(loop_pb2.DeleteSessionRequest(chat_id="chat-p", owner_id="someone-else")),
+        # The owner in metadata (set by the edge) must match the body's.
+        mesh.loop.GetSession(
+            loop_pb2.GetSessionRequest(chat_id="chat-p", owner_id="citizen-1"),
+            metadata=(("x-atc-owner", "someone-else"),),
+        ),
+    ):
+        code, info = await _status_of(call)
+        assert code == grpc.StatusCode.PERMISSION_DENIED and info is not None
+        assert info.reason in ("OWNED_BY_ANOTHER", "OWNER_MISMATCH")
+    assert await mesh.redis.exists("session:chat-p") == 1
