@@ -19,6 +19,7 @@ from caller_svc.result_store import ResultStore
 from services.errors import InvalidArgument, MeshError
 from services.language import DEFAULT_LANG, Lang, from_proto
 from services.runtime.channels import downstream_timeout
+from services.runtime.owner import acting_owner
 from services.runtime.status import abort_with
 from services.tokens import split_tokens
 
@@ -117,6 +118,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
         self, request: caller_pb2.ExecuteCallsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[caller_pb2.ExecuteCallsResponse]:
         try:
+            acting_owner(request.owner_id)
             if not request.calls:
                 raise InvalidArgument("at least one call is required", field="calls")
             calls = [planned_call(call, f"calls[{i}]") for i, call in enumerate(request.calls)]
@@ -163,6 +165,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
         self, request: caller_pb2.CallEndpointRequest, context: grpc.aio.ServicerContext
     ) -> caller_pb2.CallEndpointResponse:
         try:
+            acting_owner(request.owner_id)
             if not request.HasField("call"):
                 raise InvalidArgument("call is required", field="call")
             call = planned_call(request.call, "call")
@@ -187,7 +190,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
         try:
             if not request.result_id:
                 raise InvalidArgument("result_id is required", field="result_id")
-            stored = await self._store.get(request.result_id, request.owner_id)
+            stored = await self._store.get(request.result_id, acting_owner(request.owner_id))
         except MeshError as error:
             await abort_with(context, error)
         return caller_pb2.GetResultResponse(

@@ -15,7 +15,8 @@ from classifier_svc.router import Router
 from services import language
 from services.errors import InvalidArgument, MeshError, Unavailable
 from services.runtime.channels import downstream_timeout
-from services.runtime.status import abort_with, error_event
+from services.runtime.owner import acting_owner
+from services.runtime.status import abort_with, error_event, mesh_error_from_rpc
 from services.tokens import split_tokens
 
 log = logging.getLogger(__name__)
@@ -108,6 +109,7 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
     ) -> Decision:
         try:
             validate_turn(turn)
+            acting_owner(turn.owner_id, field="turn.owner_id")
             return await self._router.decide(
                 turn.chat_id,
                 turn.message,
@@ -119,6 +121,9 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
         except MeshError as exc:
             await abort_with(context, exc)
         except grpc.aio.AioRpcError as exc:
+            if exc.code() == grpc.StatusCode.PERMISSION_DENIED:
+                # The chat's session belongs to another owner: refused, left as it is.
+                await abort_with(context, mesh_error_from_rpc(exc))
             log.warning("routing failed: %s %s", exc.code().name, exc.details())
             await abort_with(
                 context,

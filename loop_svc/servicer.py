@@ -15,9 +15,10 @@ from loop_svc import convert, questions
 from loop_svc.loop import Abandoned, Complete, NeedsInput, Step
 from loop_svc.store_errors import STORE_UNAVAILABLE
 from loop_svc.turns import TurnRunner
-from services.errors import MeshError, Unavailable
+from services.errors import MeshError, NotFound, Unavailable
 from services.language import to_proto
 from services.runtime.channels import downstream_timeout
+from services.runtime.owner import acting_owner, check_resource_owner
 from services.runtime.status import abort_with, error_event
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,7 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
     ) -> AsyncIterator[loop_pb2.RunTurnResponse]:
         turn = convert.turn_request(request)
         try:
+            acting_owner(request.turn.owner_id, field="turn.owner_id")
             step = await self._runner.run(turn)
         except Unavailable as error:
             if error.reason != STORE_UNAVAILABLE:
@@ -129,7 +131,8 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         self, request: loop_pb2.GetSessionRequest, context: grpc.aio.ServicerContext
     ) -> loop_pb2.GetSessionResponse:
         try:
-            session = await self._runner.get(request.chat_id, request.owner_id)
+            owner = acting_owner(request.owner_id)
+            session = await self._runner.get(request.chat_id, owner)
         except MeshError as error:
             await abort_with(context, error)
         return loop_pb2.GetSessionResponse(session=convert.session_to_proto(session))
@@ -138,7 +141,8 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         self, request: loop_pb2.DeleteSessionRequest, context: grpc.aio.ServicerContext
     ) -> loop_pb2.DeleteSessionResponse:
         try:
-            deleted = await self._runner.delete(request.chat_id, request.owner_id)
+            owner = acting_owner(request.owner_id)
+            deleted = await self._runner.delete(request.chat_id, owner)
         except MeshError as error:
             await abort_with(context, error)
         return loop_pb2.DeleteSessionResponse(deleted=deleted)

@@ -1,6 +1,7 @@
 """The `atc` command.
 
 atc up    [--host 127.0.0.1] [--port 8080] [--data-dir .atc]   the whole mesh, in the foreground
+atc seed  --target HOST:PORT --endpoints FILE [--base-url URL]    index a catalogue into an indexer
 atc chat  [--target 127.0.0.1:50052] [--lang et]              a terminal chat with classifier_svc
 """
 
@@ -23,6 +24,9 @@ def _parser() -> argparse.ArgumentParser:
     up.add_argument("--host", default="127.0.0.1", help="edge host (default 127.0.0.1)")
     up.add_argument("--port", type=int, default=8080, help="edge port (default 8080)")
     up.add_argument(
+        "--admin-port", type=int, default=None, help="edge admin port on 127.0.0.1 (default: a free one)"
+    )
+    up.add_argument(
         "--data-dir", type=Path, default=Path(".atc"), help="index, logs and caches (default .atc)"
     )
     up.add_argument(
@@ -43,7 +47,31 @@ def _parser() -> argparse.ArgumentParser:
     )
     chat.add_argument("--timeout", type=float, default=120.0, help="seconds one turn may take")
     chat.add_argument("-v", "--verbose", action="store_true", help="show progress, calls and outcomes")
+
+    seed = commands.add_parser("seed", help="index a catalogue (and knowledge) into a running indexer")
+    seed.add_argument("--target", default="127.0.0.1:50051", help="indexer_svc address")
+    seed.add_argument("--endpoints", type=Path, default=None, help="catalogue file (JSON list of endpoints)")
+    seed.add_argument("--knowledge", type=Path, default=None, help="JSON list of knowledge documents")
+    seed.add_argument("--base-url", default="", help="replaces {base_url} in the catalogue's URLs")
+    seed.add_argument("--skip-enrichment", action="store_true", help="index without LLM enrichment")
+    seed.add_argument("--wait", type=float, default=300.0, help="seconds to wait for the indexer")
     return parser
+
+
+def _seed(args: argparse.Namespace) -> int:
+    from services.launcher.seed import run_seed
+
+    if args.endpoints is None and args.knowledge is None:
+        print("atc seed: give --endpoints and/or --knowledge", file=sys.stderr)
+        return 2
+    options = {
+        "endpoints_file": args.endpoints,
+        "knowledge_file": args.knowledge,
+        "base_url": args.base_url,
+        "skip_enrichment": args.skip_enrichment,
+        "wait_seconds": args.wait,
+    }
+    return run_seed(args.target, options)
 
 
 def _up(args: argparse.Namespace) -> int:
@@ -60,6 +88,7 @@ def _up(args: argparse.Namespace) -> int:
         ready_timeout=args.ready_timeout,
         log_level=args.log_level,
         redis_url=redis_url_from_env(),
+        admin_port=args.admin_port,
     )
     try:
         plan = plan_mesh(options)
@@ -77,6 +106,7 @@ def _up(args: argparse.Namespace) -> int:
     def announce() -> None:
         print(f"ATC Mesh is up: {plan.edge_url}", file=out)
         print(f"  logs: {plan.log_dir}/<service>.log", file=out)
+        print(f"  admin: {plan.admin_url}  (Authorization: Bearer {plan.admin_token})", file=out)
         for name, address in plan.addresses.items():
             if name != "edge":
                 print(f"  {name}: {address}", file=out)
@@ -109,6 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "up":
         return _up(args)
+    if args.command == "seed":
+        return _seed(args)
     return _chat(args)
 
 

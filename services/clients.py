@@ -19,6 +19,7 @@ from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from services.language import Lang, to_proto
+from services.runtime.owner import OWNER_HEADER
 from services.runtime.request_context import REQUEST_ID_HEADER
 from services.runtime.status import mesh_error_from_rpc
 
@@ -64,8 +65,13 @@ class ChatTurnInput(BaseModel):
         )
 
 
-def _metadata(request_id: str) -> tuple[tuple[str, str], ...] | None:
-    return ((REQUEST_ID_HEADER, request_id),) if request_id else None
+def _metadata(request_id: str, owner_id: str = "") -> tuple[tuple[str, str], ...] | None:
+    """Request id and, for a turn, its owner (services.runtime.owner): the next hop
+    checks that the owner in the body is the one the metadata vouches for."""
+    pairs: tuple[tuple[str, str], ...] = ((REQUEST_ID_HEADER, request_id),) if request_id else ()
+    if owner_id:
+        pairs += ((OWNER_HEADER, owner_id),)
+    return pairs or None
 
 
 async def health_status(channel: grpc.aio.Channel, service: str = "", *, timeout: float = 2.0) -> str:
@@ -92,7 +98,7 @@ class ClassifierClient:
         call = self._stub.RouteTurn(
             classifier_pb2.RouteTurnRequest(turn=turn.to_proto()),
             timeout=timeout,
-            metadata=_metadata(turn.request_id),
+            metadata=_metadata(turn.request_id, turn.owner_id),
         )
         try:
             async for response in call:
@@ -111,7 +117,7 @@ class ClassifierClient:
             response = await self._stub.Classify(
                 classifier_pb2.ClassifyRequest(turn=turn.to_proto()),
                 timeout=timeout,
-                metadata=_metadata(turn.request_id),
+                metadata=_metadata(turn.request_id, turn.owner_id),
             )
         except grpc.aio.AioRpcError as exc:
             raise mesh_error_from_rpc(exc) from exc

@@ -43,3 +43,15 @@ class Unavailable(MeshError):
 
 class FailedPrecondition(MeshError):
     reason = "FAILED_PRECONDITION"
+
+
+class Unauthenticated(MeshError):
+    """No valid credential (HTTP 401, gRPC UNAUTHENTICATED)."""
+
+    reason = "UNAUTHENTICATED"
+
+
+class TooLarge(MeshError):
+    """A body or message over a size limit (HTTP 413, gRPC RESOURCE_EXHAUSTED)."""
+
+    reason = "TOO_LARGE"

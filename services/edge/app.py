@@ -1,16 +1,27 @@
-"""The one place the edge is wired: clients in, Starlette app out."""
+"""The one place the edge is wired: clients in, Starlette apps out.
+
+Two apps on two listeners: the public one (chat routes, page, health) that Envoy
+routes, and the admin one (catalogue routes behind the admin token) on its own
+port that Envoy never routes.
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import Route
 
 from services.clients import ClassifierClient, IndexerClient
+from services.edge.admin_guard import AdminTokenGuard
+from services.edge.identity import IdentityResolver
+from services.edge.limits import JsonLimits
+from services.edge.models import TurnLimits
+from services.edge.paths import CanonicalPathMiddleware
 from services.edge.routes.admin import AdminRoutes
 from services.edge.routes.chat import ChatRoutes
 from services.edge.routes.health import HealthRoutes
@@ -25,40 +36,69 @@ from services.runtime.telemetry import Telemetry
 log = logging.getLogger("atc.edge")
 
 
-def create_app(
+@dataclass(frozen=True)
+class EdgeApps:
+    public: Starlette
+    # None when the admin listener is switched off.
+    admin: Starlette | None
+
+
+def _open_missing(upstream: Upstream, settings: EdgeSettings) -> None:
+    size = settings.grpc_max_message_bytes
+    if upstream.classifier_client is None:
+        upstream.classifier_client = ClassifierClient(
+            open_channel(settings.classifier_target, max_message_bytes=size)
+        )
+    if upstream.indexer_client is None:
+        upstream.indexer_client = IndexerClient(open_channel(settings.indexer_target, max_message_bytes=size))
+
+
+def _starlette(routes: list[Route], lifespan, middleware: list[Middleware]) -> Starlette:  # type: ignore[no-untyped-def]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    # A redirect for "/x/" would be built from the Host header: answer 404 instead.
+    app.router.redirect_slashes = False
+    return app
+
+
+def create_apps(
     settings: EdgeSettings,
     classifier: ClassifierClient | None = None,
     indexer: IndexerClient | None = None,
-) -> Starlette:
-    """The edge app. Clients not handed in are opened (on the settings' targets)
-    when the app starts. The app owns its clients: their channels close when it
-    shuts down."""
+    *,
+    identity: IdentityResolver | None = None,
+) -> EdgeApps:
+    """The public and admin apps over one set of clients. Clients not handed in are
+    opened (on the settings' targets) when the public app starts; it owns them and
+    closes their channels when it shuts down."""
     upstream = Upstream(classifier, indexer)
-    chat = ChatRoutes(upstream, turn_timeout=settings.request_timeout_seconds)
     health = HealthRoutes(upstream, timeout=settings.readiness_timeout_seconds)
+    chat = ChatRoutes(
+        upstream,
+        turn_timeout=settings.request_timeout_seconds,
+        json_limits=JsonLimits(
+            max_bytes=settings.max_body_bytes,
+            max_depth=settings.max_json_depth,
+            max_number_digits=settings.max_number_digits,
+        ),
+        turn_limits=TurnLimits(
+            max_message_chars=settings.max_message_chars,
+            max_history_items=settings.max_history_items,
+            max_history_chars=settings.max_history_chars,
+            max_history_item_chars=settings.max_history_item_chars,
+        ),
+    )
     page = PageRoutes()
-    routes = [
+    public_routes = [
         Route("/", page.index, methods=["GET"]),
         Route("/healthz", health.healthz, methods=["GET"]),
         Route("/readyz", health.readyz, methods=["GET"]),
         Route("/v1/orchestrate/stream", chat.stream, methods=["POST"]),
         Route("/v1/orchestrate", chat.collect, methods=["POST"]),
     ]
-    if settings.admin_enabled:
-        admin = AdminRoutes(upstream, timeout=settings.admin_timeout_seconds)
-        routes += [
-            Route("/v1/admin/endpoints", admin.index_endpoint, methods=["POST"]),
-            Route("/v1/admin/endpoints", admin.list_endpoints, methods=["GET"]),
-            Route("/v1/admin/endpoints/{endpoint_id}", admin.get_endpoint, methods=["GET"]),
-            Route("/v1/admin/endpoints/{endpoint_id}", admin.delete_endpoint, methods=["DELETE"]),
-        ]
 
     @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        if upstream.classifier_client is None:
-            upstream.classifier_client = ClassifierClient(open_channel(settings.classifier_target))
-        if upstream.indexer_client is None:
-            upstream.indexer_client = IndexerClient(open_channel(settings.indexer_target))
+    async def public_lifespan(app: Starlette) -> AsyncIterator[None]:
+        _open_missing(upstream, settings)
         log.info(
             "edge routes ready: classifier=%s indexer=%s admin=%s",
             settings.classifier_target,
@@ -76,4 +116,47 @@ def create_app(
         telemetry=Telemetry.from_settings("edge", settings),
         limit=ConcurrencyLimit.from_settings(settings),
     )
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[observed])
+    public = _starlette(public_routes, public_lifespan, [observed, Middleware(CanonicalPathMiddleware)])
+    public.state.identity = identity or IdentityResolver.from_settings(settings)
+
+    admin_app: Starlette | None = None
+    admin_token = settings.admin_token.get_secret_value()
+    if settings.admin_enabled and admin_token:
+        admin = AdminRoutes(
+            upstream,
+            timeout=settings.admin_timeout_seconds,
+            json_limits=JsonLimits(
+                max_bytes=settings.max_admin_body_bytes,
+                max_depth=settings.max_json_depth,
+                max_number_digits=settings.max_number_digits,
+            ),
+        )
+        admin_routes = [
+            Route("/healthz", health.healthz, methods=["GET"]),
+            Route("/v1/admin/endpoints", admin.index_endpoint, methods=["POST"]),
+            Route("/v1/admin/endpoints", admin.list_endpoints, methods=["GET"]),
+            Route("/v1/admin/endpoints/{endpoint_id}", admin.get_endpoint, methods=["GET"]),
+            Route("/v1/admin/endpoints/{endpoint_id}", admin.delete_endpoint, methods=["DELETE"]),
+        ]
+
+        @asynccontextmanager
+        async def admin_lifespan(app: Starlette) -> AsyncIterator[None]:
+            # The public app owns (and closes) the clients; whichever starts first opens them.
+            _open_missing(upstream, settings)
+            yield
+
+        admin_app = _starlette(
+            admin_routes,
+            admin_lifespan,
+            [Middleware(CanonicalPathMiddleware), Middleware(AdminTokenGuard, token=admin_token)],
+        )
+    return EdgeApps(public=public, admin=admin_app)
+
+
+def create_app(
+    settings: EdgeSettings,
+    classifier: ClassifierClient | None = None,
+    indexer: IndexerClient | None = None,
+) -> Starlette:
+    """The public app alone (no admin listener)."""
+    return create_apps(settings, classifier, indexer).public

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from services.clients import ChatTurnInput, HistoryMessage
+from services.edge.limits import BodyRejected
 from services.language import Lang
 
 
@@ -24,10 +26,13 @@ class OrchestrateRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     chat_id: str = Field(alias="chatId", min_length=1, max_length=200)
-    message: str = Field(max_length=10_000)
+    # Length bounds are settings (TurnLimits.check), so they can name the field.
+    message: str
     language: Lang | None = None
     conversation_history: list[HistoryItem] = Field(default_factory=list, alias="conversationHistory")
-    author_id: str = Field(default="", alias="authorId")
+    # Accepted for the Bürokratt GUI's sake and ignored: the owner comes from the
+    # verified credential (services/edge/identity.py), never from the body.
+    author_id: str = Field(default="", alias="authorId", max_length=200)
 
     @field_validator("message")
     @classmethod
@@ -43,7 +48,7 @@ class OrchestrateRequest(BaseModel):
             raise ValueError("chatId must not be empty")
         return value
 
-    def to_turn(self, request_id: str) -> ChatTurnInput:
+    def to_turn(self, request_id: str, owner_id: str) -> ChatTurnInput:
         return ChatTurnInput(
             chat_id=self.chat_id,
             message=self.message,
@@ -52,9 +57,43 @@ class OrchestrateRequest(BaseModel):
                 HistoryMessage(role="user" if item.role == "user" else "assistant", content=item.content)
                 for item in self.conversation_history
             ),
-            owner_id=self.author_id,
+            owner_id=owner_id,
             request_id=request_id,
         )
+
+
+@dataclass(frozen=True)
+class TurnLimits:
+    """Bounds on a chat turn, in characters (what the user typed, not bytes)."""
+
+    max_message_chars: int = 10_000
+    max_history_items: int = 50
+    max_history_chars: int = 40_000
+    max_history_item_chars: int = 10_000
+
+    def check(self, turn: OrchestrateRequest) -> None:
+        """Raise BodyRejected (400, naming the field) for a turn over a bound."""
+        if len(turn.message) > self.max_message_chars:
+            raise BodyRejected(f"message is longer than {self.max_message_chars} characters", field="message")
+        history = turn.conversation_history
+        if len(history) > self.max_history_items:
+            raise BodyRejected(
+                f"conversationHistory has more than {self.max_history_items} items",
+                field="conversationHistory",
+            )
+        total = 0
+        for i, item in enumerate(history):
+            if len(item.content) > self.max_history_item_chars:
+                raise BodyRejected(
+                    f"a history item is longer than {self.max_history_item_chars} characters",
+                    field=f"conversationHistory[{i}].content",
+                )
+            total += len(item.content)
+        if total > self.max_history_chars:
+            raise BodyRejected(
+                f"conversationHistory is longer than {self.max_history_chars} characters in total",
+                field="conversationHistory",
+            )
 
 
 class QuestionInfo(BaseModel):

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 import uvicorn
+from pydantic import SecretStr
 from starlette.types import ASGIApp
 
 from caller_svc.app import build_server as build_caller
@@ -26,7 +28,7 @@ from indexer_svc.settings import IndexerSettings
 from loop_svc.app import build_server as build_loop
 from loop_svc.settings import LoopSettings
 from services.demo_apis.app import create_app as create_demo_app
-from services.edge.app import create_app as create_edge_app
+from services.edge.app import create_apps as create_edge_apps
 from services.edge.settings import EdgeSettings
 from services.launcher.mesh import CATALOGUE_FILE
 from services.runtime.server import GrpcServer
@@ -74,6 +76,9 @@ class InProcessMesh:
     demo_url: str
     edge_url: str
     servers: dict[str, GrpcServer]
+    # The edge's admin listener and its bearer token.
+    admin_url: str = ""
+    admin_token: str = ""
 
     def address(self, name: str) -> str:
         return self.servers[name].address
@@ -106,6 +111,19 @@ async def running_mesh(
             "classifier",
             await build_classifier(ClassifierSettings(port=0, indexer_target=indexer, loop_target=loop)),
         )
-        edge_settings = EdgeSettings(port=0, classifier_target=classifier, indexer_target=indexer)
-        edge_url = await stack.enter_async_context(serve_asgi(create_edge_app(edge_settings)))
-        yield InProcessMesh(redis_url=redis_url, demo_url=demo_url, edge_url=edge_url, servers=servers)
+        admin_token = secrets.token_urlsafe(24)
+        edge_settings = EdgeSettings(
+            port=0, classifier_target=classifier, indexer_target=indexer, admin_token=SecretStr(admin_token)
+        )
+        edge = create_edge_apps(edge_settings)
+        assert edge.admin is not None
+        edge_url = await stack.enter_async_context(serve_asgi(edge.public))
+        admin_url = await stack.enter_async_context(serve_asgi(edge.admin))
+        yield InProcessMesh(
+            redis_url=redis_url,
+            demo_url=demo_url,
+            edge_url=edge_url,
+            servers=servers,
+            admin_url=admin_url,
+            admin_token=admin_token,
+        )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,8 @@ class MeshOptions:
     redis_url: str | None = None
     python: str = sys.executable
     catalogue_file: Path = CATALOGUE_FILE
+    # The edge's admin listener (always on 127.0.0.1); None: a free port.
+    admin_port: int | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,9 @@ class MeshPlan:
     edge_url: str
     log_dir: Path
     addresses: dict[str, str] = field(default_factory=dict)
+    # The edge's admin listener and its bearer token (fresh for every `atc up`).
+    admin_url: str = ""
+    admin_token: str = ""
 
 
 def _module(python: str, module: str) -> list[str]:
@@ -62,6 +68,8 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
     """Check that the mesh can start (edge port free, catalogue present) and
     describe its children. Raises PortTaken or MeshConfigError; starts nothing."""
     ensure_port_free(options.host, options.port)
+    admin_port = options.admin_port or free_port(INTERNAL_HOST)
+    ensure_port_free(INTERNAL_HOST, admin_port)
     if options.fixed_ports:
         for port in DEFAULT_PORTS.values():
             ensure_port_free(INTERNAL_HOST, port)
@@ -159,6 +167,8 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
         ),
     ]
     edge_url = f"http://{options.host}:{options.port}/"
+    admin_url = f"http://{INTERNAL_HOST}:{admin_port}/v1/admin/endpoints"
+    admin_token = secrets.token_urlsafe(24)
     probe_host = INTERNAL_HOST if options.host in ("0.0.0.0", "::") else options.host
     specs.append(
         ChildSpec(
@@ -171,6 +181,9 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
                 "ATC_EDGE_LOG_LEVEL": level,
                 "ATC_EDGE_CLASSIFIER_TARGET": target["classifier"],
                 "ATC_EDGE_INDEXER_TARGET": target["indexer"],
+                "ATC_EDGE_ADMIN_HOST": INTERNAL_HOST,
+                "ATC_EDGE_ADMIN_PORT": str(admin_port),
+                "ATC_EDGE_ADMIN_TOKEN": admin_token,
             },
             ready=http_ready(f"http://{probe_host}:{options.port}/readyz"),
             ready_timeout=options.ready_timeout,
@@ -182,6 +195,8 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
         edge_url=edge_url,
         log_dir=data_dir / "logs",
         addresses={spec.name: spec.address for spec in specs},
+        admin_url=admin_url,
+        admin_token=admin_token,
     )
 
 

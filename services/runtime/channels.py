@@ -5,19 +5,30 @@ from __future__ import annotations
 import grpc
 
 from services.runtime.interceptors import client_interceptors
+from services.runtime.owner import owner_client_interceptors
 
-# Large catalogues and stored results travel over these channels.
-_CHANNEL_OPTIONS = [
-    ("grpc.max_receive_message_length", 32 * 1024 * 1024),
-    ("grpc.max_send_message_length", 32 * 1024 * 1024),
-    ("grpc.keepalive_time_ms", 30_000),
-]
+# Large catalogues and stored results travel over these channels. Servers
+# (services.runtime.server) accept the same size, so a message either passes every
+# hop or fails at the first one with RESOURCE_EXHAUSTED naming the limit.
+MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 
 
-def open_channel(target: str) -> grpc.aio.Channel:
+def channel_options(max_message_bytes: int = MAX_MESSAGE_BYTES) -> list[tuple[str, int]]:
+    return [
+        ("grpc.max_receive_message_length", max_message_bytes),
+        ("grpc.max_send_message_length", max_message_bytes),
+        ("grpc.keepalive_time_ms", 30_000),
+    ]
+
+
+def open_channel(target: str, *, max_message_bytes: int = MAX_MESSAGE_BYTES) -> grpc.aio.Channel:
     """An insecure aio channel (the mesh runs behind Envoy / in-cluster) that
-    forwards the current request id."""
-    return grpc.aio.insecure_channel(target, options=_CHANNEL_OPTIONS, interceptors=client_interceptors())
+    forwards the current request id and owner."""
+    return grpc.aio.insecure_channel(
+        target,
+        options=channel_options(max_message_bytes),
+        interceptors=[*client_interceptors(), *owner_client_interceptors()],
+    )
 
 
 RESERVE_SHARE = 0.2

@@ -24,6 +24,8 @@ from services.runtime.backpressure import ConcurrencyLimit
 from services.runtime.interceptors import RpcObservingInterceptor
 from services.runtime.metrics_server import MetricsServer
 from services.runtime.telemetry import Telemetry
+from services.runtime.channels import MAX_MESSAGE_BYTES
+from services.runtime.owner import OwnerInterceptor
 
 log = logging.getLogger("atc.server")
 
@@ -76,9 +78,14 @@ class GrpcServer:
             else None
         )
         # so_reuseport off: a second process on a taken port must fail, not share it.
+        # Message sizes match the channels' (services.runtime.channels), explicitly.
         self._server = grpc.aio.server(
-            interceptors=[RpcObservingInterceptor(self.telemetry, self.limit)],
-            options=[("grpc.so_reuseport", 0)],
+            interceptors=[RpcObservingInterceptor(self.telemetry, self.limit), OwnerInterceptor()],
+            options=[
+                ("grpc.so_reuseport", 0),
+                ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+                ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+            ],
         )
         self._port: int | None = None
         self._stopping = False

@@ -16,6 +16,8 @@ from services.errors import (
     MeshError,
     NotFound,
     PermissionDenied,
+    TooLarge,
+    Unauthenticated,
     Unavailable,
 )
 
@@ -27,6 +29,8 @@ _CODES: list[tuple[type[MeshError], grpc.StatusCode]] = [
     (PermissionDenied, grpc.StatusCode.PERMISSION_DENIED),
     (Unavailable, grpc.StatusCode.UNAVAILABLE),
     (FailedPrecondition, grpc.StatusCode.FAILED_PRECONDITION),
+    (Unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
+    (TooLarge, grpc.StatusCode.RESOURCE_EXHAUSTED),
 ]
 
 
@@ -89,6 +93,11 @@ def mesh_error_from_rpc(error: grpc.aio.AioRpcError) -> MeshError:
     if code == grpc.StatusCode.INVALID_ARGUMENT:
         field = metadata.pop("field", "")
         return InvalidArgument(message, field=field, reason=reason, **metadata)
+    if code == grpc.StatusCode.RESOURCE_EXHAUSTED and reason is None:
+        # grpc's own size check ("Sent message larger than max (N vs. M)"): no ErrorInfo.
+        return TooLarge(
+            "the request is larger than a message between services may be", reason="GRPC_MESSAGE_TOO_LARGE"
+        )
     if code == grpc.StatusCode.DEADLINE_EXCEEDED:
         return Unavailable(message, reason=reason or "DEADLINE_EXCEEDED", **metadata)
     error_class = next((cls for cls, c in _CODES if c == code), MeshError)

@@ -7,10 +7,12 @@ from collections.abc import AsyncIterator
 
 import grpc
 import httpx
+import jwt
 import pytest
 import pytest_asyncio
 
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
+from services.edge.identity import CHAT_TOKEN_COOKIE
 from tests.e2e.conftest import Mesh
 from tests.e2e.sse import stream_turn
 
@@ -23,11 +25,18 @@ async def edge(mesh: Mesh) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-async def session_params(mesh: Mesh, chat_id: str) -> dict[str, dict[str, str]] | None:
+def owner_of(edge: httpx.AsyncClient) -> str:
+    """The anonymous owner the edge gave this client (its chat token cookie)."""
+    return str(jwt.decode(edge.cookies[CHAT_TOKEN_COOKIE], options={"verify_signature": False})["sub"])
+
+
+async def session_params(
+    mesh: Mesh, chat_id: str, edge: httpx.AsyncClient
+) -> dict[str, dict[str, str]] | None:
     async with grpc.aio.insecure_channel(mesh.address("loop")) as channel:
         try:
             response = await loop_pb2_grpc.LoopServiceStub(channel).GetSession(
-                loop_pb2.GetSessionRequest(chat_id=chat_id)
+                loop_pb2.GetSessionRequest(chat_id=chat_id, owner_id=owner_of(edge))
             )
         except grpc.aio.AioRpcError as exc:
             assert exc.code() == grpc.StatusCode.NOT_FOUND
@@ -43,7 +52,7 @@ async def test_holidays_in_two_turns_in_english(mesh: Mesh, edge: httpx.AsyncCli
     (question,) = first.of("question")
     assert set(question.data["missingParams"]) == {"validFrom", "validTo"}
     assert "date" in first.text("TOKEN_KIND_QUESTION").lower()
-    assert await session_params(mesh, chat_id) == {"get_national_holidays": {"countryIsoCode": "EE"}}
+    assert await session_params(mesh, chat_id, edge) == {"get_national_holidays": {"countryIsoCode": "EE"}}
 
     second = await stream_turn(edge, chat_id, "2026-01-01 to 2026-12-31")
     assert second.end.data["content"] == "END"
@@ -54,7 +63,7 @@ async def test_holidays_in_two_turns_in_english(mesh: Mesh, edge: httpx.AsyncCli
     for holiday in ("New Year", "Independence Day", "Christmas"):
         assert holiday in answer
     assert len(second.of("token")) > 10, "the answer streams token by token"
-    assert await session_params(mesh, chat_id) is None, "a completed session is gone"
+    assert await session_params(mesh, chat_id, edge) is None, "a completed session is gone"
 
 
 async def test_holidays_in_two_turns_in_estonian(mesh: Mesh, edge: httpx.AsyncClient) -> None:
@@ -75,19 +84,19 @@ async def test_a_fresh_chat_never_sees_another_chats_params(mesh: Mesh, edge: ht
     estonia, latvia = str(uuid.uuid4()), str(uuid.uuid4())
     await stream_turn(edge, estonia, "What are the public holidays in Estonia?")
     await stream_turn(edge, latvia, "What are the public holidays in Latvia?")
-    assert await session_params(mesh, estonia) == {"get_national_holidays": {"countryIsoCode": "EE"}}
-    assert await session_params(mesh, latvia) == {"get_national_holidays": {"countryIsoCode": "LV"}}
+    assert await session_params(mesh, estonia, edge) == {"get_national_holidays": {"countryIsoCode": "EE"}}
+    assert await session_params(mesh, latvia, edge) == {"get_national_holidays": {"countryIsoCode": "LV"}}
 
     # A brand-new chat that only gives dates has no session to complete.
     stranger = str(uuid.uuid4())
     reply = await stream_turn(edge, stranger, "2026-01-01 to 2026-12-31")
     assert reply.of("call_outcome") == []
-    assert await session_params(mesh, stranger) is None
+    assert await session_params(mesh, stranger, edge) is None
 
     answer = await stream_turn(edge, latvia, "2026-01-01 to 2026-12-31")
     assert answer.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
     assert "Līgo" in answer.text() or "Midsummer" in answer.text()
-    assert await session_params(mesh, estonia) == {"get_national_holidays": {"countryIsoCode": "EE"}}
+    assert await session_params(mesh, estonia, edge) == {"get_national_holidays": {"countryIsoCode": "EE"}}
 
 
 async def test_out_of_domain_answer_is_localized(edge: httpx.AsyncClient) -> None:
@@ -119,7 +128,7 @@ async def test_complete_first_message_is_answered_at_once(mesh: Mesh, edge: http
     (outcome,) = reply.of("call_outcome")
     assert outcome.data["endpointName"] == "get_vehicle_tax_info" and outcome.data["success"] is True
     assert "123ABC" in reply.text("TOKEN_KIND_ANSWER")
-    assert await session_params(mesh, chat_id) is None
+    assert await session_params(mesh, chat_id, edge) is None
 
 
 async def test_endpoint_without_required_params_is_called_without_a_session(
@@ -129,7 +138,7 @@ async def test_endpoint_without_required_params_is_called_without_a_session(
     reply = await stream_turn(edge, chat_id, "Show me the latest Riigikogu votings")
     assert reply.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
     assert [f.data["endpointName"] for f in reply.of("call_outcome")] == ["get_parliament_votings"]
-    assert await session_params(mesh, chat_id) is None
+    assert await session_params(mesh, chat_id, edge) is None
 
 
 async def test_two_intents_in_one_message_call_both_endpoints(edge: httpx.AsyncClient) -> None:
@@ -151,4 +160,4 @@ async def test_a_new_intent_mid_session_switches_endpoint(mesh: Mesh, edge: http
     switched = await stream_turn(edge, chat_id, "How much is the vehicle tax for my car 456DEF?")
     assert switched.of("progress")[0].data["endpointNames"] == ["get_vehicle_tax_info"]
     assert switched.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
-    assert await session_params(mesh, chat_id) == {"get_vehicle_tax_info": {"regNr": "456DEF"}}
+    assert await session_params(mesh, chat_id, edge) == {"get_vehicle_tax_info": {"regNr": "456DEF"}}

@@ -74,7 +74,8 @@ async def test_invalid_endpoint_body_names_the_field_and_stores_nothing(mesh: Me
         "url": "https://weather.example/forecast",
         "params": [{"name": "city", "type": "string", "required": True, "description": "City"}],
     }
-    async with httpx.AsyncClient(base_url=mesh.edge_url) as edge:
+    admin_headers = {"authorization": f"Bearer {mesh.admin_token}"}
+    async with httpx.AsyncClient(base_url=mesh.admin_url, headers=admin_headers) as edge:
         reply = await edge.post("/v1/admin/endpoints", json=body)
         assert reply.status_code == 400, reply.text
         assert "method" in reply.json()["error"]["field"]

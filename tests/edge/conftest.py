@@ -14,9 +14,9 @@ from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from services.clients import ClassifierClient, IndexerClient
-from services.edge.app import create_app
+from services.edge.app import EdgeApps, create_apps
 from services.edge.settings import EdgeSettings
-from services.errors import InvalidArgument, NotFound, Unavailable
+from services.errors import InvalidArgument, NotFound, PermissionDenied, Unavailable
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount
 from services.runtime.status import abort_with
@@ -80,6 +80,11 @@ class ClassifierStandIn(classifier_pb2_grpc.ClassifierServiceServicer):
         message = request.turn.message
         if message == "reject":
             await abort_with(context, InvalidArgument("message is too long", field="turn.message"))
+        if message == "not-yours":
+            await abort_with(
+                context,
+                PermissionDenied("the chat's session belongs to another owner", reason="OWNED_BY_ANOTHER"),
+            )
         if message == "down":
             await abort_with(context, Unavailable("loop_svc is unreachable"))
         if message == "hang":
@@ -170,22 +175,44 @@ async def mesh() -> AsyncIterator[Mesh]:
         await server.stop(0.5)
 
 
+ADMIN_TOKEN = "test-admin-token"
+
+
 @pytest.fixture()
-async def edge_app(mesh: Mesh):  # type: ignore[no-untyped-def]
+def edge_settings() -> EdgeSettings:
+    return EdgeSettings(request_timeout_seconds=30, admin_token=ADMIN_TOKEN)
+
+
+@pytest.fixture()
+async def edge_apps(mesh: Mesh, edge_settings: EdgeSettings) -> AsyncIterator[EdgeApps]:
     classifier = ClassifierClient(open_channel(mesh.server.address))
     indexer = IndexerClient(open_channel(mesh.server.address))
-    app = create_app(EdgeSettings(request_timeout_seconds=30), classifier, indexer)
     try:
-        yield app
+        yield create_apps(edge_settings, classifier, indexer)
     finally:
         await classifier.close()
         await indexer.close()
 
 
 @pytest.fixture()
+def edge_app(edge_apps: EdgeApps):  # type: ignore[no-untyped-def]
+    return edge_apps.public
+
+
+@pytest.fixture()
 async def http(edge_app) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
     transport = httpx.ASGITransport(app=edge_app)
     async with httpx.AsyncClient(transport=transport, base_url="http://edge") as client:
+        yield client
+
+
+@pytest.fixture()
+async def admin_http(edge_apps: EdgeApps) -> AsyncIterator[httpx.AsyncClient]:
+    """The admin listener's app, with the admin token."""
+    assert edge_apps.admin is not None
+    transport = httpx.ASGITransport(app=edge_apps.admin)
+    headers = {"authorization": f"Bearer {ADMIN_TOKEN}"}
+    async with httpx.AsyncClient(transport=transport, base_url="http://admin", headers=headers) as client:
         yield client
 
 

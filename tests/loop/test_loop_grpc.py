@@ -390,3 +390,20 @@ async def test_redis_stopped_mid_conversation_then_back() -> None:
         await server.stop(0.5)
         await caller.stop(0.5)
         workdir_redis.stop()
+
+
+async def test_session_of_another_owner_is_neither_read_nor_deleted(mesh: Mesh) -> None:
+    await _events(mesh.loop, _turn("chat-p", "Holidays in Latvia", HOLIDAYS))
+    for call in (
+        mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-p", owner_id="someone-else")),
+        mesh.loop.DeleteSession(loop_pb2.DeleteSessionRequest(chat_id="chat-p", owner_id="someone-else")),
+        # The owner in metadata (set by the edge) must match the body's.
+        mesh.loop.GetSession(
+            loop_pb2.GetSessionRequest(chat_id="chat-p", owner_id="citizen-1"),
+            metadata=(("x-atc-owner", "someone-else"),),
+        ),
+    ):
+        code, info = await _status_of(call)
+        assert code == grpc.StatusCode.PERMISSION_DENIED and info is not None
+        assert info.reason in ("OWNED_BY_ANOTHER", "OWNER_MISMATCH")
+    assert await mesh.redis.exists("session:chat-p") == 1

@@ -1,4 +1,5 @@
-"""Operator routes for the endpoint catalogue (Envoy guards /v1/admin in production).
+"""Operator routes for the endpoint catalogue, served only on the admin listener
+(services/edge/app.py) behind the admin token.
 
 POST takes the design documents' endpoint indexing body as-is (camelCase JSON
 of atc.common.v1.Endpoint) and forwards it to IndexerService/IndexEndpoint.
@@ -14,12 +15,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from atc.common.v1 import catalogue_pb2
+from services.edge.limits import BodyRejected, JsonLimits
 from services.edge.routes.common import (
-    BadBody,
     bad_request,
     json_object,
     json_response,
     mesh_error_response,
+    rejected_body,
     request_id_for,
 )
 from services.edge.upstream import Upstream
@@ -49,17 +51,18 @@ def _to_dict(message: Any) -> dict[str, Any]:
 
 
 class AdminRoutes:
-    def __init__(self, upstream: Upstream, *, timeout: float) -> None:
+    def __init__(self, upstream: Upstream, *, timeout: float, json_limits: JsonLimits) -> None:
         self._upstream = upstream
         self._timeout = timeout
+        self._json_limits = json_limits
 
     async def index_endpoint(self, request: Request) -> Response:
         request_id = request_id_for(request)
         try:
-            body = await json_object(request)
+            body = await json_object(request, self._json_limits)
             endpoint = json_format.ParseDict(body, catalogue_pb2.Endpoint())
-        except BadBody as exc:
-            return bad_request(str(exc), request_id)
+        except BodyRejected as exc:
+            return rejected_body(exc, request_id)
         except json_format.ParseError as exc:
             return bad_request(str(exc).split("\n")[0], request_id, field=parse_error_field(str(exc)))
         skip = request.query_params.get("skipEnrichment", "").lower() in ("1", "true", "yes")

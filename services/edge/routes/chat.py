@@ -18,13 +18,20 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from atc.common.v1 import turn_event_pb2
-from services.edge.models import OrchestrateRequest, OrchestrateResponse, QuestionInfo, validation_error_body
+from services.edge.identity import ChatBinding, identity_of
+from services.edge.limits import BodyRejected, JsonLimits
+from services.edge.models import (
+    OrchestrateRequest,
+    OrchestrateResponse,
+    QuestionInfo,
+    TurnLimits,
+    validation_error_body,
+)
 from services.edge.routes.common import (
-    BadBody,
-    bad_request,
     json_object,
     json_response,
     mesh_error_response,
+    rejected_body,
     request_id_for,
 )
 from services.edge.sse import TurnSummary, failure_events, to_sse_frame
@@ -39,24 +46,44 @@ _PING_SECONDS = 15
 
 
 class ChatRoutes:
-    def __init__(self, upstream: Upstream, *, turn_timeout: float) -> None:
+    def __init__(
+        self,
+        upstream: Upstream,
+        *,
+        turn_timeout: float,
+        json_limits: JsonLimits,
+        turn_limits: TurnLimits,
+    ) -> None:
         self._upstream = upstream
         self._turn_timeout = turn_timeout
+        self._json_limits = json_limits
+        self._turn_limits = turn_limits
 
-    async def _turn(self, request: Request, request_id: str) -> OrchestrateRequest | Response:
+    async def _turn(
+        self, request: Request, request_id: str
+    ) -> tuple[OrchestrateRequest, ChatBinding] | Response:
+        """The checked body and the verified owner it acts for, or the 4xx to answer.
+        The credential is checked first: a bad one costs no body parsing."""
+        identity = identity_of(request)
         try:
-            return OrchestrateRequest.model_validate(await json_object(request))
-        except BadBody as exc:
-            return bad_request(str(exc), request_id, field=None)
+            owner = identity.resolve(request)
+            body = OrchestrateRequest.model_validate(await json_object(request, self._json_limits))
+            self._turn_limits.check(body)
+            return body, identity.bind(owner, body.chat_id)
+        except BodyRejected as exc:
+            return rejected_body(exc, request_id)
         except ValidationError as exc:
             return json_response(validation_error_body(exc), request_id, 400)
+        except MeshError as exc:
+            return mesh_error_response(exc, request_id)
 
     async def stream(self, request: Request) -> Response:
         request_id = request_id_for(request)
-        body = await self._turn(request, request_id)
-        if isinstance(body, Response):
-            return body
-        turn = body.to_turn(request_id)
+        checked = await self._turn(request, request_id)
+        if isinstance(checked, Response):
+            return checked
+        body, binding = checked
+        turn = body.to_turn(request_id, binding.owner.owner_id)
         events = self._upstream.classifier.route_turn(turn, timeout=self._turn_timeout)
         try:
             first = await anext(events, None)
@@ -67,19 +94,22 @@ class ChatRoutes:
         except BaseException:
             await events.aclose()
             raise
-        return EventSourceResponse(
+        response = EventSourceResponse(
             _sse_frames(turn.chat_id, first, events, request_id),
             headers={REQUEST_ID_HEADER: request_id},
             ping=_PING_SECONDS,
             sep="\n",
         )
+        identity_of(request).attach(response, binding)
+        return response
 
     async def collect(self, request: Request) -> Response:
         request_id = request_id_for(request)
-        body = await self._turn(request, request_id)
-        if isinstance(body, Response):
-            return body
-        turn = body.to_turn(request_id)
+        checked = await self._turn(request, request_id)
+        if isinstance(checked, Response):
+            return checked
+        body, binding = checked
+        turn = body.to_turn(request_id, binding.owner.owner_id)
         summary = TurnSummary()
         events = self._upstream.classifier.route_turn(turn, timeout=self._turn_timeout)
         try:
@@ -112,7 +142,9 @@ class ChatRoutes:
             llm_calls=summary.llm_calls,
             error=summary.error,
         )
-        return json_response(response.model_dump(by_alias=True), request_id)
+        answer = json_response(response.model_dump(by_alias=True), request_id)
+        identity_of(request).attach(answer, binding)
+        return answer
 
 
 def _sse(chat_id: str, event: turn_event_pb2.TurnEvent) -> ServerSentEvent:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from services.edge.limits import BodyRejected, JsonLimits, json_body
 from services.edge.models import error_body
 from services.errors import (
     FailedPrecondition,
@@ -16,6 +16,8 @@ from services.errors import (
     MeshError,
     NotFound,
     PermissionDenied,
+    TooLarge,
+    Unauthenticated,
     Unavailable,
 )
 from services.runtime.request_context import REQUEST_ID_HEADER, new_request_id
@@ -29,18 +31,15 @@ def request_id_for(request: Request) -> str:
     return incoming if _SAFE_REQUEST_ID.match(incoming) else new_request_id()
 
 
-class BadBody(Exception):
-    """The request body is not a JSON object."""
+async def json_object(request: Request, limits: JsonLimits) -> dict[str, Any]:
+    """The body as a JSON object within `limits`; BodyRejected (400/413) otherwise."""
+    return await json_body(request, limits)
 
 
-async def json_object(request: Request) -> dict[str, Any]:
-    try:
-        body = json.loads(await request.body() or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise BadBody(f"body is not valid JSON: {exc}") from exc
-    if not isinstance(body, dict):
-        raise BadBody("body must be a JSON object")
-    return body
+def rejected_body(error: BodyRejected, request_id: str) -> JSONResponse:
+    reason = "BODY_TOO_LARGE" if error.status == 413 else "INVALID_ARGUMENT"
+    body = error_body(error.message, field=error.field, reason=reason)
+    return json_response(body, request_id, error.status)
 
 
 def json_response(body: Any, request_id: str, status_code: int = 200) -> JSONResponse:
@@ -54,8 +53,12 @@ def bad_request(message: str, request_id: str, *, field: str | None = None) -> J
 def http_status_for(error: MeshError) -> int:
     if isinstance(error, InvalidArgument | FailedPrecondition):
         return 400
+    if isinstance(error, Unauthenticated):
+        return 401
     if isinstance(error, PermissionDenied):
         return 403
+    if isinstance(error, TooLarge):
+        return 413
     if isinstance(error, NotFound):
         return 404
     if isinstance(error, Unavailable):

@@ -1,0 +1,208 @@
+"""Who a turn acts for: user JWTs (JWKS or PEM, issuer and audience checked) and the
+edge's anonymous chat tokens (header and cookie), never the body's authorId."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import jwt
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from services.edge.identity import CHAT_TOKEN_COOKIE, CHAT_TOKEN_HEADER
+from services.edge.settings import EdgeSettings
+from tests.edge.conftest import ADMIN_TOKEN
+
+ISSUER = "https://login.example.ee"
+AUDIENCE = "atc-mesh"
+
+
+@pytest.fixture(scope="module")
+def signing_key() -> ec.EllipticCurvePrivateKey:
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+@pytest.fixture(scope="module")
+def other_key() -> ec.EllipticCurvePrivateKey:
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+@pytest.fixture()
+def jwks_file(tmp_path: Path, signing_key: ec.EllipticCurvePrivateKey) -> Path:
+    jwk = json.loads(jwt.algorithms.ECAlgorithm.to_jwk(signing_key.public_key()))
+    path = tmp_path / "jwks.json"
+    path.write_text(json.dumps({"keys": [{**jwk, "kid": "k1", "use": "sig", "alg": "ES256"}]}))
+    return path
+
+
+@pytest.fixture()
+def edge_settings(jwks_file: Path) -> EdgeSettings:
+    return EdgeSettings(
+        request_timeout_seconds=30,
+        admin_token=ADMIN_TOKEN,
+        jwt_jwks_file=jwks_file,
+        jwt_issuer=ISSUER,
+        jwt_audience=AUDIENCE,
+    )
+
+
+def user_token(key: ec.EllipticCurvePrivateKey, **claims: object) -> str:
+    now = int(time.time())
+    payload = {"iss": ISSUER, "aud": AUDIENCE, "sub": "alice", "iat": now, "exp": now + 600, **claims}
+    return jwt.encode(payload, key, algorithm="ES256")
+
+
+def turn(chat_id: str | None = None, **extra: object) -> dict:
+    return {"chatId": chat_id or f"chat-{uuid.uuid4().hex[:8]}", "message": "Estonia", **extra}
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
+async def test_valid_user_jwt_is_the_owner(http: httpx.AsyncClient, mesh, signing_key) -> None:
+    reply = await http.post(
+        "/v1/orchestrate", json=turn(authorId="mallory"), headers=bearer(user_token(signing_key))
+    )
+    assert reply.status_code == 200, reply.text
+    assert mesh.classifier.turns[0].owner_id == "user:alice"
+    assert CHAT_TOKEN_HEADER not in reply.headers, "signed-in users need no chat token"
+
+
+@pytest.mark.parametrize(
+    ("claims", "reason"),
+    [
+        ({"exp": int(time.time()) - 3600}, "TOKEN_EXPIRED"),
+        ({"aud": "someone-else"}, "WRONG_AUDIENCE"),
+        ({"iss": "https://evil.example"}, "WRONG_ISSUER"),
+    ],
+)
+async def test_bad_user_jwt_is_401(http: httpx.AsyncClient, mesh, signing_key, claims, reason) -> None:
+    reply = await http.post(
+        "/v1/orchestrate/stream", json=turn(), headers=bearer(user_token(signing_key, **claims))
+    )
+    assert reply.status_code == 401
+    assert reply.json()["error"]["reason"] == reason
+    assert mesh.classifier.turns == []
+
+
+async def test_jwt_signed_by_another_key_is_401(http: httpx.AsyncClient, mesh, other_key) -> None:
+    reply = await http.post("/v1/orchestrate", json=turn(), headers=bearer(user_token(other_key)))
+    assert reply.status_code == 401
+    assert reply.json()["error"]["reason"] == "BAD_SIGNATURE"
+    assert mesh.classifier.turns == []
+
+
+async def test_unsigned_and_malformed_tokens_are_401(http: httpx.AsyncClient, mesh) -> None:
+    unsigned = jwt.encode(
+        {"iss": ISSUER, "aud": AUDIENCE, "sub": "alice", "exp": 2**31}, None, algorithm="none"
+    )
+    for headers in (bearer(unsigned), bearer("not-a-jwt"), {"authorization": "Basic YWxpY2U6eA=="}):
+        reply = await http.post("/v1/orchestrate", json=turn(), headers=headers)
+        assert reply.status_code == 401, headers
+    assert mesh.classifier.turns == []
+
+
+async def test_pem_public_key_works_too(mesh, tmp_path: Path, signing_key) -> None:
+    from services.clients import ClassifierClient, IndexerClient
+    from services.edge.app import create_app
+    from services.runtime.channels import open_channel
+
+    pem = tmp_path / "key.pem"
+    pem.write_bytes(
+        signing_key.public_key().public_bytes(
+            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+        )
+    )
+    settings = EdgeSettings(jwt_public_key_file=pem, jwt_issuer=ISSUER, jwt_audience=AUDIENCE)
+    classifier = ClassifierClient(open_channel(mesh.server.address))
+    indexer = IndexerClient(open_channel(mesh.server.address))
+    try:
+        app = create_app(settings, classifier, indexer)
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://edge"
+        ) as client:
+            reply = await client.post(
+                "/v1/orchestrate", json=turn(), headers=bearer(user_token(signing_key, sub="bob"))
+            )
+    finally:
+        await classifier.close()
+        await indexer.close()
+    assert reply.status_code == 200, reply.text
+    assert mesh.classifier.turns[0].owner_id == "user:bob"
+
+
+async def test_anonymous_chat_token_round_trip(http: httpx.AsyncClient, mesh) -> None:
+    chat_id = f"chat-{uuid.uuid4().hex[:8]}"
+    first = await http.post("/v1/orchestrate/stream", json=turn(chat_id, message="holidays"))
+    assert first.status_code == 200
+    token = first.headers[CHAT_TOKEN_HEADER]
+    cookie = first.headers["set-cookie"]
+    assert f"{CHAT_TOKEN_COOKIE}={token}" in cookie
+    assert "httponly" in cookie.lower() and "samesite=strict" in cookie.lower()
+    owner = mesh.classifier.turns[0].owner_id
+    assert owner.startswith("anon:")
+
+    # Back as a bearer token from a client without cookies: same owner, nothing new issued.
+    async with httpx.AsyncClient(transport=http._transport, base_url="http://edge") as api:
+        second = await api.post("/v1/orchestrate", json=turn(chat_id), headers=bearer(token))
+    assert second.status_code == 200
+    assert CHAT_TOKEN_HEADER not in second.headers
+    assert mesh.classifier.turns[1].owner_id == owner
+
+    # Back as the cookie (the chat page).
+    third = await http.post("/v1/orchestrate", json=turn(chat_id))
+    assert third.status_code == 200 and mesh.classifier.turns[2].owner_id == owner
+
+    # A new chat keeps the owner and gets a token bound to it.
+    other = await http.post("/v1/orchestrate", json=turn(), headers=bearer(token))
+    assert other.status_code == 200
+    assert mesh.classifier.turns[3].owner_id == owner
+    assert jwt.decode(other.headers[CHAT_TOKEN_HEADER], options={"verify_signature": False})["sub"] == owner
+
+
+async def test_forged_or_foreign_chat_token_is_401(http: httpx.AsyncClient, mesh) -> None:
+    forged = jwt.encode(
+        {"iss": "atc-edge", "aud": "atc-chat", "sub": "anon:victim", "chat": "c", "exp": 2**31},
+        "a-guessed-secret-that-is-long-enough-for-hs256",
+        algorithm="HS256",
+    )
+    reply = await http.post("/v1/orchestrate", json=turn("c"), headers=bearer(forged))
+    assert reply.status_code == 401
+    assert reply.json()["error"]["reason"] == "BAD_SIGNATURE"
+    http.cookies.set(CHAT_TOKEN_COOKIE, forged)
+    reply = await http.post("/v1/orchestrate", json=turn("c"))
+    assert reply.status_code == 401
+    assert mesh.classifier.turns == []
+
+
+async def test_anonymous_off_requires_a_token(mesh) -> None:
+    from services.clients import ClassifierClient, IndexerClient
+    from services.edge.app import create_app
+    from services.runtime.channels import open_channel
+
+    classifier = ClassifierClient(open_channel(mesh.server.address))
+    indexer = IndexerClient(open_channel(mesh.server.address))
+    try:
+        app = create_app(EdgeSettings(anonymous_enabled=False), classifier, indexer)
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://edge"
+        ) as client:
+            reply = await client.post("/v1/orchestrate", json=turn())
+    finally:
+        await classifier.close()
+        await indexer.close()
+    assert reply.status_code == 401
+    assert mesh.classifier.turns == []
+
+
+async def test_owner_refused_downstream_is_403(http: httpx.AsyncClient, mesh) -> None:
+    reply = await http.post("/v1/orchestrate/stream", json=turn(message="not-yours"))
+    assert reply.status_code == 403
+    assert reply.json()["error"]["reason"] == "OWNED_BY_ANOTHER"
+    assert CHAT_TOKEN_HEADER not in reply.headers
