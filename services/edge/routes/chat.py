@@ -110,6 +110,7 @@ class ChatRoutes:
             ),
             call_outcomes=summary.call_outcomes,
             llm_calls=summary.llm_calls,
+            sources=summary.sources,
             error=summary.error,
         )
         return json_response(response.model_dump(by_alias=True), request_id)
