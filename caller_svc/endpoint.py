@@ -21,3 +21,8 @@ class EndpointSpec:
     url: str
     params: tuple[ParamSpec, ...] = field(default_factory=tuple)
     description: str = ""
+    # "service": a Bürokratt service, POSTed {chatId, authorId, input: [values in param order]}.
+    kind: str = "endpoint"
+
+
+SERVICE_KIND = "service"

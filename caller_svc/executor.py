@@ -74,6 +74,7 @@ class CallExecutor:
         question: str,
         lang: Lang,
         owner_id: str,
+        chat_id: str = "",
         timeout_seconds: float | None = None,
     ) -> list[CallReport]:
         """One report per call, in order. Cancelling this cancels every HTTP call in flight."""
@@ -86,7 +87,11 @@ class CallExecutor:
                 if call.cached:
                     results[index] = ApiCallResult(True, 0, call.cached_response, None, 0)
                 else:
-                    task = asyncio.create_task(self._caller.call(call.endpoint, call.params, lang))
+                    task = asyncio.create_task(
+                        self._caller.call(
+                            call.endpoint, call.params, lang, chat_id=chat_id, author_id=owner_id
+                        )
+                    )
                     tasks[task] = index
             if tasks:
                 done, pending = await asyncio.wait(tasks, timeout=budget)

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from caller_svc.endpoint import EndpointSpec
+from caller_svc.endpoint import SERVICE_KIND, EndpointSpec
 from caller_svc.messages import FailureKind, failure_message
 from caller_svc.params import query_value, typed_params
 from services.language import Lang
@@ -52,6 +52,17 @@ class ResponseTooLarge(Exception):
     pass
 
 
+def service_body(
+    endpoint: EndpointSpec, values: Mapping[str, Any], chat_id: str, author_id: str
+) -> dict[str, Any]:
+    """A Bürokratt service call: the entities in the service's parameter order."""
+    return {
+        "chatId": chat_id,
+        "authorId": author_id,
+        "input": [values[p.name] for p in endpoint.params if p.name in values],
+    }
+
+
 def host_of(url: str) -> str:
     """host[:port], without any user:password (it becomes a Redis key and a log line)."""
     parts = urlsplit(url)
@@ -80,6 +91,8 @@ class ApiCaller:
         lang: Lang,
         *,
         timeout_seconds: float | None = None,
+        chat_id: str = "",
+        author_id: str = "",
     ) -> ApiCallResult:
         """One call; never raises for HTTP or network trouble (only on cancellation)."""
         host = host_of(endpoint.url)
@@ -97,7 +110,7 @@ class ApiCaller:
         timeout = timeout_seconds if timeout_seconds is not None else self._timeout
         try:
             async with asyncio.timeout(timeout):
-                status, body, content_type = await self._send(endpoint, params, timeout)
+                status, body, content_type = await self._send(endpoint, params, timeout, chat_id, author_id)
         except (TimeoutError, httpx.TimeoutException):
             await self._breaker.record_failure(host)
             return failed(FailureKind.SERVICE_TIMEOUT)
@@ -124,11 +137,15 @@ class ApiCaller:
         return ApiCallResult(True, status, data, None, elapsed)
 
     async def _send(
-        self, endpoint: EndpointSpec, params: Mapping[str, str], timeout: float
+        self, endpoint: EndpointSpec, params: Mapping[str, str], timeout: float, chat_id: str, author_id: str
     ) -> tuple[int, bytes, str]:
         values = typed_params(endpoint, params)
         method = endpoint.method.upper()
-        if method == "GET":
+        if endpoint.kind == SERVICE_KIND:
+            request = self._client.build_request(
+                "POST", endpoint.url, json=service_body(endpoint, values, chat_id, author_id), timeout=timeout
+            )
+        elif method == "GET":
             # Merge with any query the registered URL already carries (httpx's params= would drop it).
             url = httpx.URL(endpoint.url).copy_merge_params({k: query_value(v) for k, v in values.items()})
             request = self._client.build_request("GET", url, timeout=timeout)

@@ -12,7 +12,7 @@ import grpc
 
 from atc.caller.v1 import caller_pb2, caller_pb2_grpc
 from atc.common.v1 import catalogue_pb2, turn_event_pb2
-from caller_svc.endpoint import EndpointSpec, ParamSpec
+from caller_svc.endpoint import SERVICE_KIND, EndpointSpec, ParamSpec
 from caller_svc.executor import BatchOutcome, CallExecutor, CallReport, PlannedCall, batch_outcome
 from caller_svc.formatter import DeterministicFormatter, ResultToFormat
 from caller_svc.result_store import ResultStore
@@ -42,6 +42,7 @@ def endpoint_spec(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:
             ParamSpec(p.name, p.type or "string", p.required, p.description) for p in endpoint.params
         ),
         description=endpoint.description,
+        kind=SERVICE_KIND if endpoint.type == SERVICE_KIND else "endpoint",
     )
 
 
@@ -140,6 +141,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             question=request.user_query,
             lang=lang,
             owner_id=request.owner_id,
+            chat_id=request.chat_id,
             timeout_seconds=downstream_timeout(context, self._batch_timeout, reserve=REPLY_MARGIN_SECONDS),
         )
         for report in reports:
@@ -176,6 +178,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             question="",
             lang=_language(request.language),
             owner_id=request.owner_id,
+            chat_id=request.chat_id,
             timeout_seconds=downstream_timeout(context, self._batch_timeout, reserve=REPLY_MARGIN_SECONDS),
         )
         return caller_pb2.CallEndpointResponse(

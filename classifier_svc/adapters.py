@@ -54,6 +54,7 @@ class LoopSessionDirectory:
             chat_id=session.chat_id,
             endpoint_names=tuple(e.name for e in session.endpoints),
             language=language.from_proto(session.language),
+            is_service=bool(session.endpoints) and all(e.type == "service" for e in session.endpoints),
         )
 
     async def drop_session(self, chat_id: str, owner_id: str = "") -> None:

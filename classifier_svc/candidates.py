@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from classifier_svc.passages import Passage
 from services.language import Lang
 
 
@@ -46,6 +47,8 @@ class ActiveSession:
     chat_id: str
     endpoint_names: tuple[str, ...]
     language: Lang | None
+    # Every endpoint of the session is a registered service (SERVICE workflow).
+    is_service: bool = False
 
 
 class Workflow(StrEnum):
@@ -79,3 +82,7 @@ class Decision:
     reasoning: str = ""
     # What the classifier answers itself (CONTEXT and OOD), in the turn's language.
     reply: str = ""
+    # RAG: the passages that passed the relevance gate, best first.
+    passages: tuple[Passage, ...] = ()
+    # The question the layer answers (a fallback answers the session's original query).
+    query: str = ""

@@ -1,9 +1,9 @@
 """The entry router: which layer answers a message.
 
 Layer order (seed TOOL_CLASSIFIER.md): active session → SERVICE → API_TOOL_CALLING
-→ CONTEXT → RAG → OOD. SERVICE and RAG have no collection to answer from yet, so
-they are not in the chain; the chain is ordered so they slot in where the seed
-puts them.
+→ CONTEXT → RAG → OOD. Each layer (classifier_svc/layers.py) returns a decision or
+"not mine"; OOD always answers. With TOOL_CLASSIFIER_ENABLED off, only RAG → OOD
+run. A failure while classifying falls back to RAG (FALLBACK_TO_RAG_ON_ERROR).
 """
 
 from __future__ import annotations
@@ -23,14 +23,27 @@ from classifier_svc.candidates import (
     Reason,
     Workflow,
 )
+from classifier_svc.layers import (
+    ApiToolLayer,
+    ContextLayer,
+    ConversationAnswerer,
+    Layer,
+    RagLayer,
+    ServiceLayer,
+    TurnContext,
+)
 from classifier_svc.messages import OUT_OF_DOMAIN
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import with_offer
-from classifier_svc.ports import EndpointSearch, SessionDirectory
-from classifier_svc.small_talk import classify_small_talk, small_talk_reply
+from classifier_svc.ports import EndpointSearch, KnowledgeSearch, SessionDirectory
+from classifier_svc.rag_gate import RagGate
+from services.errors import InvalidArgument
 from services.language import Lang, LanguageDetector
 
 log = logging.getLogger(__name__)
+
+
+DEFAULT_RAG_GATE = RagGate(min_cosine=0.82, min_term_coverage=0.34, dense_only=0.9)
 
 
 @dataclass(frozen=True)
@@ -42,6 +55,17 @@ class RouterPolicy:
     context_enabled: bool = True
     multi_intent_enabled: bool = True
     max_parallel_endpoints: int = 3
+    # Seed flags: TOOL_CLASSIFIER_ENABLED (off → RAG only), SERVICE_WORKFLOW_ENABLED,
+    # FALLBACK_TO_RAG_ON_ERROR.
+    tool_classifier_enabled: bool = True
+    service_enabled: bool = True
+    fallback_to_rag_on_error: bool = True
+    # Services' own gate; None → the endpoint thresholds.
+    service_thresholds: Thresholds | None = None
+    # A service must be within this of the best knowledge passage's cosine.
+    service_knowledge_margin: float = 0.035
+    rag_gate: RagGate = DEFAULT_RAG_GATE
+    rag_search_limit: int = 8
 
 
 class Router:
@@ -51,11 +75,41 @@ class Router:
         sessions: SessionDirectory,
         detector: LanguageDetector,
         policy: RouterPolicy,
+        *,
+        services: EndpointSearch | None = None,
+        knowledge: KnowledgeSearch | None = None,
+        conversation: ConversationAnswerer | None = None,
     ) -> None:
         self._search = search
         self._sessions = sessions
         self._detector = detector
         self._policy = policy
+        self._rag = RagLayer(knowledge, policy.rag_gate, policy.rag_search_limit) if knowledge else None
+        self._layers: list[Layer] = []
+        if services is not None and policy.service_enabled:
+            thresholds = policy.service_thresholds or policy.thresholds
+            self._layers.append(
+                ServiceLayer(
+                    services,
+                    thresholds,
+                    policy.search_limit,
+                    knowledge=knowledge,
+                    knowledge_margin=policy.service_knowledge_margin,
+                )
+            )
+        if policy.api_tool_enabled:
+            self._layers.append(ApiToolLayer(self._match_api_tool_turn))
+        if policy.context_enabled:
+            self._layers.append(ContextLayer(conversation))
+        if self._rag is not None:
+            self._layers.append(self._rag)
+
+    @property
+    def layers(self) -> list[Workflow]:
+        """The chain as configured, in order (OOD always ends it)."""
+        if not self._policy.tool_classifier_enabled:
+            return [Workflow.RAG, Workflow.OOD] if self._rag else [Workflow.OOD]
+        return [layer.workflow for layer in self._layers] + [Workflow.OOD]
 
     async def decide(
         self,
@@ -69,31 +123,59 @@ class Router:
     ) -> Decision:
         """The workflow for this message. With dry_run, an intent switch is reported
         but the old session is left in place."""
+        lang = requested or self._detector.detect(message)
+        try:
+            return await self._decide(chat_id, message, requested, lang, history, dry_run, owner_id)
+        except InvalidArgument:
+            raise
+        except Exception as exc:
+            if not self._policy.fallback_to_rag_on_error:
+                raise
+            log.warning("classification failed (%s: %s); falling back to RAG", type(exc).__name__, exc)
+            return await self.answer_from_knowledge(
+                message, lang, why=f"classifier error ({type(exc).__name__}); RAG fallback"
+            )
+
+    async def _decide(
+        self,
+        chat_id: str,
+        message: str,
+        requested: Lang | None,
+        lang: Lang,
+        history: Sequence[PriorMessage],
+        dry_run: bool,
+        owner_id: str = "",
+    ) -> Decision:
+        if not self._policy.tool_classifier_enabled:
+            return await self.answer_from_knowledge(message, lang, why="tool classifier disabled: RAG only")
         session = await self._sessions.active_session(chat_id, owner_id)
         if session is not None:
-            return await self._continue_session(session, message, requested, dry_run, owner_id)
-        lang = requested or self._detector.detect(message)
-        if self._policy.api_tool_enabled:
-            decision = await self._match_api_tool(message, lang)
-            if decision is None and (offered := with_offer(message, history)) is not None:
-                decision = await self._match_api_tool(offered, lang)
-                if decision is not None:
-                    decision = replace(decision, reasoning=f"affirms the last offer; {decision.reasoning}")
+            decision = await self._continue_session(session, message, requested, dry_run, owner_id)
+            if session.is_service and decision.reason is Reason.SESSION_RESUME:
+                decision = replace(decision, workflow=Workflow.SERVICE)
+            return decision
+        turn = TurnContext(chat_id, message, requested, lang, tuple(history))
+        for layer in self._layers:
+            if (found := await layer.decide(turn)) is not None:
+                return found
+        return _out_of_domain(lang, "no layer matched")
+
+    async def answer_from_knowledge(self, query: str, lang: Lang, *, why: str) -> Decision:
+        """RAG for `query`, or the out-of-domain reply when the knowledge base has nothing:
+        the fallback for abandoned loops and classifier errors."""
+        if self._rag is not None:
+            decision = await self._rag.decide(TurnContext("", query, lang, lang))
             if decision is not None:
-                return decision
-        if self._policy.context_enabled and (talk := classify_small_talk(message)) is not None:
-            lang = requested or talk.language
-            return Decision(
-                Workflow.CONTEXT,
-                lang,
-                Reason.NEW_MATCH,
-                1.0,
-                reasoning=f"small talk: {talk.kind.value}",
-                reply=small_talk_reply(talk.kind, lang),
-            )
-        return Decision(
-            Workflow.OOD, lang, Reason.NO_MATCH, reasoning="no layer matched", reply=OUT_OF_DOMAIN[lang]
-        )
+                return replace(decision, reasoning=f"{why}; {decision.reasoning}")
+        return _out_of_domain(lang, f"{why}; no relevant knowledge")
+
+    async def _match_api_tool_turn(self, turn: TurnContext) -> Decision | None:
+        decision = await self._match_api_tool(turn.message, turn.language)
+        if decision is None and (offered := with_offer(turn.message, turn.history)) is not None:
+            decision = await self._match_api_tool(offered, turn.language)
+            if decision is not None:
+                decision = replace(decision, reasoning=f"affirms the last offer; {decision.reasoning}")
+        return decision
 
     async def _continue_session(
         self, session: ActiveSession, message: str, requested: Lang | None, dry_run: bool, owner_id: str = ""
@@ -171,6 +253,10 @@ class Router:
             if match.best is not None:
                 chosen.setdefault(match.best.name, match.best)
         return list(chosen.values()) if len(chosen) >= 2 else []
+
+
+def _out_of_domain(lang: Lang, why: str) -> Decision:
+    return Decision(Workflow.OOD, lang, Reason.NO_MATCH, reasoning=why, reply=OUT_OF_DOMAIN[lang])
 
 
 def _explain(match: Match) -> str:

@@ -11,9 +11,12 @@ from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import chat_pb2, turn_event_pb2
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from classifier_svc.candidates import Decision, ExecutionMode, PriorMessage, Reason, Workflow
+from classifier_svc.rag_answer import RagAnswer, RagResponder
+from classifier_svc.rag_extractive import ExtractiveAnswerer
 from classifier_svc.router import Router
 from services import language
 from services.errors import InvalidArgument, MeshError, Unavailable
+from services.language import Lang
 from services.runtime.channels import downstream_timeout
 from services.runtime.owner import acting_owner
 from services.runtime.status import abort_with, error_event, mesh_error_from_rpc
@@ -92,17 +95,62 @@ def _text_events(text: str) -> list[classifier_pb2.RouteTurnResponse]:
     ]
 
 
-def _end(outcome: int, workflow: Workflow) -> classifier_pb2.RouteTurnResponse:
+def _end(outcome: int, workflow: Workflow, llm_calls: int = 0) -> classifier_pb2.RouteTurnResponse:
     return classifier_pb2.RouteTurnResponse(
-        event=turn_event_pb2.TurnEvent(end=turn_event_pb2.End(outcome=outcome, workflow=_WORKFLOW[workflow]))
+        event=turn_event_pb2.TurnEvent(
+            end=turn_event_pb2.End(outcome=outcome, workflow=_WORKFLOW[workflow], llm_calls=llm_calls)
+        )
     )
 
 
+def _sources_event(answer: RagAnswer) -> classifier_pb2.RouteTurnResponse:
+    return classifier_pb2.RouteTurnResponse(
+        event=turn_event_pb2.TurnEvent(
+            sources=turn_event_pb2.Sources(
+                sources=[turn_event_pb2.Source(title=s.title, url=s.url) for s in answer.sources]
+            )
+        )
+    )
+
+
+def _progress(decision: Decision, stage: str = "classified") -> classifier_pb2.RouteTurnResponse:
+    return classifier_pb2.RouteTurnResponse(
+        event=turn_event_pb2.TurnEvent(
+            progress=turn_event_pb2.Progress(
+                stage=stage,
+                detail=decision.reasoning,
+                workflow=_WORKFLOW[decision.workflow],
+                endpoint_names=[c.name for c in decision.endpoints],
+                confidence=decision.confidence,
+            )
+        )
+    )
+
+
+def _relabel(event: turn_event_pb2.TurnEvent, workflow: Workflow) -> turn_event_pb2.TurnEvent:
+    """A service runs through the loop and caller, which speak of API tool calling:
+    its progress and end events carry the SERVICE workflow instead."""
+    if workflow is Workflow.SERVICE:
+        if event.HasField("progress") and event.progress.workflow:
+            event.progress.workflow = _WORKFLOW[workflow]
+        elif event.HasField("end"):
+            event.end.workflow = _WORKFLOW[workflow]
+    return event
+
+
 class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
-    def __init__(self, router: Router, loop: loop_pb2_grpc.LoopServiceStub, default_timeout: float) -> None:
+    def __init__(
+        self,
+        router: Router,
+        loop: loop_pb2_grpc.LoopServiceStub,
+        default_timeout: float,
+        *,
+        rag: RagResponder | None = None,
+    ) -> None:
         self._router = router
         self._loop = loop
         self._default_timeout = default_timeout
+        self._rag = rag or RagResponder(ExtractiveAnswerer())
 
     async def _decide(
         self, turn: chat_pb2.ChatTurn, context: grpc.aio.ServicerContext, *, dry_run: bool
@@ -142,30 +190,49 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
     ) -> AsyncIterator[classifier_pb2.RouteTurnResponse]:
         turn = request.turn
         decision = await self._decide(turn, context, dry_run=False)
-        yield classifier_pb2.RouteTurnResponse(
-            event=turn_event_pb2.TurnEvent(
-                progress=turn_event_pb2.Progress(
-                    stage="classified",
-                    detail=decision.reasoning,
-                    workflow=_WORKFLOW[decision.workflow],
-                    endpoint_names=[c.name for c in decision.endpoints],
-                    confidence=decision.confidence,
-                )
-            )
-        )
-        if decision.workflow is Workflow.API_TOOL_CALLING:
+        yield _progress(decision)
+        if decision.workflow in (Workflow.API_TOOL_CALLING, Workflow.SERVICE):
             async for response in self._run_loop(turn, decision, context):
                 yield response
         else:
-            for response in _text_events(decision.reply):
+            async for response in self._answer(decision):
                 yield response
-            answered = decision.workflow is Workflow.CONTEXT
-            yield _end(
-                turn_event_pb2.TURN_OUTCOME_ANSWERED
-                if answered
-                else turn_event_pb2.TURN_OUTCOME_OUT_OF_DOMAIN,
-                decision.workflow,
+
+    async def _answer(self, decision: Decision) -> AsyncIterator[classifier_pb2.RouteTurnResponse]:
+        """The classifier's own answers: RAG, CONTEXT and OOD."""
+        if decision.workflow is Workflow.RAG:
+            answer = await self._rag.answer(decision.query, decision.passages, decision.language)
+            yield _sources_event(answer)
+            for response in _text_events(answer.text):
+                yield response
+            yield _end(turn_event_pb2.TURN_OUTCOME_ANSWERED, Workflow.RAG, answer.llm_calls)
+            return
+        for response in _text_events(decision.reply):
+            yield response
+        answered = decision.workflow is Workflow.CONTEXT
+        yield _end(
+            turn_event_pb2.TURN_OUTCOME_ANSWERED if answered else turn_event_pb2.TURN_OUTCOME_OUT_OF_DOMAIN,
+            decision.workflow,
+        )
+
+    async def _fall_back(
+        self, end: turn_event_pb2.End, language: Lang, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[classifier_pb2.RouteTurnResponse]:
+        """The loop gave up (turn limit, a "no" to continuing) without answering:
+        the knowledge base gets the session's original question (seed: → RAG)."""
+        try:
+            decision = await self._router.answer_from_knowledge(
+                end.fallback_query, language, why=f"loop abandoned ({end.llm_calls} LLM calls)"
             )
+        except grpc.aio.AioRpcError as exc:
+            log.warning("RAG fallback failed: %s %s", exc.code().name, exc.details())
+            for response in _text_events(TRY_AGAIN[language]):
+                yield response
+            yield _end(turn_event_pb2.TURN_OUTCOME_ABANDONED, Workflow.API_TOOL_CALLING)
+            return
+        yield _progress(decision, stage="fallback")
+        async for response in self._answer(decision):
+            yield response
 
     async def _run_loop(
         self, turn: chat_pb2.ChatTurn, decision: Decision, context: grpc.aio.ServicerContext
@@ -177,9 +244,22 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
             resume_session=decision.reason is Reason.SESSION_RESUME,
         )
         call = self._loop.RunTurn(request, timeout=downstream_timeout(context, self._default_timeout))
+        # Once a token went out, the loop owns the turn: no second answer in one stream.
+        streamed_token = False
         try:
             async for response in call:
-                yield classifier_pb2.RouteTurnResponse(event=response.event)
+                event = response.event
+                if (
+                    event.HasField("end")
+                    and event.end.outcome == turn_event_pb2.TURN_OUTCOME_ABANDONED
+                    and event.end.fallback_query
+                    and not streamed_token
+                ):
+                    async for fallback in self._fall_back(event.end, decision.language, context):
+                        yield fallback
+                    return
+                streamed_token = streamed_token or event.HasField("token")
+                yield classifier_pb2.RouteTurnResponse(event=_relabel(event, decision.workflow))
         except grpc.aio.AioRpcError as exc:
             log.warning("loop turn failed: %s %s", exc.code().name, exc.details())
             for response in _text_events(TRY_AGAIN[decision.language]):
@@ -189,7 +269,7 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
                     Unavailable(f"loop_svc failed: {exc.details()}", reason="DOWNSTREAM_FAILED")
                 )
             )
-            yield _end(turn_event_pb2.TURN_OUTCOME_FAILED, Workflow.API_TOOL_CALLING)
+            yield _end(turn_event_pb2.TURN_OUTCOME_FAILED, decision.workflow)
         finally:
             # The edge went away (or we are done): stop the loop's work too.
             call.cancel()

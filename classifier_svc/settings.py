@@ -11,22 +11,41 @@ catalogue changes.
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 from pydantic_settings import SettingsConfigDict
 
+from services.llm import LLMConfig
 from services.settings import ServiceSettings
 
 
 class ClassifierSettings(ServiceSettings):
-    model_config = SettingsConfigDict(env_prefix="ATC_CLASSIFIER_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="ATC_CLASSIFIER_", extra="ignore", populate_by_name=True)
 
     port: int = 50052
     indexer_target: str = "127.0.0.1:50051"
     loop_target: str = "127.0.0.1:50053"
 
-    api_tool_enabled: bool = True
-    context_enabled: bool = True
+    # The seed's flags (TOOL_CLASSIFIER.md). TOOL_CLASSIFIER_ENABLED defaults to true here
+    # (the seed's false selects its older RAG-only service; this mesh has no other router):
+    # false → every message goes to RAG, then OOD.
+    tool_classifier_enabled: bool = True
+    service_workflow_enabled: bool = True
+    api_tool_enabled: bool = Field(
+        default=True,
+        validation_alias=AliasChoices(
+            "api_tool_enabled",
+            "ATC_CLASSIFIER_API_TOOL_ENABLED",
+            "ATC_CLASSIFIER_API_TOOL_CALLING_WORKFLOW_ENABLED",
+        ),
+    )
+    context_enabled: bool = Field(
+        default=True,
+        validation_alias=AliasChoices(
+            "context_enabled", "ATC_CLASSIFIER_CONTEXT_ENABLED", "ATC_CLASSIFIER_CONTEXT_WORKFLOW_ENABLED"
+        ),
+    )
     multi_intent_enabled: bool = True
+    fallback_to_rag_on_error: bool = True
 
     # An endpoint is eligible with this cosine and enough of the query's words in its text...
     api_tool_min_threshold: float = Field(default=0.77, ge=0, le=1)
@@ -41,3 +60,38 @@ class ClassifierSettings(ServiceSettings):
     intent_switch_threshold: float = Field(default=0.82, ge=0, le=1)
     search_limit: int = Field(default=5, ge=1, le=50)
     max_parallel_endpoints: int = Field(default=3, ge=2, le=5)
+
+    # SERVICE layer gate (same two signals as endpoints). A service is narrower than the
+    # topic words it shares with knowledge questions ("renew my ID card" vs "the status of
+    # my ID card application"), so it needs most of the question's words.
+    service_min_threshold: float = Field(default=0.77, ge=0, le=1)
+    service_min_term_coverage: float = Field(default=0.75, ge=0, le=1)
+    service_dense_only_threshold: float = Field(default=0.9, ge=0, le=1)
+    service_high_threshold: float = Field(default=0.82, ge=0, le=1)
+    # ...and it must be within this of the best knowledge passage's cosine (the knowledge
+    # base is the runner-up: "How do I renew my ID card?" is a question for RAG).
+    service_knowledge_margin: float = Field(default=0.035, ge=0, le=1)
+
+    # RAG layer: relevance gate over knowledge passages (bench/eval_rag.py calibrates it).
+    rag_min_threshold: float = Field(default=0.82, ge=0, le=1)
+    rag_min_term_coverage: float = Field(default=0.34, ge=0, le=1)
+    rag_dense_only_threshold: float = Field(default=0.9, ge=0, le=1)
+    rag_max_passages: int = Field(default=3, ge=1, le=10)
+    rag_search_limit: int = Field(default=8, ge=1, le=50)
+
+    # LLM for grounded RAG answers and conversation questions; none → deterministic paths.
+    llm_model: str = ""
+    llm_api_base: str = ""
+    llm_api_key: str = ""
+    llm_temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    llm_max_tokens: int | None = Field(default=None, gt=0)
+    dspy_cache_dir: str = ".atc/dspy-cache"
+
+    def llm_config(self) -> LLMConfig:
+        return LLMConfig(
+            model=self.llm_model or None,
+            api_base=self.llm_api_base or None,
+            api_key=self.llm_api_key or None,
+            temperature=self.llm_temperature,
+            max_tokens=self.llm_max_tokens,
+        )

@@ -8,6 +8,7 @@ from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from indexer_svc.catalogue import Catalogue, CollectionNames
 from indexer_svc.catalogue_file import read_catalogue_file
 from indexer_svc.enrichment import EndpointEnricher
+from indexer_svc.knowledge_loader import load_startup_content
 from indexer_svc.servicer import IndexerServicer
 from indexer_svc.settings import IndexerSettings
 from services.embeddings import Embedder, open_embedder
@@ -59,6 +60,7 @@ async def build_catalogue(
             log.info(
                 "catalogue %s: %d endpoints, %d (re)indexed", settings.catalogue_file, len(bodies), changed
             )
+        await load_startup_content(catalogue, settings)
     except BaseException:
         await index.close()
         raise

@@ -52,4 +52,4 @@ def service_embed_text(service: Service) -> str:
 
 
 def document_embed_text(document: KnowledgeDocument) -> str:
-    return _join(document.title, document.text)
+    return _join(document.title, document.section, document.text)

@@ -52,6 +52,11 @@ class IndexerSettings(ServiceSettings):
     catalogue_file: str = ""
     # Replaces the literal "{base_url}" in catalogue URLs.
     catalogue_base_url: str = ""
+    # JSON list of service bodies indexed at start (same "{base_url}" rule).
+    services_file: str = ""
+    # Folder of Markdown/HTML/text files ingested into the knowledge collection at start
+    # (idempotent: unchanged passages are not embedded again).
+    knowledge_dir: str = ""
 
     def llm_config(self) -> LLMConfig:
         return LLMConfig(

@@ -184,6 +184,8 @@ class KnowledgeDocument(_Entity):
     text: str = Field(min_length=1)
     source_url: str = ""
     language: str = ""
+    # Heading of the source part this passage was cut from.
+    section: str = ""
 
     @field_validator("document_id")
     @classmethod

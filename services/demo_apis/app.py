@@ -12,6 +12,11 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from services.demo_apis.addresses import search_addresses
+from services.demo_apis.application_status import (
+    InvalidApplicationNumber,
+    application_status,
+    parse_service_call,
+)
 from services.demo_apis.electricity import MAX_SPAN, parse_instant, price_report
 from services.demo_apis.holidays import PUBLIC_HOLIDAY_RULES, Holiday, public_holidays
 from services.demo_apis.school_holidays import SCHOOL_HOLIDAY_COUNTRIES, school_holidays
@@ -188,6 +193,24 @@ async def votings_endpoint(request: Request) -> JSONResponse:
     return JSONResponse(recent_votings(limit))
 
 
+async def application_status_service(request: Request) -> JSONResponse:
+    try:
+        body = await request.json()
+    except ValueError:
+        raise _validation("body", "The body must be JSON.") from None
+    try:
+        call = parse_service_call(body)
+    except ValueError as exc:
+        field, _, message = str(exc).partition(": ")
+        raise _validation(field, message or str(exc)) from None
+    if not call.inputs or not call.inputs[0].strip():
+        raise _validation("input", "The application number is required.")
+    try:
+        return JSONResponse(application_status(call.inputs[0]))
+    except InvalidApplicationNumber as exc:
+        raise _validation("input", str(exc)) from None
+
+
 async def healthz(request: Request) -> JSONResponse:
     return JSONResponse({"status": "ok"})
 
@@ -201,6 +224,7 @@ def create_app() -> Starlette:
             Route("/address-search", address_search_endpoint, methods=["GET", "POST"]),
             Route("/electricity-prices", electricity_prices_endpoint),
             Route("/votings", votings_endpoint),
+            Route("/services/document-application-status", application_status_service, methods=["POST"]),
             Route("/healthz", healthz),
         ],
         exception_handlers={ProblemError: _problem},

@@ -114,6 +114,8 @@ class OrchestrateResponse(BaseModel):
     question: QuestionInfo | None
     call_outcomes: list[dict[str, Any]] = Field(serialization_alias="callOutcomes")
     llm_calls: int = Field(serialization_alias="llmCalls")
+    # Sources of a knowledge-based (RAG) answer: [{"title", "url"}].
+    sources: list[dict[str, str]] = Field(default_factory=list)
     # An in-stream error event (the user already got a localized text as tokens).
     error: dict[str, Any] | None = None
 

@@ -89,6 +89,8 @@ class TurnSummary:
     question_text: str = ""
     question: dict[str, list[str]] | None = None
     call_outcomes: list[dict[str, Any]] = field(default_factory=list)
+    # Where a knowledge-based answer came from: [{"title", "url"}].
+    sources: list[dict[str, str]] = field(default_factory=list)
     outcome: str = "unspecified"
     workflow: str = "unspecified"
     llm_calls: int = 0
@@ -112,6 +114,8 @@ class TurnSummary:
             self.call_outcomes.append(
                 json_format.MessageToDict(event.call_outcome, always_print_fields_with_no_presence=True)
             )
+        elif kind == "sources":
+            self.sources += [{"title": s.title, "url": s.url} for s in event.sources.sources]
         elif kind == "error":
             self.error = json_format.MessageToDict(event.error)
         elif kind == "end":

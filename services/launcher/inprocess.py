@@ -30,7 +30,7 @@ from loop_svc.settings import LoopSettings
 from services.demo_apis.app import create_app as create_demo_app
 from services.edge.app import create_apps as create_edge_apps
 from services.edge.settings import EdgeSettings
-from services.launcher.mesh import CATALOGUE_FILE
+from services.launcher.mesh import CATALOGUE_FILE, KNOWLEDGE_DIR, SERVICES_FILE
 from services.runtime.server import GrpcServer
 
 Lifespan = Literal["on", "off", "auto"]
@@ -86,9 +86,15 @@ class InProcessMesh:
 
 @contextlib.asynccontextmanager
 async def running_mesh(
-    redis_url: str, data_dir: Path, catalogue_file: Path = CATALOGUE_FILE
+    redis_url: str,
+    data_dir: Path,
+    catalogue_file: Path = CATALOGUE_FILE,
+    *,
+    services_file: Path | None = SERVICES_FILE,
+    knowledge_dir: Path | None = KNOWLEDGE_DIR,
 ) -> AsyncIterator[InProcessMesh]:
-    """Demo APIs, caller, loop, indexer (with the catalogue), classifier and edge."""
+    """Demo APIs, caller, loop, indexer (with the catalogue, services and knowledge base),
+    classifier and edge."""
     servers: dict[str, GrpcServer] = {}
     async with contextlib.AsyncExitStack() as stack:
         demo_url = await stack.enter_async_context(serve_asgi(create_demo_app()))
@@ -104,7 +110,12 @@ async def running_mesh(
             "loop", await build_loop(LoopSettings(port=0, redis_url=redis_url, caller_target=caller))
         )
         indexer_settings = IndexerSettings(
-            port=0, data_dir=str(data_dir), catalogue_file=str(catalogue_file), catalogue_base_url=demo_url
+            port=0,
+            data_dir=str(data_dir),
+            catalogue_file=str(catalogue_file),
+            catalogue_base_url=demo_url,
+            services_file=str(services_file or ""),
+            knowledge_dir=str(knowledge_dir or ""),
         )
         indexer = await start("indexer", await build_indexer(indexer_settings))
         classifier = await start(

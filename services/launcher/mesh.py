@@ -19,6 +19,9 @@ from services.supervisor import ChildSpec, grpc_ready, http_ready, redis_ready
 
 INTERNAL_HOST = "127.0.0.1"
 CATALOGUE_FILE = Path(services.__file__).resolve().parent / "demo_apis" / "catalogue.json"
+# The demo's registered services and its knowledge base (ingested at the indexer's start).
+SERVICES_FILE = CATALOGUE_FILE.with_name("services.json")
+KNOWLEDGE_DIR = CATALOGUE_FILE.with_name("knowledge")
 
 # The documented default ports, used with --fixed-ports.
 DEFAULT_PORTS = {"demo_apis": 8090, "indexer": 50051, "classifier": 50052, "loop": 50053, "caller": 50054}
@@ -47,6 +50,8 @@ class MeshOptions:
     catalogue_file: Path = CATALOGUE_FILE
     # The edge's admin listener (always on 127.0.0.1); None: a free port.
     admin_port: int | None = None
+    services_file: Path | None = SERVICES_FILE
+    knowledge_dir: Path | None = KNOWLEDGE_DIR
 
 
 @dataclass(frozen=True)
@@ -131,6 +136,8 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
                 data_dir=str(data_dir / "index"),
                 catalogue_file=str(options.catalogue_file),
                 catalogue_base_url=demo_url,
+                services_file=str(options.services_file or ""),
+                knowledge_dir=str(options.knowledge_dir or ""),
             ),
             ready=grpc_ready(target["indexer"], _service_name(indexer_pb2, "IndexerService")),
             ready_timeout=options.ready_timeout,

@@ -140,6 +140,7 @@ class ChatRoutes:
             ),
             call_outcomes=summary.call_outcomes,
             llm_calls=summary.llm_calls,
+            sources=summary.sources,
             error=summary.error,
         )
         answer = json_response(response.model_dump(by_alias=True), request_id)

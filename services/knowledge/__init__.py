@@ -1,0 +1,1 @@
+"""The knowledge base: reading source files, cutting them into passages, ingesting them."""
