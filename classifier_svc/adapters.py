@@ -8,6 +8,7 @@ from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from classifier_svc.candidates import ActiveSession, Candidate
 from services import language
+from services.runtime.status import mesh_error_from_rpc
 
 
 class IndexerEndpointSearch:
@@ -48,6 +49,8 @@ class LoopSessionDirectory:
         except grpc.aio.AioRpcError as exc:
             if exc.code() == grpc.StatusCode.NOT_FOUND:
                 return None
+            if exc.code() == grpc.StatusCode.PERMISSION_DENIED:
+                raise mesh_error_from_rpc(exc) from exc
             raise
         session = response.session
         return ActiveSession(

@@ -37,7 +37,7 @@ from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import with_offer
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch, SessionDirectory
 from classifier_svc.rag_gate import RagGate
-from services.errors import InvalidArgument
+from services.errors import InvalidArgument, PermissionDenied
 from services.language import Lang, LanguageDetector
 
 log = logging.getLogger(__name__)
@@ -126,7 +126,8 @@ class Router:
         lang = requested or self._detector.detect(message)
         try:
             return await self._decide(chat_id, message, requested, lang, history, dry_run, owner_id)
-        except InvalidArgument:
+        except (InvalidArgument, PermissionDenied):
+            # The caller's own fault or another owner's chat: never papered over by RAG.
             raise
         except Exception as exc:
             if not self._policy.fallback_to_rag_on_error:

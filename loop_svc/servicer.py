@@ -15,10 +15,10 @@ from loop_svc import convert, questions
 from loop_svc.loop import Abandoned, Complete, NeedsInput, Step
 from loop_svc.store_errors import STORE_UNAVAILABLE
 from loop_svc.turns import TurnRunner
-from services.errors import MeshError, NotFound, Unavailable
+from services.errors import MeshError, Unavailable
 from services.language import to_proto
 from services.runtime.channels import downstream_timeout
-from services.runtime.owner import acting_owner, check_resource_owner
+from services.runtime.owner import acting_owner
 from services.runtime.status import abort_with, error_event
 
 log = logging.getLogger(__name__)

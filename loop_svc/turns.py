@@ -13,6 +13,7 @@ from loop_svc.session import Session, SessionConflict, SessionStore
 from loop_svc.store_errors import StoreGuard
 from services.errors import InvalidArgument, NotFound, Unavailable
 from services.language import Lang
+from services.runtime.owner import check_resource_owner
 
 # Compare-and-set attempts before a turn gives up with SESSION_BUSY.
 _SAVE_ATTEMPTS = 3
@@ -109,10 +110,15 @@ class TurnRunner:
     async def _session_for(self, request: TurnRequest) -> Session:
         if request.resume:
             session = await self._store.get(request.chat_id)
-            # A session bound to another user is reported as absent, not as forbidden.
-            if session is None or not session.readable_by(request.owner_id):
+            if session is None:
                 raise session_not_found(request.chat_id)
+            # Another owner's chat is refused outright (the edge answers 403), never resumed.
+            check_resource_owner(session.owner_id, request.owner_id, "the chat's session")
             return session
+        stored = await self._store.get(request.chat_id)
+        if stored is not None:
+            # Nor replaced: a new intent on another owner's chat must not drop their session.
+            check_resource_owner(stored.owner_id, request.owner_id, "the chat's session")
         # A new turn replaces any session the chat had: the classifier saw a new intent.
         language = request.language or self._detector.detect(request.message)
         return self._loop.new_session(
@@ -127,11 +133,15 @@ class TurnRunner:
         require_chat_id(chat_id)
         async with self.store_guard.guarded(chat_id):
             session = await self._store.get(chat_id)
-        if session is None or not session.readable_by(owner_id):
+        if session is None:
             raise session_not_found(chat_id)
+        check_resource_owner(session.owner_id, owner_id, "the chat's session")
         return session
 
     async def delete(self, chat_id: str, owner_id: str) -> bool:
         require_chat_id(chat_id)
         async with self.store_guard.guarded(chat_id), self._store.locked(chat_id):
+            stored = await self._store.get(chat_id)
+            if stored is not None:
+                check_resource_owner(stored.owner_id, owner_id, "the chat's session")
             return await self._store.delete(chat_id, owner_id=owner_id)

@@ -21,11 +21,11 @@ from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
 from services.runtime.backpressure import ConcurrencyLimit
+from services.runtime.channels import MAX_MESSAGE_BYTES
 from services.runtime.interceptors import RpcObservingInterceptor
 from services.runtime.metrics_server import MetricsServer
-from services.runtime.telemetry import Telemetry
-from services.runtime.channels import MAX_MESSAGE_BYTES
 from services.runtime.owner import OwnerInterceptor
+from services.runtime.telemetry import Telemetry
 
 log = logging.getLogger("atc.server")
 
