@@ -6,7 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint proto format bench clean
+TOOLS := .venv-tools
+TOOLS_STAMP := $(TOOLS)/.installed
+# The image's registry and tag live in one place: deploy/k8s/components/image/kustomization.yaml.
+IMAGE = $(shell awk '/newName:/{n=$$2} /newTag:/{t=$$2} END{print n ":" t}' deploy/k8s/components/image/kustomization.yaml)
+
+.PHONY: run test lint proto format bench clean tools image push
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,8 +24,27 @@ run: $(STAMP)
 	$(BIN)/atc up $(ARGS)
 
 ## Run the whole test suite (includes buf lint/format and the proto drift check).
-test: $(STAMP)
+test: $(STAMP) $(TOOLS_STAMP)
 	$(BIN)/python -m pytest
+
+## The tools venv for tests/test_deploy.py (kubernetes-validate, xds-protos): apart from
+## .venv because their top-level packages clash with the mesh's.
+$(TOOLS_STAMP): deploy/tools-requirements.txt
+	test -x $(TOOLS)/bin/python || $(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --upgrade pip
+	$(TOOLS)/bin/python -m pip install --quiet -r deploy/tools-requirements.txt
+	touch $(TOOLS_STAMP)
+
+tools: $(TOOLS_STAMP)
+
+## Build the one image of the mesh (context: this folder). Needs a Docker engine,
+## which this development machine does not have.
+image:
+	@docker info >/dev/null 2>&1 || { echo "make image: no Docker engine reachable here; where one runs: docker build -f deploy/Dockerfile -t $(IMAGE) ." >&2; exit 1; }
+	docker build -f deploy/Dockerfile -t $(IMAGE) .
+
+push: image
+	docker push $(IMAGE)
 
 ## buf lint + buf format + ruff + mypy.
 lint: $(STAMP)
@@ -45,4 +69,4 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) .atc .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(TOOLS) .atc .pytest_cache .mypy_cache .ruff_cache
