@@ -43,7 +43,10 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         self, request: loop_pb2.RunTurnRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[loop_pb2.RunTurnResponse]:
         try:
-            acting_owner(request.turn.owner_id, field="turn.owner_id")
+            owner = acting_owner(request.turn.owner_id, field="turn.owner_id")
+            if not request.resume_session:
+                # A new turn replaces the chat's session: never another owner's.
+                await self._check_session_owner(request.turn.chat_id, owner)
             step = await self._runner.run(convert.turn_request(request))
         except MeshError as error:
             await abort_with(context, error)
@@ -114,6 +117,16 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             yield error_event(Unavailable(failure, reason="CALLER_UNAVAILABLE"))
             yield convert.end_event(turn_event_pb2.TURN_OUTCOME_FAILED, step.llm_calls)
 
+    async def _check_session_owner(self, chat_id: str, owner: str) -> None:
+        """PermissionDenied when the chat has a session bound to another owner."""
+        if not chat_id.strip():
+            return  # the request's own validation names the empty field
+        try:
+            existing = await self._runner.get(chat_id)
+        except NotFound:
+            return
+        check_resource_owner(existing.owner_id, owner, "the chat's session")
+
     async def GetSession(
         self, request: loop_pb2.GetSessionRequest, context: grpc.aio.ServicerContext
     ) -> loop_pb2.GetSessionResponse:
@@ -129,13 +142,7 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         self, request: loop_pb2.DeleteSessionRequest, context: grpc.aio.ServicerContext
     ) -> loop_pb2.DeleteSessionResponse:
         try:
-            owner = acting_owner(request.owner_id)
-            try:
-                existing = await self._runner.get(request.chat_id)
-            except NotFound:
-                existing = None
-            if existing is not None:
-                check_resource_owner(existing.owner_id, owner, "the chat's session")
+            await self._check_session_owner(request.chat_id, acting_owner(request.owner_id))
             deleted = await self._runner.delete(request.chat_id)
         except MeshError as error:
             await abort_with(context, error)

@@ -136,8 +136,17 @@ def test_envoy_normalises_paths_and_keeps_admin_private(envoy: dict[str, Any]) -
     assert {r["cluster"] for r in public["routes"]} <= {"", "edge"}
 
 
-def test_envoy_outlasts_the_edges_turn(envoy: dict[str, Any]) -> None:
-    turn = EdgeSettings().request_timeout_seconds
+def edge_turn_seconds(overlay: str) -> float:
+    """The edge's turn deadline as deployed (its env), else the setting's default."""
+    (edge,) = [d for d in of_kind(rendered(overlay), "Deployment") if d["metadata"]["name"] == "atc-edge"]
+    env = {e["name"]: e.get("value") for e in edge["spec"]["template"]["spec"]["containers"][0]["env"]}
+    deployed = env.get("ATC_EDGE_REQUEST_TIMEOUT_SECONDS")
+    return float(deployed) if deployed else EdgeSettings().request_timeout_seconds
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_envoy_outlasts_the_edges_turn(envoy: dict[str, Any], overlay: str) -> None:
+    turn = edge_turn_seconds(overlay)
     public = envoy["listeners"]["public_http"]
     for path in ("/v1/orchestrate/stream", "/v1/orchestrate"):
         route = next(r for r in public["routes"] if r["match"] == path and r["exact"])
