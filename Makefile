@@ -6,7 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck proto format bench constraints clean
+TOOLS := .venv-tools
+TOOLS_STAMP := $(TOOLS)/.installed
+# The image's registry and tag live in one place: deploy/k8s/components/image/kustomization.yaml.
+IMAGE = $(shell awk '/newName:/{n=$$2} /newTag:/{t=$$2} END{print n ":" t}' deploy/k8s/components/image/kustomization.yaml)
+
+.PHONY: run test lint typecheck proto format bench constraints clean tools image push
 
 # Every dependency is pinned by constraints.txt (the whole set, transitive ones included).
 $(STAMP): pyproject.toml constraints.txt
@@ -20,8 +25,27 @@ run: $(STAMP)
 	$(BIN)/atc up $(ARGS)
 
 ## Run the whole test suite (includes ruff, mypy, buf lint/format/breaking and the proto drift check).
-test: $(STAMP)
+test: $(STAMP) $(TOOLS_STAMP)
 	$(BIN)/python -m pytest
+
+## The tools venv for tests/test_deploy.py (kubernetes-validate, xds-protos): apart from
+## .venv because their top-level packages clash with the mesh's.
+$(TOOLS_STAMP): deploy/tools-requirements.txt
+	test -x $(TOOLS)/bin/python || $(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet --upgrade pip
+	$(TOOLS)/bin/python -m pip install --quiet -r deploy/tools-requirements.txt
+	touch $(TOOLS_STAMP)
+
+tools: $(TOOLS_STAMP)
+
+## Build the one image of the mesh (context: this folder). Needs a Docker engine,
+## which this development machine does not have.
+image:
+	@docker info >/dev/null 2>&1 || { echo "make image: no Docker engine reachable here; where one runs: docker build -f deploy/Dockerfile -t $(IMAGE) ." >&2; exit 1; }
+	docker build -f deploy/Dockerfile -t $(IMAGE) .
+
+push: image
+	docker push $(IMAGE)
 
 ## buf lint + buf format + ruff + mypy.
 lint: $(STAMP)
@@ -55,4 +79,4 @@ bench: $(STAMP)
 	$(BIN)/python -m bench $(ARGS)
 
 clean:
-	rm -rf $(VENV) .atc .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(TOOLS) .atc .pytest_cache .mypy_cache .ruff_cache

@@ -21,6 +21,7 @@ class LiteLLMEmbedder:
         dimension: int | None = None,
         request_dimensions: bool = False,
         timeout_seconds: float = 30.0,
+        max_input_chars: int = 8000,
     ) -> None:
         """`dimension`: the vector size when known; otherwise call `probe_dimension()` once.
         `request_dimensions`: send it as the `dimensions` parameter (text-embedding-3-* can
@@ -31,6 +32,9 @@ class LiteLLMEmbedder:
         self._dimension = dimension
         self._request_dimensions = request_dimensions and dimension is not None
         self._timeout = timeout_seconds
+        # No tokenizer offline: a character cut keeps an input within the model's token
+        # window (text-embedding-3: 8,191) and its cost bounded, whatever a user sends.
+        self._max_chars = max_input_chars
 
     @property
     def model_name(self) -> str:
@@ -60,7 +64,8 @@ class LiteLLMEmbedder:
             kwargs["api_key"] = self._api_key
         if self._request_dimensions:
             kwargs["dimensions"] = self._dimension
-        response = await litellm.aembedding(model=self._model, input=list(texts), **kwargs)
+        bounded = [text[: self._max_chars] for text in texts]
+        response = await litellm.aembedding(model=self._model, input=bounded, **kwargs)
         rows = sorted(response.data, key=lambda row: row["index"])
         return [[float(x) for x in row["embedding"]] for row in rows]
 

@@ -59,3 +59,18 @@ async def test_litellm_embedder_probes_dimension_and_embeds(embeddings_server: t
     assert await embedder.embed_queries(["hhh"]) == [_vector("hhh")]
     assert app.state.requests[-1]["auth"] == "Bearer sk-test"
     assert app.state.requests[-1]["body"]["model"] == "text-embedding-3-small"
+
+
+async def test_litellm_embedder_bounds_its_input(embeddings_server: tuple[str, Starlette]) -> None:
+    from services.embeddings.litellm_embedder import LiteLLMEmbedder
+
+    api_base, app = embeddings_server
+    embedder = LiteLLMEmbedder(
+        "openai/text-embedding-3-small",
+        api_base=api_base,
+        api_key="sk-test",
+        dimension=DIM,
+        max_input_chars=100,
+    )
+    await embedder.embed_queries(["a" * 10_000])
+    assert app.state.requests[-1]["body"]["input"] == ["a" * 100]

@@ -410,3 +410,14 @@ async def test_session_of_another_owner_is_neither_read_nor_deleted(mesh: Mesh) 
         assert code == grpc.StatusCode.PERMISSION_DENIED and info is not None
         assert info.reason in ("OWNED_BY_ANOTHER", "OWNER_MISMATCH")
     assert await mesh.redis.exists("session:chat-p") == 1
+
+
+async def test_a_new_turn_never_replaces_another_owners_session(mesh: Mesh) -> None:
+    await _events(mesh.loop, _turn("chat-q", "Holidays in Latvia", HOLIDAYS))
+    before = await mesh.redis.get("session:chat-q")
+    request = _turn("chat-q", "Holidays in Estonia", HOLIDAYS)
+    request.turn.owner_id = "someone-else"
+    code, info = await _stream_status(mesh.loop, request)
+    assert code == grpc.StatusCode.PERMISSION_DENIED and info is not None
+    assert info.reason == "OWNED_BY_ANOTHER"
+    assert await mesh.redis.get("session:chat-q") == before
