@@ -7,6 +7,7 @@ from atc.indexer.v1 import indexer_pb2_grpc
 from atc.loop.v1 import loop_pb2_grpc
 from classifier_svc.adapters import IndexerEndpointSearch, LoopSessionDirectory
 from classifier_svc.api_matcher import Thresholds
+from classifier_svc.follow_up import FollowUpRouting
 from classifier_svc.router import Router, RouterPolicy
 from classifier_svc.servicer import ClassifierServicer
 from classifier_svc.settings import ClassifierSettings
@@ -42,13 +43,20 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
     indexer_channel = open_channel(settings.indexer_target)
     loop_channel = open_channel(settings.loop_target)
     loop_stub = loop_pb2_grpc.LoopServiceStub(loop_channel)
+    indexer_stub = indexer_pb2_grpc.IndexerServiceStub(indexer_channel)
+    search = IndexerEndpointSearch(indexer_stub, LOOKUP_TIMEOUT_SECONDS)
     router = Router(
-        search=IndexerEndpointSearch(
-            indexer_pb2_grpc.IndexerServiceStub(indexer_channel), LOOKUP_TIMEOUT_SECONDS
-        ),
+        search=search,
         sessions=LoopSessionDirectory(loop_stub, LOOKUP_TIMEOUT_SECONDS),
         detector=LanguageDetector(),
         policy=router_policy(settings),
+        follow_ups=FollowUpRouting(
+            loop_stub,
+            search,
+            timeout=LOOKUP_TIMEOUT_SECONDS,
+            override_cosine=settings.intent_switch_threshold,
+            search_limit=settings.search_limit,
+        ),
     )
     servicer = ClassifierServicer(router, loop_stub, settings.downstream_timeout_seconds)
 

@@ -23,6 +23,7 @@ from classifier_svc.candidates import (
     Reason,
     Workflow,
 )
+from classifier_svc.follow_up import FollowUpRouting
 from classifier_svc.messages import OUT_OF_DOMAIN
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import with_offer
@@ -51,7 +52,9 @@ class Router:
         sessions: SessionDirectory,
         detector: LanguageDetector,
         policy: RouterPolicy,
+        follow_ups: FollowUpRouting | None = None,
     ) -> None:
+        self._follow_ups = follow_ups
         self._search = search
         self._sessions = sessions
         self._detector = detector
@@ -73,6 +76,11 @@ class Router:
         if session is not None:
             return await self._continue_session(session, message, requested, dry_run, owner_id)
         lang = requested or self._detector.detect(message)
+        # A follow-up of the chat's last API call ("Same for Latvia?") goes back to that endpoint.
+        if self._policy.api_tool_enabled and self._follow_ups is not None:
+            followed = await self._follow_ups.decision(chat_id, owner_id, message, lang)
+            if followed is not None:
+                return followed
         if self._policy.api_tool_enabled:
             decision = await self._match_api_tool(message, lang)
             if decision is None and (offered := with_offer(message, history)) is not None:

@@ -81,12 +81,13 @@ class InProcessMesh:
 
 @contextlib.asynccontextmanager
 async def running_mesh(
-    redis_url: str, data_dir: Path, catalogue_file: Path = CATALOGUE_FILE
+    redis_url: str, data_dir: Path, catalogue_file: Path = CATALOGUE_FILE, demo_app: ASGIApp | None = None
 ) -> AsyncIterator[InProcessMesh]:
-    """Demo APIs, caller, loop, indexer (with the catalogue), classifier and edge."""
+    """Demo APIs (or `demo_app` wrapping them), caller, loop, indexer (with the catalogue),
+    classifier and edge."""
     servers: dict[str, GrpcServer] = {}
     async with contextlib.AsyncExitStack() as stack:
-        demo_url = await stack.enter_async_context(serve_asgi(create_demo_app()))
+        demo_url = await stack.enter_async_context(serve_asgi(demo_app or create_demo_app()))
 
         async def start(name: str, server: GrpcServer) -> str:
             await server.start()
