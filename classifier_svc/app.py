@@ -9,6 +9,7 @@ from classifier_svc.adapters import IndexerEndpointSearch, LoopSessionDirectory
 from classifier_svc.api_matcher import Thresholds
 from classifier_svc.catalogue_adapters import IndexerKnowledgeSearch, IndexerServiceSearch
 from classifier_svc.conversation import DspyConversationAnswerer
+from classifier_svc.follow_up import FollowUpRouting
 from classifier_svc.rag_answer import RagResponder
 from classifier_svc.rag_dspy import DspyRagAnswerer
 from classifier_svc.rag_extractive import ExtractiveAnswerer
@@ -69,14 +70,22 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
     loop_stub = loop_pb2_grpc.LoopServiceStub(loop_channel)
     indexer_stub = indexer_pb2_grpc.IndexerServiceStub(indexer_channel)
     lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir)
+    search = IndexerEndpointSearch(indexer_stub, LOOKUP_TIMEOUT_SECONDS)
     router = Router(
-        search=IndexerEndpointSearch(indexer_stub, LOOKUP_TIMEOUT_SECONDS),
+        search=search,
         sessions=LoopSessionDirectory(loop_stub, LOOKUP_TIMEOUT_SECONDS),
         detector=LanguageDetector(),
         policy=router_policy(settings),
         services=IndexerServiceSearch(indexer_stub, LOOKUP_TIMEOUT_SECONDS),
         knowledge=IndexerKnowledgeSearch(indexer_stub, LOOKUP_TIMEOUT_SECONDS),
         conversation=DspyConversationAnswerer(lm) if lm is not None else None,
+        follow_ups=FollowUpRouting(
+            loop_stub,
+            search,
+            timeout=LOOKUP_TIMEOUT_SECONDS,
+            override_cosine=settings.intent_switch_threshold,
+            search_limit=settings.search_limit,
+        ),
     )
     rag = RagResponder(ExtractiveAnswerer(), DspyRagAnswerer(lm) if lm is not None else None)
     servicer = ClassifierServicer(router, loop_stub, settings.downstream_timeout_seconds, rag=rag)

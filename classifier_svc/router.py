@@ -23,6 +23,7 @@ from classifier_svc.candidates import (
     Reason,
     Workflow,
 )
+from classifier_svc.follow_up import FollowUpRouting
 from classifier_svc.layers import (
     ApiToolLayer,
     ContextLayer,
@@ -79,7 +80,9 @@ class Router:
         services: EndpointSearch | None = None,
         knowledge: KnowledgeSearch | None = None,
         conversation: ConversationAnswerer | None = None,
+        follow_ups: FollowUpRouting | None = None,
     ) -> None:
+        self._follow_ups = follow_ups
         self._search = search
         self._sessions = sessions
         self._detector = detector
@@ -155,6 +158,11 @@ class Router:
             if session.is_service and decision.reason is Reason.SESSION_RESUME:
                 decision = replace(decision, workflow=Workflow.SERVICE)
             return decision
+        # A follow-up of the chat's last API call ("Same for Latvia?") goes back to that endpoint.
+        if self._policy.api_tool_enabled and self._follow_ups is not None:
+            followed = await self._follow_ups.decision(chat_id, owner_id, message, lang)
+            if followed is not None:
+                return followed
         turn = TurnContext(chat_id, message, requested, lang, tuple(history))
         for layer in self._layers:
             if (found := await layer.decide(turn)) is not None:

@@ -8,11 +8,15 @@ import redis.asyncio as aioredis
 
 from atc.caller.v1 import caller_pb2_grpc
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
+from loop_svc.cache import ResponseCache
+from loop_svc.cache_plan import CachePlanner
 from loop_svc.extraction import CountryNames, RuleExtractor
+from loop_svc.follow_up import RuleFollowUpDetector
 from loop_svc.loop import TurnLimits, TurnLoop
 from loop_svc.servicer import LoopServicer
 from loop_svc.session import SessionStore
 from loop_svc.settings import LoopSettings
+from loop_svc.today import local_today
 from loop_svc.turns import TurnRunner
 from services.language import LanguageDetector
 from services.runtime.channels import open_channel
@@ -34,8 +38,9 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
     countries, detector = await asyncio.gather(
         asyncio.to_thread(CountryNames), asyncio.to_thread(LanguageDetector)
     )
+    extractor = RuleExtractor(countries, today=local_today(settings.time_zone))
     loop = TurnLoop(
-        RuleExtractor(countries),
+        extractor,
         TurnLimits(
             max_turns=settings.max_turns,
             continuation_turn=settings.continuation_turn,
@@ -43,10 +48,20 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         ),
     )
     caller_channel = open_channel(settings.caller_target)
+    cache = ResponseCache(
+        redis_client,
+        default_ttl_seconds=settings.cache_default_ttl_seconds,
+        last_call_ttl_seconds=settings.last_call_ttl_seconds,
+    )
+    planner = CachePlanner(
+        cache, extractor, RuleFollowUpDetector(extractor), enabled=settings.response_cache_enabled
+    )
     servicer = LoopServicer(
         TurnRunner(store, loop, detector),
         caller_pb2_grpc.CallerServiceStub(caller_channel),
         downstream_timeout_seconds=settings.downstream_timeout_seconds,
+        planner=planner,
+        cache=cache if settings.response_cache_enabled else None,
     )
 
     async def close() -> None:

@@ -77,6 +77,8 @@ class Step:
     original_query: str
     llm_calls: int = 0
     extracted: dict[str, str] = field(default_factory=dict)
+    # The session that just completed (deleted from the store), for a re-ask on a 4xx.
+    finished: Session | None = None
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,9 @@ class TurnLoop:
         missing = session.missing()
         if not missing:
             calls = [PlannedCall(e, dict(session.collected.get(e.name, {}))) for e in session.endpoints]
-            return done(Complete(calls), None, extracted)
+            step = done(Complete(calls), None, extracted)
+            step.finished = session
+            return step
         if session.turn_count >= session.max_turns:
             return done(Abandoned("out_of_turns"), None, extracted)
 

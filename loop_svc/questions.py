@@ -115,6 +115,11 @@ STORE_UNAVAILABLE: dict[Lang, str] = {
     "ru": "Извините, сейчас нет доступа к памяти разговора. "
     "Пожалуйста, отправьте сообщение ещё раз чуть позже.",
 }
+REJECTED: dict[Lang, str] = {
+    "en": "The service did not accept that value.",
+    "et": "Teenus ei võtnud seda väärtust vastu.",
+    "ru": "Сервис не принял это значение.",
+}
 CALLER_UNAVAILABLE: dict[Lang, str] = {
     "en": "Sorry, I couldn't reach the service right now. Please try again later.",
     "et": "Vabandust, ma ei saanud praegu teenusega ühendust. Palun proovi hiljem uuesti.",

@@ -1,22 +1,27 @@
-"""atc.loop.v1.LoopService over grpc.aio: converts, runs the turn, and on
-completion relays caller_svc's ExecuteCalls stream."""
+"""atc.loop.v1.LoopService over grpc.aio: converts, consults the response cache,
+runs the turn, and on completion relays caller_svc's ExecuteCalls stream."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import grpc
 
-from atc.caller.v1 import caller_pb2, caller_pb2_grpc
+from atc.caller.v1 import caller_pb2_grpc
 from atc.common.v1 import turn_event_pb2
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from loop_svc import convert, questions
-from loop_svc.loop import Abandoned, Complete, NeedsInput, Step
+from loop_svc.cache import ResponseCache
+from loop_svc.cache_plan import CachedAnswer, CachePlanner, DirectCall, Seeded
+from loop_svc.execution import Call, CallRelay, Turn
+from loop_svc.follow_up import FollowUpKind
+from loop_svc.loop import Abandoned, NeedsInput
 from loop_svc.store_errors import STORE_UNAVAILABLE
-from loop_svc.turns import TurnRunner
+from loop_svc.turns import TurnRunner, require_chat_id
 from services.errors import MeshError, Unavailable
-from services.language import to_proto
+from services.language import from_proto
 from services.runtime.channels import downstream_timeout
 from services.runtime.owner import acting_owner
 from services.runtime.status import abort_with, error_event
@@ -35,10 +40,22 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         caller: caller_pb2_grpc.CallerServiceStub,
         *,
         downstream_timeout_seconds: float,
+        planner: CachePlanner | None = None,
+        cache: ResponseCache | None = None,
     ) -> None:
         self._runner = runner
         self._caller = caller
         self._downstream_timeout = downstream_timeout_seconds
+        self._planner = planner
+        self._cache = cache
+
+    def _relay(self, context: grpc.aio.ServicerContext) -> CallRelay:
+        return CallRelay(
+            self._caller,
+            self._cache,
+            self._runner,
+            timeout=lambda: downstream_timeout(context, self._downstream_timeout),
+        )
 
     async def RunTurn(
         self, request: loop_pb2.RunTurnRequest, context: grpc.aio.ServicerContext
@@ -46,6 +63,29 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         turn = convert.turn_request(request)
         try:
             acting_owner(request.turn.owner_id, field="turn.owner_id")
+            language = self._runner.language_for(turn)
+            plan = None
+            if self._planner is not None:
+                async with self._runner.store_guard.guarded(turn.chat_id):
+                    plan = await self._planner.plan(turn, language)
+            if isinstance(plan, CachedAnswer | DirectCall):
+                call = Call(plan.endpoint, plan.params)
+                query = turn.message.strip()
+                remember = True
+                if isinstance(plan, CachedAnswer):
+                    call = Call(plan.endpoint, plan.params, plan.response, cached=True)
+                    remember = plan.remember
+                else:
+                    query = plan.original_query
+                # A follow-up answered from the cache or called directly ends any half-filled session.
+                async with self._runner.store_guard.guarded(turn.chat_id):
+                    await self._runner.drop(turn.chat_id)
+                relay = Turn(turn.chat_id, turn.owner_id, language, query, remember=remember)
+                async for event in self._relay(context).run([call], relay):
+                    yield _response(event)
+                return
+            if isinstance(plan, Seeded):
+                turn = replace(turn, seeded=plan.params)
             step = await self._runner.run(turn)
         except Unavailable as error:
             if error.reason != STORE_UNAVAILABLE:
@@ -68,64 +108,17 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             for event in convert.abandoned_events(result, step.llm_calls, step.original_query):
                 yield _response(event)
         else:
-            async for event in self._execute(result, step, request, context):
-                yield _response(event)
-
-    async def _execute(
-        self,
-        result: Complete,
-        step: Step,
-        request: loop_pb2.RunTurnRequest,
-        context: grpc.aio.ServicerContext,
-    ) -> AsyncIterator[turn_event_pb2.TurnEvent]:
-        names = [c.endpoint.name for c in result.calls]
-        yield turn_event_pb2.TurnEvent(
-            progress=turn_event_pb2.Progress(
-                stage="params_complete",
-                detail=f"all parameters collected for {', '.join(names)}",
-                workflow=convert.WORKFLOW,
-                endpoint_names=names,
+            calls = [Call(c.endpoint, c.params) for c in result.calls]
+            relay = Turn(
+                turn.chat_id,
+                turn.owner_id,
+                step.language,
+                step.original_query,
+                llm_calls=step.llm_calls,
+                finished=step.finished,
             )
-        )
-        execute = caller_pb2.ExecuteCallsRequest(
-            calls=[
-                caller_pb2.EndpointCall(endpoint=convert.endpoint_to_proto(c.endpoint), params=c.params)
-                for c in result.calls
-            ],
-            user_query=step.original_query,
-            language=to_proto(step.language),
-            owner_id=request.turn.owner_id,
-            chat_id=request.turn.chat_id,
-        )
-        call = self._caller.ExecuteCalls(
-            execute, timeout=downstream_timeout(context, self._downstream_timeout)
-        )
-        ended = False
-        failure: str | None = None
-        try:
-            async for response in call:
-                event = response.event
-                if event.HasField("end"):
-                    event.end.llm_calls += step.llm_calls
-                    ended = True
-                yield event
-                if ended:
-                    break
-        except grpc.aio.AioRpcError as error:
-            failure = f"caller_svc failed: {error.code().name}: {error.details()}"
-        finally:
-            # A client that went away must not leave the APIs being called for nobody.
-            call.cancel()
-        if not ended and failure is None:
-            failure = "caller_svc ended its stream without an End event"
-        if failure is not None:
-            log.warning("chat %s: %s", request.turn.chat_id, failure)
-            for event in convert.token_events(
-                questions.CALLER_UNAVAILABLE[step.language], turn_event_pb2.TOKEN_KIND_ANSWER
-            ):
-                yield event
-            yield error_event(Unavailable(failure, reason="CALLER_UNAVAILABLE"))
-            yield convert.end_event(turn_event_pb2.TURN_OUTCOME_FAILED, step.llm_calls)
+            async for event in self._relay(context).run(calls, relay):
+                yield _response(event)
 
     async def GetSession(
         self, request: loop_pb2.GetSessionRequest, context: grpc.aio.ServicerContext
@@ -143,6 +136,41 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         try:
             owner = acting_owner(request.owner_id)
             deleted = await self._runner.delete(request.chat_id, owner)
+            if deleted and self._cache is not None:
+                # An intent switch: the last call's follow-up context goes with the session.
+                async with self._runner.store_guard.guarded(request.chat_id):
+                    await self._cache.invalidate_l2(request.chat_id)
         except MeshError as error:
             await abort_with(context, error)
         return loop_pb2.DeleteSessionResponse(deleted=deleted)
+
+    async def DetectFollowUp(
+        self, request: loop_pb2.DetectFollowUpRequest, context: grpc.aio.ServicerContext
+    ) -> loop_pb2.DetectFollowUpResponse:
+        try:
+            require_chat_id(request.chat_id)
+        except MeshError as error:
+            await abort_with(context, error)
+        if self._planner is None or not request.message.strip():
+            return loop_pb2.DetectFollowUpResponse(kind=loop_pb2.FOLLOW_UP_KIND_NEW_INTENT)
+        language = from_proto(request.language) or "en"
+        try:
+            async with self._runner.store_guard.guarded(request.chat_id):
+                follow = await self._planner.follow_up(
+                    request.chat_id, request.owner_id, request.message, language
+                )
+        except Unavailable:
+            # Fail open: without the cache the message is routed as a new question.
+            return loop_pb2.DetectFollowUpResponse(kind=loop_pb2.FOLLOW_UP_KIND_NEW_INTENT)
+        response = loop_pb2.DetectFollowUpResponse(kind=_FOLLOW_UP_KINDS[follow.kind])
+        if follow.context is not None and follow.kind is not FollowUpKind.NEW_INTENT:
+            response.endpoint.CopyFrom(convert.endpoint_to_proto(follow.context.endpoint))
+            response.updated_params.update(follow.updated_params)
+        return response
+
+
+_FOLLOW_UP_KINDS = {
+    FollowUpKind.NEW_INTENT: loop_pb2.FOLLOW_UP_KIND_NEW_INTENT,
+    FollowUpKind.RESPONSE_QUESTION: loop_pb2.FOLLOW_UP_KIND_RESPONSE_QUESTION,
+    FollowUpKind.PARAM_UPDATE: loop_pb2.FOLLOW_UP_KIND_PARAM_UPDATE,
+}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import SettingsConfigDict
 
 from services.settings import ServiceSettings
@@ -23,3 +25,21 @@ class LoopSettings(ServiceSettings):
     continuation_turn: int = Field(default=3, ge=1)
     # Several endpoints get min(3 × N, this) turns.
     multi_max_turns_cap: int = Field(default=9, ge=1)
+    # The ATC response cache (seed Part 8): ATC_RESPONSE_CACHE_ENABLED is the seed's master switch.
+    response_cache_enabled: bool = Field(
+        default=True,
+        validation_alias=AliasChoices("ATC_RESPONSE_CACHE_ENABLED", "ATC_LOOP_RESPONSE_CACHE_ENABLED"),
+    )
+    # Relative dates ("today", "next month") are read in this zone.
+    time_zone: str = "Europe/Tallinn"
+    cache_default_ttl_seconds: int = Field(default=1800, gt=0)
+    last_call_ttl_seconds: int = Field(default=1800, gt=0)
+
+    @field_validator("time_zone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as error:
+            raise ValueError(f"unknown time zone {value!r}: use an IANA name (Europe/Tallinn)") from error
+        return value

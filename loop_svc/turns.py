@@ -32,6 +32,8 @@ class TurnRequest:
     language: Lang | None = None
     resume: bool = False
     owner_id: str = ""
+    # Values a new session starts with (the response cache's param_update seeds).
+    seeded: dict[str, str] = field(default_factory=dict)
 
 
 def session_not_found(chat_id: str) -> NotFound:
@@ -107,6 +109,13 @@ class TurnRunner:
         else:
             await self._store.delete(request.chat_id)
 
+    def language_for(self, request: TurnRequest) -> Lang:
+        return request.language or self._detector.detect(request.message)
+
+    async def drop(self, chat_id: str) -> None:
+        async with self._store.locked(chat_id):
+            await self._store.delete(chat_id)
+
     async def _session_for(self, request: TurnRequest) -> Session:
         if request.resume:
             session = await self._store.get(request.chat_id)
@@ -121,13 +130,29 @@ class TurnRunner:
             check_resource_owner(stored.owner_id, request.owner_id, "the chat's session")
         # A new turn replaces any session the chat had: the classifier saw a new intent.
         language = request.language or self._detector.detect(request.message)
-        return self._loop.new_session(
+        session = self._loop.new_session(
             request.chat_id,
             _distinct(request.endpoints),
             language=language,
             original_query=request.message.strip(),
             owner_id=request.owner_id,
         )
+        session.apply(request.seeded)
+        return session
+
+    async def reask(self, finished: Session, rejected: list[str]) -> Session:
+        """The API refused a value (4xx naming a parameter): the completed session
+        comes back without it, asking for it again."""
+        session = finished.model_copy(deep=True)
+        for values in session.collected.values():
+            for name in rejected:
+                values.pop(name, None)
+        session.asked = list(rejected)
+        session.rejected = list(rejected)
+        async with self.store_guard.guarded(session.chat_id), self._store.locked(session.chat_id):
+            stored = await self._store.get(session.chat_id)
+            session.version = stored.version if stored is not None else 0
+            return await self._store.save(session)
 
     async def get(self, chat_id: str, owner_id: str) -> Session:
         require_chat_id(chat_id)

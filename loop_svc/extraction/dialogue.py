@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from loop_svc.extraction.spans import name_spans
-from loop_svc.schema import ParamSpec
+from loop_svc.schema import Concept, ParamSpec
 from services.language import Lang
 
 # Name words too generic to say which parameter a question is about.
@@ -23,6 +23,8 @@ _GENERIC = frozenset(
     | {"info"}
 )
 _WORD = re.compile(r"[^\W\d_]+")
+_FROM_CUES = frozenset({"from", "leaving", "departing", "depart", "leave", "start", "pick", "kust", "откуда"})
+_TO_CUES = frozenset({"to", "going", "headed", "heading", "destination", "travel", "visit", "kuhu", "куда"})
 
 
 class Extractor(Protocol):
@@ -55,6 +57,11 @@ def asked_in(text: str, params: Sequence[ParamSpec]) -> list[str]:
         words = [w for w in param.words if w not in _GENERIC and len(w) >= 3]
         if any(w in lowered or (len(w) >= 5 and w[:5] in stems) for w in words):
             asked.append(param.name)
+    if not asked and lowered & {"where", "kus", "kuhu", "kust", "где", "куда", "откуда"}:
+        # "Where are you leaving from?" / "Where to?": the place of that role.
+        role = "from" if lowered & _FROM_CUES else "to" if lowered & _TO_CUES else None
+        places = [p for p in params if p.concept is Concept.PLACE]
+        asked = [p.name for p in places if p.place_role == role] or [p.name for p in places[:1]]
     return asked
 
 
@@ -112,7 +119,14 @@ def _offered(
 ) -> dict[str, str]:
     """What an accepted offer names: its values, and its first name for the
     parameter that holds the offered thing (restaurant_name, title, event_name...)."""
-    values = extractor.extract(offer, params, language=language, known=state)
+    # An offer's venue ("at Alamo Drafthouse") is not the city the user asked about:
+    # places the conversation already settled stay.
+    places = {p.name for p in params if p.concept is Concept.PLACE}
+    values = {
+        k: v
+        for k, v in extractor.extract(offer, params, language=language, known=state).items()
+        if not (k in places and k in state)
+    }
     named = [p for p in params if set(p.words) & _NAME_WORDS and p.name not in values]
     if named:
         cue = _OFFER.search(offer)

@@ -372,7 +372,10 @@ _COUNT_NOUNS = re.compile(
 )
 
 
-_COUNTING_WORDS = frozenset({"number", "count", "size", "seats", "travelers", "people", "rooms", "tickets"})
+_COUNTING_WORDS = frozenset(
+    {"number", "count", "size", "seats", "travelers", "travellers", "people", "rooms", "tickets"}
+    | {"passengers", "riders", "party", "guests", "adults", "persons", "group"}
+)
 
 
 def _count(text: str, param: ParamSpec, taken: list[tuple[int, int]], asked_alone: bool) -> str | None:
@@ -418,7 +421,7 @@ def _places(
             wanted = ("from", "in")  # "pick the car up in Philadelphia"
         chosen = next((s for s in spans if s.preposition in wanted), None)
         if chosen is None and param.name in asked:
-            chosen = next((s for s in spans if s.preposition is None), None)
+            chosen = next((s for s in spans if s.preposition is None), spans[0] if spans else None)
         if chosen is not None:
             spans.remove(chosen)
             taken.append((chosen.start, chosen.end))

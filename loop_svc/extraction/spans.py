@@ -25,13 +25,15 @@ _COMMON = frozenset(
     help show tell give make reserve buy am was were be been have has had go going to for in on at
     from with by of or if as near around about all one two three four five six seven eight nine ten
     none nothing everything fine correct right wrong sorry excuse wait hmm um uh really very much many
-    more less other another same again first last next new old today tomorrow tonight morning
+    more less other another same again first last next today tomorrow tonight morning
     afternoon evening night day week month year time date price cheap expensive moderate
     monday tuesday wednesday thursday friday saturday sunday january february march april may june
-    july august september october november december mr mrs ms dr
+    july august september october november december mr mrs ms dr yup nope yea ya hmm okey alright
     """.split()
 )
 _JOINERS = frozenset({"of", "the", "de", "la", "le", "del", "da", "and", "&", "vs", "vs.", "n"})
+# "St. Helena", "Mt. View": a period that does not end the name.
+_ABBREVIATIONS = frozenset({"st.", "mt.", "ft.", "dr.", "pt."})
 _TOKEN = re.compile(r"[\w'’&.-]+")
 _PLACE_PREPOSITIONS = {
     "in": "in",
@@ -42,7 +44,6 @@ _PLACE_PREPOSITIONS = {
     "from": "from",
     "to": "to",
     "into": "to",
-    "for": "in",
 }
 
 
@@ -77,7 +78,8 @@ def name_spans(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Span]:
         while j + 1 < len(tokens):
             nxt, nxt_start = tokens[j + 1]
             between = text[end:nxt_start]
-            if any(c in between for c in ",;:!?()") or (("." in between) and len(between.strip()) > 0):
+            abbreviation = text[max(0, end - 3) : end + 1].strip().lower() in _ABBREVIATIONS
+            if any(c in between for c in ",;:!?()") or ("." in between and not abbreviation):
                 break
             if not outside(list(taken), nxt_start, nxt_start + len(nxt)):
                 break

@@ -92,12 +92,13 @@ async def running_mesh(
     *,
     services_file: Path | None = SERVICES_FILE,
     knowledge_dir: Path | None = KNOWLEDGE_DIR,
+    demo_app: ASGIApp | None = None,
 ) -> AsyncIterator[InProcessMesh]:
-    """Demo APIs, caller, loop, indexer (with the catalogue, services and knowledge base),
-    classifier and edge."""
+    """Demo APIs (or `demo_app` wrapping them), caller, loop, indexer (with the
+    catalogue, services and knowledge base), classifier and edge."""
     servers: dict[str, GrpcServer] = {}
     async with contextlib.AsyncExitStack() as stack:
-        demo_url = await stack.enter_async_context(serve_asgi(create_demo_app()))
+        demo_url = await stack.enter_async_context(serve_asgi(demo_app or create_demo_app()))
 
         async def start(name: str, server: GrpcServer) -> str:
             await server.start()

@@ -10,14 +10,54 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class FollowUpKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    FOLLOW_UP_KIND_UNSPECIFIED: _ClassVar[FollowUpKind]
+    FOLLOW_UP_KIND_NEW_INTENT: _ClassVar[FollowUpKind]
+    FOLLOW_UP_KIND_RESPONSE_QUESTION: _ClassVar[FollowUpKind]
+    FOLLOW_UP_KIND_PARAM_UPDATE: _ClassVar[FollowUpKind]
+
 class SessionState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     SESSION_STATE_UNSPECIFIED: _ClassVar[SessionState]
     SESSION_STATE_COLLECTING_PARAMS: _ClassVar[SessionState]
     SESSION_STATE_AWAITING_CONTINUATION: _ClassVar[SessionState]
+FOLLOW_UP_KIND_UNSPECIFIED: FollowUpKind
+FOLLOW_UP_KIND_NEW_INTENT: FollowUpKind
+FOLLOW_UP_KIND_RESPONSE_QUESTION: FollowUpKind
+FOLLOW_UP_KIND_PARAM_UPDATE: FollowUpKind
 SESSION_STATE_UNSPECIFIED: SessionState
 SESSION_STATE_COLLECTING_PARAMS: SessionState
 SESSION_STATE_AWAITING_CONTINUATION: SessionState
+
+class DetectFollowUpRequest(_message.Message):
+    __slots__ = ("chat_id", "owner_id", "message", "language")
+    CHAT_ID_FIELD_NUMBER: _ClassVar[int]
+    OWNER_ID_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    chat_id: str
+    owner_id: str
+    message: str
+    language: _chat_pb2.Language
+    def __init__(self, chat_id: _Optional[str] = ..., owner_id: _Optional[str] = ..., message: _Optional[str] = ..., language: _Optional[_Union[_chat_pb2.Language, str]] = ...) -> None: ...
+
+class DetectFollowUpResponse(_message.Message):
+    __slots__ = ("kind", "endpoint", "updated_params")
+    class UpdatedParamsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    ENDPOINT_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_PARAMS_FIELD_NUMBER: _ClassVar[int]
+    kind: FollowUpKind
+    endpoint: _catalogue_pb2.Endpoint
+    updated_params: _containers.ScalarMap[str, str]
+    def __init__(self, kind: _Optional[_Union[FollowUpKind, str]] = ..., endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., updated_params: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Session(_message.Message):
     __slots__ = ("chat_id", "state", "endpoints", "collected", "turn_count", "max_turns", "language", "original_query")

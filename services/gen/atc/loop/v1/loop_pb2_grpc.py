@@ -51,6 +51,11 @@ class LoopServiceStub:
                 request_serializer=atc_dot_loop_dot_v1_dot_loop__pb2.DeleteSessionRequest.SerializeToString,
                 response_deserializer=atc_dot_loop_dot_v1_dot_loop__pb2.DeleteSessionResponse.FromString,
                 _registered_method=True)
+        self.DetectFollowUp = channel.unary_unary(
+                '/atc.loop.v1.LoopService/DetectFollowUp',
+                request_serializer=atc_dot_loop_dot_v1_dot_loop__pb2.DetectFollowUpRequest.SerializeToString,
+                response_deserializer=atc_dot_loop_dot_v1_dot_loop__pb2.DetectFollowUpResponse.FromString,
+                _registered_method=True)
 
 
 class LoopServiceServicer:
@@ -79,6 +84,15 @@ class LoopServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DetectFollowUp(self, request, context):
+        """Whether a message with no active session follows up on the chat's last API
+        call (response cache L2): a question about its result, or the same call with
+        changed values. Read-only; the classifier routes follow-ups to RunTurn.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LoopServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -96,6 +110,11 @@ def add_LoopServiceServicer_to_server(servicer, server):
                     servicer.DeleteSession,
                     request_deserializer=atc_dot_loop_dot_v1_dot_loop__pb2.DeleteSessionRequest.FromString,
                     response_serializer=atc_dot_loop_dot_v1_dot_loop__pb2.DeleteSessionResponse.SerializeToString,
+            ),
+            'DetectFollowUp': grpc.unary_unary_rpc_method_handler(
+                    servicer.DetectFollowUp,
+                    request_deserializer=atc_dot_loop_dot_v1_dot_loop__pb2.DetectFollowUpRequest.FromString,
+                    response_serializer=atc_dot_loop_dot_v1_dot_loop__pb2.DetectFollowUpResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -181,6 +200,33 @@ class LoopService:
             '/atc.loop.v1.LoopService/DeleteSession',
             atc_dot_loop_dot_v1_dot_loop__pb2.DeleteSessionRequest.SerializeToString,
             atc_dot_loop_dot_v1_dot_loop__pb2.DeleteSessionResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DetectFollowUp(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/atc.loop.v1.LoopService/DetectFollowUp',
+            atc_dot_loop_dot_v1_dot_loop__pb2.DetectFollowUpRequest.SerializeToString,
+            atc_dot_loop_dot_v1_dot_loop__pb2.DetectFollowUpResponse.FromString,
             options,
             channel_credentials,
             insecure,

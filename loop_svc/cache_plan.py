@@ -1,0 +1,128 @@
+"""The response-cache read path for a new turn (seed Part 8, `_compute_loop_step`):
+L1 → L2 → follow-up detection → an answer from a cached response, a direct call
+with merged params, seeds for the loop, or nothing (the normal loop)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from loop_svc.cache import LastCallContext, ResponseCache, param_hash
+from loop_svc.follow_up import FollowUp, FollowUpDetector, FollowUpKind, answer_data
+from loop_svc.loop import ParamExtractor
+from loop_svc.schema import EndpointSpec
+from loop_svc.turns import TurnRequest
+from services.language import Lang
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CachedAnswer:
+    endpoint: EndpointSpec
+    params: dict[str, str]
+    response: object
+    source: str  # "L1" or "L2"
+    # Whether the answer may become the chat's last call (not for a narrowed list).
+    remember: bool = True
+
+
+@dataclass(frozen=True)
+class DirectCall:
+    endpoint: EndpointSpec
+    params: dict[str, str]
+    original_query: str
+
+
+@dataclass(frozen=True)
+class Seeded:
+    params: dict[str, str] = field(default_factory=dict)
+
+
+Plan = CachedAnswer | DirectCall | Seeded | None
+
+
+def cacheable(endpoint: EndpointSpec) -> bool:
+    return bool(endpoint.payload.get("cacheable", True))
+
+
+def cache_ttl(endpoint: EndpointSpec) -> int | None:
+    value = endpoint.payload.get("cache_ttl_seconds")
+    return int(value) if value else None
+
+
+def _missing(endpoint: EndpointSpec, params: dict[str, str]) -> list[str]:
+    return [name for name in endpoint.required_names if not params.get(name)]
+
+
+class CachePlanner:
+    def __init__(
+        self,
+        cache: ResponseCache,
+        extractor: ParamExtractor,
+        detector: FollowUpDetector,
+        *,
+        enabled: bool = True,
+    ) -> None:
+        self._cache = cache
+        self._extractor = extractor
+        self._detector = detector
+        self.enabled = enabled
+
+    async def follow_up(self, chat_id: str, owner_id: str, message: str, language: Lang) -> FollowUp:
+        """The classifier's question: is this message about the last call? Fails open."""
+        if not self.enabled:
+            return FollowUp(FollowUpKind.NEW_INTENT)
+        contexts = await self._cache.get_l2(chat_id, owner_id)
+        if not contexts:
+            return FollowUp(FollowUpKind.NEW_INTENT)
+        try:
+            return await asyncio.to_thread(self._detector.detect, message, contexts, language)
+        except Exception:  # fail-open: a broken detector never blocks the user
+            log.exception("follow-up detection failed for chat %s", chat_id)
+            return FollowUp(FollowUpKind.NEW_INTENT)
+
+    async def plan(self, request: TurnRequest, language: Lang) -> Plan:
+        if not self.enabled or request.resume or len(request.endpoints) != 1:
+            return None
+        endpoint = request.endpoints[0]
+        if not cacheable(endpoint):
+            return None
+        message = request.message.strip()
+        given = await asyncio.to_thread(self._extractor.extract, message, endpoint.params, language=language)
+        if not _missing(endpoint, given):
+            hit = await self._cache.get_l1(request.chat_id, endpoint.name, given, request.owner_id)
+            if hit is not None:
+                return CachedAnswer(endpoint, given, hit, "L1")
+        contexts = await self._cache.get_l2(request.chat_id, request.owner_id)
+        matching = [c for c in contexts if c.api_name == endpoint.name]
+        if not matching:
+            if contexts:
+                # Another intent: the last call's context no longer applies.
+                await self._cache.invalidate_l2(request.chat_id)
+            return None
+        follow = await self.follow_up(request.chat_id, request.owner_id, message, language)
+        if follow.kind is FollowUpKind.RESPONSE_QUESTION and follow.context is not None:
+            narrowed = answer_data(follow.context.raw_response, message, language)
+            return CachedAnswer(endpoint, follow.context.collected_params, narrowed, "L2", remember=False)
+        if follow.kind is FollowUpKind.PARAM_UPDATE and follow.context is not None:
+            return await self._param_update(request, endpoint, follow.context, follow.updated_params)
+        return None
+
+    async def _param_update(
+        self, request: TurnRequest, endpoint: EndpointSpec, last: LastCallContext, updated: dict[str, str]
+    ) -> Plan:
+        merged = {**last.collected_params, **updated}
+        if _missing(endpoint, merged):
+            return Seeded(merged)
+        if param_hash(merged) == param_hash(last.collected_params):
+            hit = await self._cache.get_l1(request.chat_id, endpoint.name, merged, request.owner_id)
+            if hit is not None:
+                return CachedAnswer(endpoint, merged, hit, "L1")
+            return CachedAnswer(endpoint, merged, last.raw_response, "L2")
+        hit = await self._cache.get_l1(request.chat_id, endpoint.name, merged, request.owner_id)
+        if hit is not None:
+            return CachedAnswer(endpoint, merged, hit, "L1")
+        # "Same for Latvia?" answers the original question with the new values.
+        return DirectCall(endpoint, merged, last.original_query or request.message)

@@ -1,0 +1,232 @@
+"""Hands complete calls to caller_svc and relays its stream, then:
+
+- writes the response cache (L1 per call, L2 for the turn) in a background task
+  that never delays the answer: the bodies come from CallerService.GetResult;
+- on a 4xx whose body names a parameter (by name, or by the value we sent), stops
+  relaying, reopens the session without that value and asks for it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from atc.caller.v1 import caller_pb2, caller_pb2_grpc
+from atc.common.v1 import turn_event_pb2
+from loop_svc import convert, questions
+from loop_svc.cache import LastCallContext, ResponseCache
+from loop_svc.cache_plan import cache_ttl, cacheable
+from loop_svc.schema import EndpointSpec
+from loop_svc.session import Session
+from loop_svc.turns import TurnRunner
+from services.errors import Unavailable
+from services.language import Lang, to_proto
+from services.runtime.status import error_event
+
+log = logging.getLogger(__name__)
+_CACHED_DETAIL = "answering from the response cache for "
+_COMPLETE_DETAIL = "all parameters collected for "
+
+
+@dataclass(frozen=True)
+class Call:
+    endpoint: EndpointSpec
+    params: dict[str, str]
+    # A response the cache already holds: formatted by caller_svc without an HTTP call.
+    cached_response: Any = None
+    cached: bool = False
+
+
+@dataclass(frozen=True)
+class Turn:
+    chat_id: str
+    owner_id: str
+    language: Lang
+    # The question the answer addresses (the session's original query).
+    user_query: str
+    llm_calls: int = 0
+    # Whether successful calls become the chat's cached last call.
+    remember: bool = True
+    # The completed session, so a 4xx can reopen it.
+    finished: Session | None = None
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def rejected_params(body: str, call: Call) -> list[str]:
+    """Parameters a 4xx body names: as a key or word ("errors": {"regNr": [...]}),
+    or by the value we sent ("No vehicle is registered with the number 'XYZ123'")."""
+    lowered = body.lower()
+    named = []
+    for param in call.endpoint.params:
+        value = call.params.get(param.name, "")
+        if param.name.lower() in lowered or (len(value) >= 3 and value.lower() in lowered):
+            named.append(param.name)
+    return named
+
+
+class CallRelay:
+    def __init__(
+        self,
+        caller: caller_pb2_grpc.CallerServiceStub,
+        cache: ResponseCache | None,
+        runner: TurnRunner,
+        *,
+        timeout: Callable[[], float | None],
+    ) -> None:
+        self._caller = caller
+        self._cache = cache
+        self._runner = runner
+        self._timeout = timeout
+        self._background: set[asyncio.Task[None]] = set()
+
+    async def drain(self) -> None:
+        """Waits for pending cache writes (tests and shutdown)."""
+        if self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
+
+    async def run(self, calls: list[Call], turn: Turn) -> AsyncIterator[turn_event_pb2.TurnEvent]:
+        names = [c.endpoint.name for c in calls]
+        cached = all(c.cached for c in calls)
+        yield turn_event_pb2.TurnEvent(
+            progress=turn_event_pb2.Progress(
+                stage="cache_hit" if cached else "params_complete",
+                detail=(_CACHED_DETAIL if cached else _COMPLETE_DETAIL) + ", ".join(names),
+                workflow=convert.WORKFLOW,
+                endpoint_names=names,
+            )
+        )
+        execute = caller_pb2.ExecuteCallsRequest(
+            calls=[
+                caller_pb2.EndpointCall(
+                    endpoint=convert.endpoint_to_proto(c.endpoint),
+                    params=c.params,
+                    cached_response_json=_json(c.cached_response) if c.cached else "",
+                )
+                for c in calls
+            ],
+            user_query=turn.user_query,
+            language=to_proto(turn.language),
+            owner_id=turn.owner_id,
+            chat_id=turn.chat_id,
+        )
+        stream = self._caller.ExecuteCalls(execute, timeout=self._timeout())
+        ended = False
+        failure: str | None = None
+        succeeded: list[tuple[Call, str]] = []
+        try:
+            async for response in stream:
+                event = response.event
+                if event.HasField("call_outcome"):
+                    outcome = event.call_outcome
+                    call = next((c for c in calls if c.endpoint.name == outcome.endpoint_name), None)
+                    if call is not None and outcome.success and outcome.result_id:
+                        succeeded.append((call, outcome.result_id))
+                    if (
+                        call is not None
+                        and turn.finished is not None
+                        and len(calls) == 1
+                        and 400 <= outcome.http_status < 500
+                    ):
+                        question = await self._reask(call, outcome.result_id, turn)
+                        if question is not None:
+                            yield event
+                            for asked in question:
+                                yield asked
+                            return
+                if event.HasField("end"):
+                    event.end.llm_calls += turn.llm_calls
+                    ended = True
+                yield event
+                if ended:
+                    break
+        except grpc.aio.AioRpcError as error:
+            failure = f"caller_svc failed: {error.code().name}: {error.details()}"
+        finally:
+            # A client that went away must not leave the APIs being called for nobody.
+            stream.cancel()
+        if not ended and failure is None:
+            failure = "caller_svc ended its stream without an End event"
+        if failure is not None:
+            log.warning("chat %s: %s", turn.chat_id, failure)
+            for event in convert.token_events(
+                questions.CALLER_UNAVAILABLE[turn.language], turn_event_pb2.TOKEN_KIND_ANSWER
+            ):
+                yield event
+            yield error_event(Unavailable(failure, reason="CALLER_UNAVAILABLE"))
+            yield convert.end_event(turn_event_pb2.TURN_OUTCOME_FAILED, turn.llm_calls)
+            return
+        if succeeded and turn.remember and self._cache is not None:
+            task = asyncio.create_task(self._remember(succeeded, turn))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _stored(self, result_id: str, owner_id: str) -> caller_pb2.StoredResult | None:
+        try:
+            response = await self._caller.GetResult(
+                caller_pb2.GetResultRequest(result_id=result_id, owner_id=owner_id), timeout=self._timeout()
+            )
+        except grpc.aio.AioRpcError as error:
+            log.warning("result %s not readable: %s", result_id, error.code().name)
+            return None
+        return response.result
+
+    async def _reask(self, call: Call, result_id: str, turn: Turn) -> list[turn_event_pb2.TurnEvent] | None:
+        if not result_id or turn.finished is None:
+            return None
+        stored = await self._stored(result_id, turn.owner_id)
+        rejected = rejected_params(stored.response_json, call) if stored is not None else []
+        if not rejected:
+            return None
+        session = await self._runner.reask(turn.finished, rejected)
+        missing = [p for p in session.params if p.name in rejected]
+        text = questions.REJECTED[turn.language] + " " + questions.clarifying_question(missing, turn.language)
+        events = [
+            turn_event_pb2.TurnEvent(
+                question=turn_event_pb2.Question(endpoint_names=[call.endpoint.name], missing_params=rejected)
+            ),
+            *convert.token_events(text, turn_event_pb2.TOKEN_KIND_QUESTION),
+            convert.end_event(turn_event_pb2.TURN_OUTCOME_NEEDS_INPUT, turn.llm_calls),
+        ]
+        return events
+
+    async def _remember(self, succeeded: list[tuple[Call, str]], turn: Turn) -> None:
+        """L1 for every cacheable call, then one L2 write for the turn."""
+        assert self._cache is not None
+        try:
+            contexts: list[LastCallContext] = []
+            for call, result_id in succeeded:
+                if not cacheable(call.endpoint):
+                    continue
+                stored = await self._stored(result_id, turn.owner_id)
+                if stored is None:
+                    continue
+                response = json.loads(stored.response_json) if stored.response_json else None
+                if not call.cached:
+                    ttl = cache_ttl(call.endpoint)
+                    await self._cache.set_l1(
+                        turn.chat_id, call.endpoint, call.params, response, turn.owner_id, ttl
+                    )
+                contexts.append(
+                    LastCallContext(
+                        api_name=call.endpoint.name,
+                        endpoint=call.endpoint,
+                        collected_params=call.params,
+                        raw_response=response,
+                        original_query=turn.user_query,
+                        owner_id=turn.owner_id,
+                        language=turn.language,
+                    )
+                )
+            if contexts:
+                await self._cache.set_l2(turn.chat_id, contexts)
+        except Exception:  # the cache is an optimisation: never fail a turn over it
+            log.exception("response cache write failed for chat %s", turn.chat_id)

@@ -1,0 +1,88 @@
+"""The response cache's parts: param hashing, L1/L2 in a real Redis, rule-based
+follow-up detection in three languages and answers narrowed from a stored list."""
+
+from __future__ import annotations
+
+import pytest
+import redis.asyncio as aioredis
+
+from loop_svc.cache import LastCallContext, ResponseCache, param_hash
+from loop_svc.extraction import RuleExtractor
+from loop_svc.follow_up import FollowUpKind, RuleFollowUpDetector, answer_data
+from loop_svc.schema import EndpointSpec
+
+YEAR_END = "2027-12-31"
+HOLIDAYS_2026 = {"countryIsoCode": "EE", "validFrom": "2026-01-01", "validTo": "2026-12-31"}
+
+
+def test_param_hash_normalises_like_the_seed() -> None:
+    assert param_hash({"year": "2026", "country": "EE"}) == param_hash({"country": "ee", "year": 2026})
+    assert param_hash({"country": " EE "}) == param_hash({"country": "ee"})
+    assert param_hash({"country": "EE"}) != param_hash({"country": "LV"})
+    assert len(param_hash({"a": "b"})) == 16
+
+
+async def test_l1_and_l2_are_scoped_to_chat_and_owner(
+    redis_client: aioredis.Redis, holidays: EndpointSpec
+) -> None:
+    cache = ResponseCache(redis_client, default_ttl_seconds=600, last_call_ttl_seconds=900)
+    await cache.set_l1("chat-1", holidays, HOLIDAYS_2026, [{"name": "x"}], "owner-a")
+    assert await cache.get_l1("chat-1", holidays.name, HOLIDAYS_2026, "owner-a") == [{"name": "x"}]
+    assert await cache.get_l1("chat-1", holidays.name, HOLIDAYS_2026, "owner-b") is None
+    assert await cache.get_l1("chat-2", holidays.name, HOLIDAYS_2026, "owner-a") is None
+    key = ResponseCache.l1_key("chat-1", holidays.name, HOLIDAYS_2026)
+    assert key.startswith("atc:cache:chat-1:get_public_holidays:")
+    assert 590 <= await redis_client.ttl(key) <= 600
+
+    context = LastCallContext(
+        api_name=holidays.name, endpoint=holidays, collected_params=HOLIDAYS_2026, owner_id="owner-a"
+    )
+    await cache.set_l2("chat-1", [context])
+    assert [c.api_name for c in await cache.get_l2("chat-1", "owner-a")] == [holidays.name]
+    assert await cache.get_l2("chat-1", "owner-b") == []
+    assert 890 <= await redis_client.ttl("atc:last:chat-1") <= 900
+    assert await cache.invalidate_l2("chat-1") is True
+    assert await cache.get_l2("chat-1", "owner-a") == []
+    assert await cache.get_l1("chat-1", holidays.name, HOLIDAYS_2026, "owner-a") is not None
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "kind", "updated"),
+    [
+        ("Same for Latvia?", "en", FollowUpKind.PARAM_UPDATE, {"countryIsoCode": "LV"}),
+        ("And in Finland?", "en", FollowUpKind.PARAM_UPDATE, {"countryIsoCode": "FI"}),
+        ("Aga Soomes?", "et", FollowUpKind.PARAM_UPDATE, {"countryIsoCode": "FI"}),
+        ("А в Латвии?", "ru", FollowUpKind.PARAM_UPDATE, {"countryIsoCode": "LV"}),
+        ("And in 2027?", "en", FollowUpKind.PARAM_UPDATE, {"validFrom": "2027-01-01", "validTo": YEAR_END}),
+        ("Which of those is a bank holiday?", "en", FollowUpKind.RESPONSE_QUESTION, {}),
+        ("Millised neist on detsembris?", "et", FollowUpKind.RESPONSE_QUESTION, {}),
+        ("Какие из них в декабре?", "ru", FollowUpKind.RESPONSE_QUESTION, {}),
+        ("What is the vehicle tax for my car in Tallinn this month?", "en", FollowUpKind.NEW_INTENT, {}),
+        ("Same for Estonia?", "en", FollowUpKind.NEW_INTENT, {}),
+    ],
+)
+def test_rule_follow_up_detection(
+    extractor: RuleExtractor,
+    holidays: EndpointSpec,
+    message: str,
+    language: str,
+    kind: FollowUpKind,
+    updated: dict[str, str],
+) -> None:
+    context = LastCallContext(api_name=holidays.name, endpoint=holidays, collected_params=HOLIDAYS_2026)
+    follow = RuleFollowUpDetector(extractor).detect(message, [context], language)  # type: ignore[arg-type]
+    assert follow.kind is kind
+    assert follow.updated_params == updated
+
+
+def test_answer_data_keeps_the_items_the_question_names() -> None:
+    holidays = [
+        {"startDate": "2026-06-23", "name": [{"language": "EN", "text": "Victory Day"}], "type": "Public"},
+        {"startDate": "2026-12-24", "name": [{"language": "EN", "text": "Christmas Eve"}], "type": "Bank"},
+        {"startDate": "2026-12-25", "name": [{"language": "EN", "text": "Christmas Day"}], "type": "Public"},
+    ]
+    assert answer_data(holidays, "Which of those is a bank holiday?", "en") == [holidays[1]]
+    assert answer_data(holidays, "Which of those are in December?", "en") == holidays[1:]
+    assert answer_data({"items": holidays}, "Millised neist on detsembris?", "et") == {"items": holidays[1:]}
+    # Nothing named: the whole list stays for the formatter.
+    assert answer_data(holidays, "Which of those is the longest?", "en") == holidays
