@@ -5,6 +5,8 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Headless Chromium for the chat page's browser test (Debian's package; no browser download).
+CHROMIUM := /usr/bin/chromium
 
 .PHONY: run test lint proto format bench clean
 
@@ -18,8 +20,11 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/atc up $(ARGS)
 
+$(CHROMIUM):
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+
 ## Run the whole test suite (includes buf lint/format and the proto drift check).
-test: $(STAMP)
+test: $(STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest
 
 ## buf lint + buf format + ruff + mypy.

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from caller_svc.labels import NO_LABELS, LabelBook
+
 
 @dataclass(frozen=True)
 class ParamSpec:
@@ -21,3 +23,6 @@ class EndpointSpec:
     url: str
     params: tuple[ParamSpec, ...] = field(default_factory=tuple)
     description: str = ""
+    # Catalogue id; CallEndpoint only calls endpoints found under it in the catalogue.
+    endpoint_id: str = ""
+    labels: LabelBook = NO_LABELS

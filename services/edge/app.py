@@ -14,6 +14,7 @@ from services.edge.routes.admin import AdminRoutes
 from services.edge.routes.chat import ChatRoutes
 from services.edge.routes.health import HealthRoutes
 from services.edge.routes.page import PageRoutes
+from services.edge.routes.results import CallerResults, ResultRoutes
 from services.edge.settings import EdgeSettings
 from services.edge.upstream import Upstream
 from services.runtime.channels import open_channel
@@ -40,6 +41,14 @@ def create_app(
         Route("/v1/orchestrate/stream", chat.stream, methods=["POST"]),
         Route("/v1/orchestrate", chat.collect, methods=["POST"]),
     ]
+    results = CallerResults(settings.caller_target)
+    routes.append(
+        Route(
+            "/v1/results/{result_id}",
+            ResultRoutes(results, timeout=settings.results_timeout_seconds).get_result,
+            methods=["GET"],
+        )
+    )
     if settings.admin_enabled:
         admin = AdminRoutes(upstream, timeout=settings.admin_timeout_seconds)
         routes += [
@@ -65,5 +74,6 @@ def create_app(
             yield
         finally:
             await upstream.close()
+            await results.close()
 
     return Starlette(routes=routes, lifespan=lifespan)

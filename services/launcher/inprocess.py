@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 import uvicorn
 from starlette.types import ASGIApp
@@ -94,18 +95,23 @@ async def running_mesh(
             servers[name] = server
             return server.address
 
-        caller = await start("caller", await build_caller(CallerSettings(port=0, redis_url=redis_url)))
-        loop = await start(
-            "loop", await build_loop(LoopSettings(port=0, redis_url=redis_url, caller_target=caller))
-        )
         indexer_settings = IndexerSettings(
             port=0, data_dir=str(data_dir), catalogue_file=str(catalogue_file), catalogue_base_url=demo_url
         )
         indexer = await start("indexer", await build_indexer(indexer_settings))
+        caller_settings = CallerSettings(
+            port=0, redis_url=redis_url, egress_allow=urlsplit(demo_url).netloc, indexer_target=indexer
+        )
+        caller = await start("caller", await build_caller(caller_settings))
+        loop = await start(
+            "loop", await build_loop(LoopSettings(port=0, redis_url=redis_url, caller_target=caller))
+        )
         classifier = await start(
             "classifier",
             await build_classifier(ClassifierSettings(port=0, indexer_target=indexer, loop_target=loop)),
         )
-        edge_settings = EdgeSettings(port=0, classifier_target=classifier, indexer_target=indexer)
+        edge_settings = EdgeSettings(
+            port=0, classifier_target=classifier, indexer_target=indexer, caller_target=caller
+        )
         edge_url = await stack.enter_async_context(serve_asgi(create_edge_app(edge_settings)))
         yield InProcessMesh(redis_url=redis_url, demo_url=demo_url, edge_url=edge_url, servers=servers)

@@ -6,6 +6,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import services
 from atc.caller.v1 import caller_pb2
@@ -131,7 +132,14 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
         ChildSpec(
             name="caller",
             argv=_module(options.python, "caller_svc"),
-            env=grpc_env("ATC_CALLER_", "caller", redis_url=redis_url),
+            env=grpc_env(
+                "ATC_CALLER_",
+                "caller",
+                redis_url=redis_url,
+                # The demo's own APIs are on loopback: the only internal address the caller may reach.
+                egress_allow=urlsplit(demo_url).netloc,
+                indexer_target=target["indexer"],
+            ),
             ready=grpc_ready(target["caller"], _service_name(caller_pb2, "CallerService")),
             ready_timeout=options.ready_timeout,
             address=target["caller"],
@@ -171,6 +179,7 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
                 "ATC_EDGE_LOG_LEVEL": level,
                 "ATC_EDGE_CLASSIFIER_TARGET": target["classifier"],
                 "ATC_EDGE_INDEXER_TARGET": target["indexer"],
+                "ATC_EDGE_CALLER_TARGET": target["caller"],
             },
             ready=http_ready(f"http://{probe_host}:{options.port}/readyz"),
             ready_timeout=options.ready_timeout,
