@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import httpx
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -23,6 +25,9 @@ from services.llm import LLMConfig, build_lm
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount
 
+if TYPE_CHECKING:
+    import dspy
+
 SERVICE_NAME = caller_pb2.DESCRIPTOR.services_by_name["CallerService"].full_name
 
 
@@ -38,15 +43,20 @@ def open_redis(settings: CallerSettings) -> aioredis.Redis:
 
 
 def answer_writer(
-    settings: CallerSettings, store: ResultStore, formatter: DeterministicFormatter
+    settings: CallerSettings,
+    store: ResultStore,
+    formatter: DeterministicFormatter,
+    lm: dspy.LM | None = None,
 ) -> AnswerWriter:
-    lm = build_lm(
-        LLMConfig(
-            model=settings.llm_model or None,
-            api_base=settings.llm_api_base or None,
-            api_key=settings.llm_api_key or None,
+    """The DSPy formatters when a model is configured (or handed in), else the deterministic one."""
+    if lm is None:
+        lm = build_lm(
+            LLMConfig(
+                model=settings.llm_model or None,
+                api_base=settings.llm_api_base or None,
+                api_key=settings.llm_api_key or None,
+            )
         )
-    )
     if lm is None:
         return DeterministicAnswers(formatter)
     from caller_svc.llm_formatter import LlmAnswers  # imports dspy: only with a model
@@ -60,7 +70,7 @@ def answer_writer(
     )
 
 
-async def build_server(settings: CallerSettings) -> GrpcServer:
+async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -> GrpcServer:
     guard = EgressGuard(parse_allow_list(settings.egress_allow))
     http = httpx.AsyncClient(
         transport=GuardedTransport(guard),
@@ -87,7 +97,7 @@ async def build_server(settings: CallerSettings) -> GrpcServer:
     servicer = CallerServicer(
         CallExecutor(caller, store, batch_timeout_seconds=settings.batch_timeout_seconds),
         store,
-        answer_writer(settings, store, formatter),
+        answer_writer(settings, store, formatter, lm),
         batch_timeout_seconds=settings.batch_timeout_seconds,
         registry=(
             IndexerEndpointRegistry(indexer_pb2_grpc.IndexerServiceStub(indexer_channel))

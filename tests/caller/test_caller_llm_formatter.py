@@ -7,15 +7,24 @@ from __future__ import annotations
 import json
 
 import dspy
+import grpc
 import pytest
 import redis.asyncio as aioredis
 from dspy.utils import DummyLM
 
+from atc.caller.v1 import caller_pb2, caller_pb2_grpc
+from atc.common.v1 import catalogue_pb2, chat_pb2
+from caller_svc.app import build_server
 from caller_svc.formatter import DeterministicFormatter, ResultToFormat
 from caller_svc.llm_formatter import LlmAnswers
 from caller_svc.result_store import ResultStore
+from caller_svc.settings import CallerSettings
 from caller_svc.summary import summarize
+from tests.caller.conftest import allow_list_setting
 
+SAFE_ET = "Sain teenuselt vastuse, kuid seda ei saa turvaliselt näidata. Palun proovige hiljem uuesti."
+RAW_JSON = json.dumps([{"id": i, "name": "x" * 20} for i in range(5)])
+HOLIDAY_PARAMS = ("countryIsoCode", "validFrom", "validTo")
 ROWS = [{"time": f"2026-01-01T{h:02d}:00:00Z", "price": 40.5 + h} for h in range(24)]
 
 
@@ -122,3 +131,61 @@ async def test_a_failing_model_falls_back_to_the_deterministic_answer(redis_clie
 @pytest.fixture(autouse=True)
 def _no_global_lm() -> None:
     dspy.settings.configure(lm=None)
+
+
+async def test_execute_calls_with_a_model_streams_the_checked_answer(
+    redis_server, redis_client: aioredis.Redis, demo_api_url: str
+) -> None:
+    """Through the real gRPC server: the model's answer is checked whole, then streamed in
+    word chunks, and End counts the model calls; an answer echoing raw JSON is blocked."""
+    lm = DummyLM(
+        [
+            {"next_thought": "The summary is enough.", "next_tool_name": "finish", "next_tool_args": {}},
+            {"reasoning": "12 holidays", "formatted_answer": "Eestis on 2026. aastal 12 riigipüha."},
+            {"next_thought": "Dump it.", "next_tool_name": "finish", "next_tool_args": {}},
+            {"reasoning": "raw", "formatted_answer": RAW_JSON},
+        ]
+    )  # fmt: skip
+    settings = CallerSettings(
+        port=0,
+        redis_url=redis_server.url,
+        egress_allow=allow_list_setting(demo_api_url),
+        stream_chunk_delay_seconds=0,
+    )
+    server = await build_server(settings, lm=lm)
+    await server.start()
+    call = caller_pb2.EndpointCall(
+        endpoint=catalogue_pb2.Endpoint(
+            name="get_national_holidays",
+            method="GET",
+            url=f"{demo_api_url}/PublicHolidays",
+            params=[
+                catalogue_pb2.EndpointParam(name=n, type="string")
+                for n in ("countryIsoCode", "validFrom", "validTo")
+            ],
+        ),
+        params={"countryIsoCode": "EE", "validFrom": "2026-01-01", "validTo": "2026-12-31"},
+    )
+    request = caller_pb2.ExecuteCallsRequest(
+        calls=[call],
+        user_query="Millised on Eesti riigipühad?",
+        language=chat_pb2.LANGUAGE_ET,
+        owner_id="alice",
+    )
+    try:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            stub = caller_pb2_grpc.CallerServiceStub(channel)
+            first = [r.event async for r in stub.ExecuteCalls(request)]
+            second = [r.event async for r in stub.ExecuteCalls(request)]
+    finally:
+        await server.stop(0)
+    tokens = [e.token.text for e in first if e.HasField("token")]
+    assert "".join(tokens) == "Eestis on 2026. aastal 12 riigipüha." and len(tokens) == 6
+    assert first[-1].end.llm_calls == 2
+    outcome = next(e.call_outcome for e in first if e.HasField("call_outcome"))
+    assert outcome.result_id in prompts(lm)[0] and "Eesti Vabariigi aastapäev" not in prompts(lm)[0]
+    blocked = "".join(e.token.text for e in second if e.HasField("token"))
+    assert (
+        blocked
+        == "Sain teenuselt vastuse, kuid seda ei saa turvaliselt näidata. Palun proovige hiljem uuesti."
+    )
