@@ -5,6 +5,8 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Headless Chromium for the chat page's browser test (Debian's package; no browser download).
+CHROMIUM := /usr/bin/chromium
 
 TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
@@ -24,8 +26,12 @@ $(STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	$(BIN)/atc up $(ARGS)
 
-## Run the whole test suite (includes ruff, mypy, buf lint/format/breaking and the proto drift check).
-test: $(STAMP) $(TOOLS_STAMP)
+$(CHROMIUM):
+	apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+
+## Run the whole test suite (includes ruff, mypy, buf lint/format/breaking, the proto drift check
+## and the chat page in headless Chromium).
+test: $(STAMP) $(TOOLS_STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest
 
 ## The tools venv for tests/test_deploy.py (kubernetes-validate, xds-protos): apart from

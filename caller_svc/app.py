@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import httpx
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
 from atc.caller.v1 import caller_pb2, caller_pb2_grpc
+from atc.indexer.v1 import indexer_pb2_grpc
+from caller_svc.answers import AnswerWriter, DeterministicAnswers
 from caller_svc.circuit_breaker import CircuitBreaker
+from caller_svc.egress import EgressGuard, GuardedTransport, parse_allow_list
 from caller_svc.executor import CallExecutor
 from caller_svc.formatter import DeterministicFormatter
 from caller_svc.http_caller import ApiCaller
+from caller_svc.registry import IndexerEndpointRegistry
 from caller_svc.result_store import ResultStore
-from caller_svc.servicer import CallerServicer
+from caller_svc.servicer import CallerServicer, ReplyMargin
 from caller_svc.settings import CallerSettings
+from services.llm import LLMConfig, build_lm
+from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount
+
+if TYPE_CHECKING:
+    import dspy
 
 SERVICE_NAME = caller_pb2.DESCRIPTOR.services_by_name["CallerService"].full_name
 
@@ -31,8 +42,38 @@ def open_redis(settings: CallerSettings) -> aioredis.Redis:
     )
 
 
-async def build_server(settings: CallerSettings) -> GrpcServer:
+def answer_writer(
+    settings: CallerSettings,
+    store: ResultStore,
+    formatter: DeterministicFormatter,
+    lm: dspy.LM | None = None,
+) -> AnswerWriter:
+    """The DSPy formatters when a model is configured (or handed in), else the deterministic one."""
+    if lm is None:
+        lm = build_lm(
+            LLMConfig(
+                model=settings.llm_model or None,
+                api_base=settings.llm_api_base or None,
+                api_key=settings.llm_api_key or None,
+            )
+        )
+    if lm is None:
+        return DeterministicAnswers(formatter)
+    from caller_svc.llm_formatter import LlmAnswers  # imports dspy: only with a model
+
+    return LlmAnswers(
+        lm,
+        store,
+        formatter,
+        global_instructions=settings.formatter_instructions,
+        endpoint_instructions=settings.formatter_endpoint_instructions,
+    )
+
+
+async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -> GrpcServer:
+    guard = EgressGuard(parse_allow_list(settings.egress_allow))
     http = httpx.AsyncClient(
+        transport=GuardedTransport(guard),
         follow_redirects=False,
         timeout=settings.http_timeout_seconds,
         headers={"User-Agent": settings.user_agent, "Accept": "application/json"},
@@ -48,18 +89,34 @@ async def build_server(settings: CallerSettings) -> GrpcServer:
         breaker,
         timeout_seconds=settings.http_timeout_seconds,
         max_response_bytes=settings.max_response_bytes,
+        guard=guard,
     )
     store = ResultStore(redis, ttl_seconds=settings.result_ttl_seconds)
+    formatter = DeterministicFormatter(max_items=settings.formatter_max_items, time_zone=settings.time_zone)
+    indexer_channel = open_channel(settings.indexer_target) if settings.indexer_target else None
     servicer = CallerServicer(
         CallExecutor(caller, store, batch_timeout_seconds=settings.batch_timeout_seconds),
         store,
-        DeterministicFormatter(max_items=settings.formatter_max_items),
+        answer_writer(settings, store, formatter, lm),
         batch_timeout_seconds=settings.batch_timeout_seconds,
+        registry=(
+            IndexerEndpointRegistry(indexer_pb2_grpc.IndexerServiceStub(indexer_channel))
+            if indexer_channel is not None
+            else None
+        ),
+        reply_margin=ReplyMargin(
+            settings.reply_margin_fraction,
+            settings.reply_margin_min_seconds,
+            settings.reply_margin_max_seconds,
+        ),
+        chunk_delay_seconds=settings.stream_chunk_delay_seconds,
     )
 
     async def close_clients() -> None:
         await http.aclose()
         await redis.aclose()
+        if indexer_channel is not None:
+            await indexer_channel.close(None)
 
     return GrpcServer(
         [

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from caller_svc.labels import NO_LABELS, LabelBook
+
 
 @dataclass(frozen=True)
 class ParamSpec:
@@ -23,6 +25,9 @@ class EndpointSpec:
     description: str = ""
     # "service": a Bürokratt service, POSTed {chatId, authorId, input: [values in param order]}.
     kind: str = "endpoint"
+    # Catalogue id; CallEndpoint only calls endpoints found under it in the catalogue.
+    endpoint_id: str = ""
+    labels: LabelBook = NO_LABELS
 
 
 SERVICE_KIND = "service"

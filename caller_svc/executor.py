@@ -154,5 +154,6 @@ class CallExecutor:
             summary=summary,
             response=result.data,
             owner_id=owner_id,
+            query={"method": call.endpoint.method, "url": call.endpoint.url, "params": dict(call.params)},
         )
         return CallReport(call.endpoint.name, result, call.cached, result_id, summary)

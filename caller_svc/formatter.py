@@ -1,17 +1,19 @@
 """Deterministic natural-language answers from API JSON (the no-LLM path of
-the response formatter), in en/et/ru, and their split into stream tokens.
+the response formatter), in en/et/ru.
 
-Lists of objects become bullets (the item's name in the user's language, its
-dates, its key numbers); single objects become "Label: value" lines; several
-results get one section each; failed calls get their localized error.
+Each answer first says what was asked ("Public holidays — Latvia, 1 Jan – 31 Mar
+2026:"), then the data with the endpoint's own labels in the reader's language
+(unknown keys humanised), localized dates in the configured time zone, numbers
+and units. Long lists are summarised: the first items, "and K more", and the
+range and average of their main number.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import date, datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from caller_svc.json_view import (
     humanize_key,
@@ -26,7 +28,12 @@ from caller_svc.json_view import (
     number_fields,
     pick_language,
 )
+from caller_svc.labels import NO_LABELS, LabelBook
+from caller_svc.locale_format import country_name, format_number, format_span, format_when
 from services.language import Lang
+
+# Kept importable for callers of the old module.
+__all__ = ["DeterministicFormatter", "ResultToFormat", "format_number", "format_span", "format_when"]
 
 
 @dataclass(frozen=True)
@@ -35,169 +42,233 @@ class ResultToFormat:
     success: bool
     data: Any = None
     error_message: str | None = None
+    # The values the call was made with, by parameter name, and their types.
+    params: Mapping[str, str] = field(default_factory=dict)
+    param_types: Mapping[str, str] = field(default_factory=dict)
+    labels: LabelBook = NO_LABELS
 
 
 _TEXTS: dict[Lang, dict[str, str]] = {
     "en": {
-        "intro": "Here is what I found:",
-        "found": "I found {n} results:",
-        "found_one": "I found 1 result:",
+        "found": "{n} results:",
+        "found_one": "1 result:",
         "none": "No results were found.",
         "more": "…and {n} more.",
-        "multi": "Here are the results of your {n} requests:",
+        "multi": "Here are the answers to your {n} requests:",
         "yes": "yes",
         "no": "no",
         "empty": "The service returned no data.",
+        "result": "Result",
+        "range": "{label}: from {low} to {high}, average {avg}",
     },
     "et": {
-        "intro": "Leidsin järgmise teabe:",
-        "found": "Leidsin {n} tulemust:",
-        "found_one": "Leidsin 1 tulemuse:",
+        "found": "{n} tulemust:",
+        "found_one": "1 tulemus:",
         "none": "Tulemusi ei leitud.",
         "more": "…ja veel {n}.",
-        "multi": "Siin on teie {n} päringu tulemused:",
+        "multi": "Siin on vastused teie {n} päringule:",
         "yes": "jah",
         "no": "ei",
         "empty": "Teenus ei tagastanud andmeid.",
+        "result": "Päringu tulemus",
+        "range": "{label}: {low} kuni {high}, keskmiselt {avg}",
     },
     "ru": {
-        "intro": "Вот что удалось найти:",
-        "found": "Найдено результатов: {n}.",
-        "found_one": "Найден 1 результат:",
+        "found": "Найдено: {n}.",
+        "found_one": "Найдено: 1.",
         "none": "Ничего не найдено.",
         "more": "…и ещё {n}.",
-        "multi": "Результаты ваших запросов ({n}):",
+        "multi": "Ответы на ваши запросы ({n}):",
         "yes": "да",
         "no": "нет",
         "empty": "Сервис не вернул данных.",
+        "result": "Результат запроса",
+        "range": "{label}: от {low} до {high}, в среднем {avg}",
     },
 }
-
-_MONTHS: dict[Lang, list[str]] = {
-    "en": ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
-    "et": ["jaanuar", "veebruar", "märts", "aprill", "mai", "juuni", "juuli", "august", "september",
-           "oktoober", "november", "detsember"],
-    "ru": ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября",
-           "ноября", "декабря"],
-}  # fmt: skip
 
 _BULLET = "• "
 _INDENT = "  "
 _MAX_DEPTH = 3
+_LANG_SUFFIXES = ("En", "Et", "Ru")
+_START_PARAMS = ("from", "start", "begin", "since")
+_END_PARAMS = ("to", "end", "until", "till")
 
 
-def format_day(day: date, lang: Lang) -> str:
-    month = _MONTHS[lang][day.month - 1]
-    if lang == "et":
-        return f"{day.day}. {month} {day.year}"
-    return f"{day.day} {month} {day.year}"
-
-
-def format_when(text: str, lang: Lang) -> str:
-    """'2026-01-01' → '1 Jan 2026'; '2026-01-01T18:00:00Z' → '1 Jan 2026, 18:00 UTC'."""
-    try:
-        if len(text) == 10:
-            return format_day(date.fromisoformat(text), lang)
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        return text
-    zone = " UTC" if text.endswith("Z") or text.endswith("+00:00") else ""
-    return f"{format_day(moment.date(), lang)}, {moment:%H:%M}{zone}"
-
-
-def format_span(start: str, end: str | None, lang: Lang) -> str:
-    if not end or end == start:
-        return format_when(start, lang)
-    return f"{format_when(start, lang)} – {format_when(end, lang)}"
-
-
-def format_number(value: float | int, lang: Lang) -> str:
-    if isinstance(value, float):
-        # Money and prices need two decimals, coordinates and small rates need four.
-        decimals = 2 if abs(value) >= 100 else 4
-        text = f"{value:.{decimals}f}".rstrip("0").rstrip(".")
-    else:
-        text = str(value)
-    return text.replace(".", ",") if lang in ("et", "ru") else text
+def _is_foreign_language_key(key: str, lang: Lang) -> bool:
+    """'titleEn' in an Estonian answer: the same field exists in the reader's language or neutral."""
+    return key.endswith(_LANG_SUFFIXES) and len(key) > 2 and key[-2:].lower() != lang
 
 
 class DeterministicFormatter:
-    def __init__(self, max_items: int = 20) -> None:
+    def __init__(self, max_items: int = 10, time_zone: str | None = None) -> None:
         self._max_items = max_items
+        self._zone = ZoneInfo(time_zone) if time_zone else None
 
     def format(self, results: Sequence[ResultToFormat], lang: Lang) -> str:
-        texts = _TEXTS[lang]
         if len(results) == 1:
-            return self._one(results[0], lang, with_intro=True)
-        sections = [texts["multi"].format(n=len(results))]
+            return self._one(results[0], lang)
+        sections = [_TEXTS[lang]["multi"].format(n=len(results))]
         for number, result in enumerate(results, start=1):
-            body = self._one(result, lang, with_intro=False)
-            sections.append(f"{number}. {humanize_name(result.endpoint_name)}:\n{body}")
+            sections.append(f"{number}. {self._one(result, lang)}")
         return "\n\n".join(sections)
 
-    def _one(self, result: ResultToFormat, lang: Lang, *, with_intro: bool) -> str:
+    # What was asked -----------------------------------------------------------------------------
+
+    def heading(self, result: ResultToFormat, lang: Lang) -> str:
+        """'Public holidays — Latvia, 1 Jan – 31 Mar 2026'."""
+        title = result.labels.title(lang)
+        if not title:
+            title = humanize_name(result.endpoint_name) if lang == "en" else _TEXTS[lang]["result"]
+        details: list[str] = []
+        start = end = None
+        for name, value in result.params.items():
+            lowered = name.lower()
+            kind = result.param_types.get(name, "string")
+            if not value or "language" in lowered:
+                continue
+            if kind in ("date", "datetime") or is_date_text(value):
+                if start is None and any(lowered.endswith(w) or lowered.startswith(w) for w in _START_PARAMS):
+                    start = value
+                    continue
+                if end is None and any(lowered.endswith(w) or lowered.startswith(w) for w in _END_PARAMS):
+                    end = value
+                    continue
+                details.append(format_when(value, lang, self._zone))
+                continue
+            if "country" in lowered and len(value) == 2:
+                details.append(country_name(value, lang) or value)
+                continue
+            label = result.labels.label(name, lang)
+            if label:
+                details.append(f"{label} {value}")
+            elif not value.replace(".", "").isdigit():
+                # An unlabelled number ("limit=5") says nothing to the reader.
+                details.append(value)
+        if start or end:
+            details.append(format_span(start or end or "", end if start else None, lang, self._zone))
+        return f"{title} — {', '.join(details)}" if details else title
+
+    # The data -----------------------------------------------------------------------------------
+
+    def _one(self, result: ResultToFormat, lang: Lang) -> str:
         texts = _TEXTS[lang]
+        head = self.heading(result, lang)
         if not result.success:
-            return result.error_message or texts["empty"]
+            return f"{head}: {result.error_message or texts['empty']}"
         data = result.data
         if data is None or data == "" or data == {}:
-            return texts["empty"]
+            return f"{head}: {texts['empty']}"
         if isinstance(data, list):
             if not data:
-                return texts["none"]
+                return f"{head}: {texts['none']}"
             count = texts["found_one"] if len(data) == 1 else texts["found"].format(n=len(data))
-            return "\n".join([count, *self._list_lines(data, lang, depth=0)])
+            return "\n".join([f"{head}. {count}", *self._list_lines(data, "", lang, result.labels, 0)])
         if isinstance(data, dict):
-            lines = self._object_lines(data, lang, depth=0)
-            return "\n".join([texts["intro"], *lines] if with_intro else lines)
-        return self._scalar(None, data, lang)
+            return "\n".join([f"{head}:", *self._object_lines(data, "", lang, result.labels, 0)])
+        return f"{head}: {self._scalar('', data, lang, result.labels)}"
 
-    def _scalar(self, key: str | None, value: Any, lang: Lang) -> str:
+    def _label(self, path: str, key: str, lang: Lang, labels: LabelBook) -> str:
+        return labels.label(path, lang) or humanize_key(key)
+
+    def _scalar(self, path: str, value: Any, lang: Lang, labels: LabelBook) -> str:
         texts = _TEXTS[lang]
+        unit = labels.unit(path, lang) if path else None
         if isinstance(value, bool):
             return texts["yes"] if value else texts["no"]
         if is_number(value):
-            return format_number(value, lang)
+            number = format_number(value, lang)
+            return f"{number} {unit}" if unit and unit != "%" else f"{number}{unit or ''}"
         if value is None:
             return "—"
         text = str(value).strip()
+        if path:
+            named = labels.value(path, text, lang)
+            if named:
+                return named
         if is_date_text(text):
-            return format_when(text, lang)
+            return format_when(text, lang, self._zone)
         return text
 
-    def _object_lines(self, obj: dict[str, Any], lang: Lang, depth: int) -> list[str]:
+    def _object_lines(
+        self, obj: dict[str, Any], path: str, lang: Lang, labels: LabelBook, depth: int
+    ) -> list[str]:
         pad = _INDENT * depth
         lines: list[str] = []
         for key, value in obj.items():
-            if is_noise(key):
+            if is_noise(key) or _is_foreign_language_key(key, lang):
                 continue
-            label = humanize_key(key)
+            inner_path = f"{path}.{key}" if path else key
+            label = self._label(inner_path, key, lang, labels)
             if is_multilingual(value):
                 lines.append(f"{pad}{label}: {pick_language(value, lang)}")
             elif is_scalar(value):
-                lines.append(f"{pad}{label}: {self._scalar(key, value, lang)}")
+                lines.append(f"{pad}{label}: {self._scalar(inner_path, value, lang, labels)}")
             elif isinstance(value, dict):
                 if depth >= _MAX_DEPTH:
                     continue
-                inner = self._object_lines(value, lang, depth + 1)
+                if len(value) == 1 and isinstance(next(iter(value.values())), list):
+                    # {"data": {"ee": [...]}}: one wrapper, one heading.
+                    inner_list = next(iter(value.values()))
+                    lines.extend(
+                        self._object_lines({key: inner_list}, path, lang, labels, depth) if inner_list else []
+                    )
+                    continue
+                inner = self._object_lines(value, inner_path, lang, labels, depth + 1)
                 if inner:
                     lines.extend([f"{pad}{label}:", *inner])
             elif isinstance(value, list):
                 if not value:
                     lines.append(f"{pad}{label}: —")
                 elif all(is_scalar(v) for v in value):
-                    shown = ", ".join(self._scalar(None, v, lang) for v in value[: self._max_items])
+                    shown = ", ".join(
+                        self._scalar(inner_path, v, lang, labels) for v in value[: self._max_items]
+                    )
                     lines.append(f"{pad}{label}: {shown}{self._more(len(value), lang, inline=True)}")
                 elif depth < _MAX_DEPTH:
-                    lines.extend([f"{pad}{label}:", *self._list_lines(value, lang, depth + 1)])
+                    lines.extend(
+                        [f"{pad}{label}:", *self._list_lines(value, inner_path, lang, labels, depth + 1)]
+                    )
         return lines
 
-    def _list_lines(self, items: list[Any], lang: Lang, depth: int) -> list[str]:
+    def _list_lines(
+        self, items: list[Any], path: str, lang: Lang, labels: LabelBook, depth: int
+    ) -> list[str]:
         pad = _INDENT * max(0, depth - 1) if depth else ""
-        lines = [f"{pad}{_BULLET}{self._item_line(item, lang)}" for item in items[: self._max_items]]
-        if len(items) > self._max_items:
+        varying = _varying_keys(items)
+        # "…and 2 more" helps nobody: lists up to half again the cap are shown whole.
+        shown = items if len(items) <= self._max_items * 3 // 2 else items[: self._max_items]
+        lines = [f"{pad}{_BULLET}{self._item_line(item, path, lang, labels, varying)}" for item in shown]
+        if len(shown) < len(items):
             lines.append(f"{pad}{self._more(len(items), lang, inline=False)}")
+            summary = self._range_line(items, path, lang, labels)
+            if summary:
+                lines.append(f"{pad}{summary}")
         return lines
+
+    def _range_line(self, items: list[Any], path: str, lang: Lang, labels: LabelBook) -> str | None:
+        """For long lists: the range and average of the items' first number."""
+        dicts = [item for item in items if isinstance(item, dict)]
+        if not dicts:
+            return None
+        first = number_fields(dicts[0], limit=1)
+        if not first:
+            return None
+        key = first[0][0]
+        values = [item[key] for item in dicts if is_number(item.get(key))]
+        if len(values) < 2:
+            return None
+        item_path = f"{path}.{key}" if path else key
+
+        def shown(value: float | int) -> str:
+            return self._scalar(item_path, value, lang, labels)
+
+        return _TEXTS[lang]["range"].format(
+            label=self._label(item_path, key, lang, labels),
+            low=shown(min(values)),
+            high=shown(max(values)),
+            avg=shown(round(sum(values) / len(values), 2)),
+        )
 
     def _more(self, total: int, lang: Lang, *, inline: bool) -> str:
         hidden = total - self._max_items
@@ -206,20 +277,63 @@ class DeterministicFormatter:
         text = _TEXTS[lang]["more"].format(n=hidden)
         return f" {text}" if inline else text
 
-    def _item_line(self, item: Any, lang: Lang) -> str:
+    def _item_line(self, item: Any, path: str, lang: Lang, labels: LabelBook, varying: set[str]) -> str:
         if not isinstance(item, dict):
-            return self._scalar(None, item, lang) if is_scalar(item) else str(item)
+            return self._scalar(path, item, lang, labels) if is_scalar(item) else str(item)
         parts: list[str] = []
         title = item_title(item, lang)
         if title:
             parts.append(title[1])
         span = item_span(item)
         if span:
-            parts.append(format_span(span[0], span[1], lang))
-        numbers = number_fields(item)
+            parts.append(format_span(span[0], span[1], lang, self._zone))
+        numbers = [(k, v) for k, v in number_fields(item) if k not in ("timestamp",)]
         if numbers:
-            parts.append(", ".join(f"{humanize_key(k).lower()} {format_number(v, lang)}" for k, v in numbers))
+            parts.append(
+                ", ".join(
+                    f"{self._label(f'{path}.{k}' if path else k, k, lang, labels).lower()} "
+                    f"{self._scalar(f'{path}.{k}' if path else k, v, lang, labels)}"
+                    for k, v in numbers
+                    if not _is_ordinal(k, v)
+                )
+            )
+        # Flags and categories that differ between items say something about each one.
+        for key in sorted(varying):
+            value = item.get(key)
+            if key == (title[0] if title else None) or is_noise(key) or _is_foreign_language_key(key, lang):
+                continue
+            if isinstance(value, bool) or (
+                isinstance(value, str) and not is_date_text(value) and len(value) <= 40
+            ):
+                key_path = f"{path}.{key}" if path else key
+                if isinstance(value, str) and labels.value(key_path, value, lang) is None:
+                    continue
+                label = self._label(key_path, key, lang, labels).lower()
+                parts.append(f"{label}: {self._scalar(key_path, value, lang, labels)}")
         if not parts:
             shown = [(k, v) for k, v in item.items() if is_scalar(v) and not is_noise(k)][:3]
-            parts.append(", ".join(f"{humanize_key(k)}: {self._scalar(k, v, lang)}" for k, v in shown))
+            parts.append(
+                ", ".join(
+                    f"{self._label(f'{path}.{k}' if path else k, k, lang, labels)}: "
+                    f"{self._scalar(f'{path}.{k}' if path else k, v, lang, labels)}"
+                    for k, v in shown
+                )
+            )
         return " — ".join(p for p in parts if p)
+
+
+def _is_ordinal(key: str, value: Any) -> bool:
+    return "number" in key.lower() and isinstance(value, int)
+
+
+def _varying_keys(items: list[Any]) -> set[str]:
+    """Scalar keys whose value is not the same in every item (bools and enum-like text)."""
+    dicts = [item for item in items if isinstance(item, dict)]
+    if len(dicts) < 2:
+        return set()
+    seen: dict[str, set[str]] = {}
+    for item in dicts:
+        for key, value in item.items():
+            if isinstance(value, bool | str):
+                seen.setdefault(key, set()).add(repr(value))
+    return {key for key, values in seen.items() if 1 < len(values) <= max(2, len(dicts) // 2)}

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from caller_svc.egress import EgressGuard, EgressRefused
 from caller_svc.endpoint import SERVICE_KIND, EndpointSpec
 from caller_svc.messages import FailureKind, failure_message
 from caller_svc.params import query_value, typed_params
@@ -78,8 +79,11 @@ class ApiCaller:
         *,
         timeout_seconds: float = 10.0,
         max_response_bytes: int = 2 * 1024 * 1024,
+        guard: EgressGuard | None = None,
     ) -> None:
+        """`client` should use `GuardedTransport(guard)` so resolved addresses are checked too."""
         self._client = client
+        self._guard = guard or EgressGuard()
         self._breaker = breaker
         self._timeout = timeout_seconds
         self._max_bytes = max_response_bytes
@@ -105,6 +109,11 @@ class ApiCaller:
             )
             return ApiCallResult(False, status, data, failure_message(kind, lang), elapsed, kind)
 
+        try:
+            self._guard.check_url(endpoint.url)
+        except EgressRefused as exc:
+            log.warning("egress refused endpoint=%s host=%s: %s", endpoint.name, host, exc)
+            return failed(FailureKind.EGRESS_REFUSED)
         if not await self._breaker.allow(host):
             return failed(FailureKind.CIRCUIT_BREAKER_OPEN)
         timeout = timeout_seconds if timeout_seconds is not None else self._timeout
@@ -114,9 +123,18 @@ class ApiCaller:
         except (TimeoutError, httpx.TimeoutException):
             await self._breaker.record_failure(host)
             return failed(FailureKind.SERVICE_TIMEOUT)
+        except EgressRefused as exc:
+            # Raised by the transport after DNS resolution: not the host's fault, no breaker change.
+            log.warning("egress refused endpoint=%s host=%s: %s", endpoint.name, host, exc)
+            return failed(FailureKind.EGRESS_REFUSED)
         except ResponseTooLarge as exc:
             await self._breaker.record_success(host)
             return failed(FailureKind.RESPONSE_TOO_LARGE, int(str(exc) or 0))
+        except (httpx.ConnectError, httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError) as exc:
+            # Refused or reset connections mean the service is down, not slow.
+            log.info("%s %s: connection failed %s", endpoint.method, endpoint.name, type(exc).__name__)
+            await self._breaker.record_failure(host)
+            return failed(FailureKind.SERVICE_UNAVAILABLE)
         except httpx.HTTPError as exc:
             log.info("%s %s: network error %s", endpoint.method, endpoint.name, type(exc).__name__)
             await self._breaker.record_failure(host)

@@ -14,6 +14,7 @@ class FailureKind(StrEnum):
     REDIRECT_NOT_FOLLOWED = "REDIRECT_NOT_FOLLOWED"
     CIRCUIT_BREAKER_OPEN = "CIRCUIT_BREAKER_OPEN"
     RESPONSE_TOO_LARGE = "RESPONSE_TOO_LARGE"
+    EGRESS_REFUSED = "EGRESS_REFUSED"
 
 
 FAILURE_MESSAGES: dict[FailureKind, dict[Lang, str]] = {
@@ -46,6 +47,11 @@ FAILURE_MESSAGES: dict[FailureKind, dict[Lang, str]] = {
         "en": "The service returned more data than can be shown. Please narrow down the request.",
         "et": "Teenus tagastas rohkem andmeid, kui on võimalik näidata. Palun täpsustage päringut.",
         "ru": "Сервис вернул больше данных, чем можно показать. Пожалуйста, уточните запрос.",
+    },
+    FailureKind.EGRESS_REFUSED: {
+        "en": "This service cannot be called from here for security reasons.",
+        "et": "Seda teenust ei saa turvalisuse tõttu siit välja kutsuda.",
+        "ru": "Этот сервис нельзя вызвать отсюда по соображениям безопасности.",
     },
 }
 

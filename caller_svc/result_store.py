@@ -1,7 +1,8 @@
 """Full API results kept in Redis under `agent_result:{uuid}` for one hour, so
 only a result id and a short summary travel through the LLM context
-(RESULT_STORE_LLD). Reads are owner-checked. When Redis is down, callers go on
-without a result id (FR-04)."""
+(RESULT_STORE_LLD). Every result has an owner and reads are owner-checked (an
+empty owner can neither store nor read). When Redis is down, callers go on
+without a result id with the full payload (FR-04): logged and counted."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ import json
 import logging
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from services.errors import NotFound, PermissionDenied, Unavailable
+from services.errors import InvalidArgument, NotFound, PermissionDenied, Unavailable
 
 log = logging.getLogger("atc.caller.results")
 
@@ -35,6 +36,8 @@ class StoredResult:
     response: Any
     generated_at: str
     owner_id: str
+    # What was called: {"method", "url", "params"} (the LLD's "query").
+    query: dict[str, Any] = field(default_factory=dict)
 
 
 def _utc_now() -> datetime:
@@ -52,15 +55,27 @@ class ResultStore:
         self._redis = redis
         self._ttl = ttl_seconds
         self._clock = clock
+        # Saves that fell back to the full payload because Redis failed (FR-04, NFR-04).
+        self.fallbacks = 0
 
     @staticmethod
     def key(result_id: str) -> str:
         return f"{KEY_PREFIX}{result_id}"
 
     async def save(
-        self, *, endpoint_name: str, question: str, summary: str, response: Any, owner_id: str
+        self,
+        *,
+        endpoint_name: str,
+        question: str,
+        summary: str,
+        response: Any,
+        owner_id: str,
+        query: dict[str, Any] | None = None,
     ) -> str | None:
-        """Store a result and return its id, or None when Redis cannot take it."""
+        """Store a result and return its id, or None when it has no owner or Redis cannot take it."""
+        if not owner_id:
+            log.info("result of %s not stored: no owner", endpoint_name)
+            return None
         result = StoredResult(
             result_id=str(uuid.uuid4()),
             endpoint_name=endpoint_name,
@@ -69,14 +84,18 @@ class ResultStore:
             response=response,
             generated_at=self._clock().strftime("%Y-%m-%dT%H:%M:%SZ"),
             owner_id=owner_id,
+            query=query or {},
         )
         # vars(), not asdict(): asdict deep-copies the response (up to megabytes) first.
         payload = json.dumps(vars(result), ensure_ascii=False)
         try:
             await self._redis.set(self.key(result.result_id), payload, ex=self._ttl)
         except RedisError as exc:
+            self.fallbacks += 1
             log.warning(
-                "result store unavailable, answering without a result_id redis_fallback=True endpoint=%s: %s",
+                "result store unavailable (fallback #%d), answering without a result_id "
+                "redis_fallback=True endpoint=%s: %s",
+                self.fallbacks,
                 endpoint_name,
                 exc,
                 extra={"redis_fallback": True},
@@ -87,6 +106,8 @@ class ResultStore:
 
     async def get(self, result_id: str, owner_id: str) -> StoredResult:
         """The stored result, if it has not expired and belongs to `owner_id`."""
+        if not owner_id:
+            raise InvalidArgument("owner_id is required to read a stored result", field="owner_id")
         try:
             uuid.UUID(result_id)
         except ValueError:
@@ -101,4 +122,7 @@ class ResultStore:
         data = json.loads(raw)
         if not hmac.compare_digest(str(data.get("owner_id", "")).encode(), owner_id.encode()):
             raise PermissionDenied(ACCESS_DENIED_MESSAGE, reason="RESULT_ACCESS_DENIED", result_id=result_id)
-        return StoredResult(**{name: data.get(name, "") for name in StoredResult.__dataclass_fields__})
+        stored = {name: data.get(name, "") for name in StoredResult.__dataclass_fields__}
+        stored["query"] = data.get("query") or {}
+        log.info("fetch_agent_result %s endpoint=%s", result_id, stored["endpoint_name"])
+        return StoredResult(**stored)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -12,16 +14,20 @@ import grpc
 
 from atc.caller.v1 import caller_pb2, caller_pb2_grpc
 from atc.common.v1 import catalogue_pb2, turn_event_pb2
+from caller_svc.answers import AnswerWriter
 from caller_svc.endpoint import SERVICE_KIND, EndpointSpec, ParamSpec
 from caller_svc.executor import BatchOutcome, CallExecutor, CallReport, PlannedCall, batch_outcome
-from caller_svc.formatter import DeterministicFormatter, ResultToFormat
+from caller_svc.formatter import ResultToFormat
+from caller_svc.guardrails import check_answer, clean_data, data_strings
+from caller_svc.labels import FieldLabel, LabelBook
+from caller_svc.pacing import Sleep, paced_chunks
+from caller_svc.registry import EndpointRegistry
 from caller_svc.result_store import ResultStore
-from services.errors import InvalidArgument, MeshError
+from services.errors import FailedPrecondition, InvalidArgument, MeshError, NotFound
 from services.language import DEFAULT_LANG, Lang, from_proto
 from services.runtime.channels import downstream_timeout
 from services.runtime.owner import acting_owner
 from services.runtime.status import abort_with
-from services.tokens import split_tokens
 
 log = logging.getLogger("atc.caller")
 
@@ -31,6 +37,20 @@ _OUTCOMES = {
     BatchOutcome.CACHED: turn_event_pb2.TURN_OUTCOME_CACHED,
     BatchOutcome.FAILED: turn_event_pb2.TURN_OUTCOME_FAILED,
 }
+
+
+def label_book(endpoint: catalogue_pb2.Endpoint) -> LabelBook:
+    return LabelBook(
+        fields={
+            label.field: FieldLabel(
+                labels=dict(label.labels),
+                values={value.value: dict(value.labels) for value in label.values},
+                units=dict(label.units),
+            )
+            for label in endpoint.response_labels
+        },
+        titles=dict(endpoint.answer_titles),
+    )
 
 
 def endpoint_spec(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:
@@ -43,6 +63,8 @@ def endpoint_spec(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:
         ),
         description=endpoint.description,
         kind=SERVICE_KIND if endpoint.type == SERVICE_KIND else "endpoint",
+        endpoint_id=endpoint.endpoint_id,
+        labels=label_book(endpoint),
     )
 
 
@@ -73,9 +95,20 @@ def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
     return PlannedCall(endpoint_spec(endpoint), dict(call.params))
 
 
-# Time kept back from the incoming deadline for storing, formatting and streaming
-# after the calls: without it a short deadline loses even the calls that succeeded.
-REPLY_MARGIN_SECONDS = 0.25
+@dataclass(frozen=True)
+class ReplyMargin:
+    """Time kept back from the incoming deadline for storing, formatting and streaming
+    after the calls: a share of what is left, within bounds. Without it a short
+    deadline loses even the calls that succeeded; a fixed 0.25 s lost them under load."""
+
+    fraction: float = 0.2
+    min_seconds: float = 0.25
+    max_seconds: float = 3.0
+
+    def seconds(self, remaining: float | None) -> float:
+        if remaining is None:
+            return 0.0
+        return max(self.min_seconds, min(self.max_seconds, remaining * self.fraction))
 
 
 def _language(value: int) -> Lang:
@@ -106,14 +139,27 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
         self,
         executor: CallExecutor,
         store: ResultStore,
-        formatter: DeterministicFormatter,
+        answers: AnswerWriter,
         *,
         batch_timeout_seconds: float,
+        registry: EndpointRegistry | None = None,
+        reply_margin: ReplyMargin | None = None,
+        chunk_delay_seconds: float = 0.0,
+        sleep: Sleep | None = None,
     ) -> None:
         self._executor = executor
         self._store = store
-        self._formatter = formatter
+        self._answers = answers
         self._batch_timeout = batch_timeout_seconds
+        self._registry = registry
+        self._margin = reply_margin or ReplyMargin()
+        self._chunk_delay = chunk_delay_seconds
+        self._sleep = sleep
+
+    def _call_budget(self, context: grpc.aio.ServicerContext) -> float:
+        remaining = context.time_remaining()
+        reserve = self._margin.seconds(None if remaining is None else float(remaining))
+        return downstream_timeout(context, self._batch_timeout, reserve=reserve)
 
     async def ExecuteCalls(
         self, request: caller_pb2.ExecuteCallsRequest, context: grpc.aio.ServicerContext
@@ -142,35 +188,54 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             lang=lang,
             owner_id=request.owner_id,
             chat_id=request.chat_id,
-            timeout_seconds=downstream_timeout(context, self._batch_timeout, reserve=REPLY_MARGIN_SECONDS),
+            timeout_seconds=self._call_budget(context),
         )
         for report in reports:
             yield _event(call_outcome=call_outcome(report))
-        answer = self._formatter.format(
-            [
-                ResultToFormat(r.endpoint_name, r.result.success, r.result.data, r.result.error_message)
-                for r in reports
-            ],
-            lang,
+        results = [
+            ResultToFormat(
+                r.endpoint_name,
+                r.result.success,
+                clean_data(r.result.data),
+                r.result.error_message,
+                params=dict(call.params),
+                param_types={p.name: p.type for p in call.endpoint.params},
+                labels=call.endpoint.labels,
+            )
+            for call, r in zip(calls, reports, strict=True)
+        ]
+        written = await self._answers.write(
+            results,
+            question=request.user_query,
+            lang=lang,
+            stored=[(r.result_id, r.summary) for r in reports],
+            owner_id=request.owner_id,
         )
-        for piece in split_tokens(answer):
+        # Buffer-first: nothing of the answer leaves before the whole of it is checked.
+        verdict = check_answer(
+            written.text, [text for r in reports for text in data_strings(r.result.data)], lang
+        )
+        sleep = self._sleep or asyncio.sleep
+        async for piece in paced_chunks(verdict.text, self._chunk_delay, sleep):
             yield _event(token=turn_event_pb2.Token(text=piece, kind=turn_event_pb2.TOKEN_KIND_ANSWER))
         yield _event(
             end=turn_event_pb2.End(
                 outcome=_OUTCOMES[batch_outcome(reports)],
                 workflow=turn_event_pb2.WORKFLOW_API_TOOL_CALLING,
-                llm_calls=0,
+                llm_calls=written.llm_calls,
             )
         )
 
     async def CallEndpoint(
         self, request: caller_pb2.CallEndpointRequest, context: grpc.aio.ServicerContext
     ) -> caller_pb2.CallEndpointResponse:
+        """Calls a registered endpoint only: the request names it by endpoint_id and the
+        catalogue's URL and method are used, never the request's (no open fetch proxy)."""
         try:
             acting_owner(request.owner_id)
             if not request.HasField("call"):
                 raise InvalidArgument("call is required", field="call")
-            call = planned_call(request.call, "call")
+            call = await self._registered_call(request.call, context)
         except MeshError as error:
             await abort_with(context, error)
         (report,) = await self._executor.run(
@@ -179,13 +244,42 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             lang=_language(request.language),
             owner_id=request.owner_id,
             chat_id=request.chat_id,
-            timeout_seconds=downstream_timeout(context, self._batch_timeout, reserve=REPLY_MARGIN_SECONDS),
+            timeout_seconds=self._call_budget(context),
         )
         return caller_pb2.CallEndpointResponse(
             outcome=call_outcome(report),
             response_json=_response_json(report.result.data) if report.result.has_body else "",
             error_message=report.result.error_message or "",
         )
+
+    async def _registered_call(
+        self, call: caller_pb2.EndpointCall, context: grpc.aio.ServicerContext
+    ) -> PlannedCall:
+        endpoint_id = call.endpoint.endpoint_id
+        if not endpoint_id:
+            raise InvalidArgument(
+                "call.endpoint.endpoint_id is required: only registered endpoints can be called",
+                field="call.endpoint.endpoint_id",
+            )
+        if call.cached_response_json:
+            raise InvalidArgument(
+                "CallEndpoint makes real calls; cached responses go to ExecuteCalls",
+                field="call.cached_response_json",
+            )
+        if self._registry is None:
+            raise FailedPrecondition(
+                "CallEndpoint needs the endpoint catalogue (set ATC_CALLER_INDEXER_TARGET)",
+                reason="CATALOGUE_NOT_CONFIGURED",
+            )
+        registered = await self._registry.get(endpoint_id, timeout=downstream_timeout(context, 5.0))
+        if registered is None:
+            log.warning("CallEndpoint refused: endpoint %s is not registered", endpoint_id)
+            raise NotFound(
+                f"endpoint {endpoint_id} is not registered",
+                reason="ENDPOINT_NOT_REGISTERED",
+                endpoint_id=endpoint_id,
+            )
+        return planned_call(caller_pb2.EndpointCall(endpoint=registered, params=call.params), "call")
 
     async def GetResult(
         self, request: caller_pb2.GetResultRequest, context: grpc.aio.ServicerContext
@@ -205,5 +299,6 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
                 response_json=_response_json(stored.response),
                 generated_at=stored.generated_at,
                 owner_id=stored.owner_id,
+                query_json=_response_json(stored.query),
             )
         )

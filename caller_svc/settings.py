@@ -20,5 +20,27 @@ class CallerSettings(ServiceSettings):
     result_ttl_seconds: int = Field(default=3600, ge=1)
     max_response_bytes: int = Field(default=2 * 1024 * 1024, ge=1024)
     # Longer lists are cut to this many bullets plus "and N more".
-    formatter_max_items: int = Field(default=20, ge=1)
+    formatter_max_items: int = Field(default=10, ge=1)
     user_agent: str = "atc-mesh-caller/0.1"
+    # host:port pairs (comma-separated) the caller may reach although they are
+    # loopback/private: only the demo's own APIs. Everything else must be public.
+    egress_allow: str = ""
+    # Time kept back from the incoming deadline for storing, formatting and streaming after
+    # the calls: this share of what is left, within [min, max] seconds.
+    reply_margin_fraction: float = Field(default=0.2, ge=0, lt=1)
+    reply_margin_min_seconds: float = Field(default=0.25, ge=0)
+    reply_margin_max_seconds: float = Field(default=3.0, ge=0)
+    # Where CallEndpoint looks endpoints up (only registered endpoints may be called);
+    # empty refuses CallEndpoint.
+    indexer_target: str = ""
+    # Operator instructions for the LLM formatter: for every answer, and per endpoint name.
+    formatter_instructions: str = ""
+    formatter_endpoint_instructions: dict[str, str] = Field(default_factory=dict)
+    # Time zone for dates and times in answers.
+    time_zone: str = "Europe/Tallinn"
+    # Pace of the streamed deterministic answer (seconds between word chunks); 0 = no pause.
+    stream_chunk_delay_seconds: float = Field(default=0.02, ge=0)
+    # litellm model for the DSPy formatter; empty = deterministic formatter.
+    llm_model: str = ""
+    llm_api_base: str = ""
+    llm_api_key: str = ""

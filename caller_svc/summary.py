@@ -1,11 +1,13 @@
-"""A short deterministic summary of an API response (FR-06: no LLM): what came
-back, how much of it, the first items and the key numbers, in 1–3 sentences.
-Summaries travel in CallOutcome and the result store, for logs and LLM context."""
+"""A deterministic summary of an API response (FR-06: no LLM, 3–6 sentences):
+counts, totals, top categories, status splits, date ranges and the first items.
+Summaries travel in CallOutcome and the result store, and are all an LLM
+formatter sees of a stored result unless it fetches the rows (≤ 200 tokens)."""
 
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from typing import Any
 
 from caller_svc.json_view import (
@@ -18,12 +20,13 @@ from caller_svc.json_view import (
     number_fields,
 )
 
-_MAX_TEXT = 200
+_MAX_TEXT = 160
 _FIRST_ITEMS = 3
+_MAX_SENTENCES = 6
 _KEY_FIGURE = re.compile(r"total|annual|amount|sum|price|tax|count|average", re.IGNORECASE)
 
 
-def _clip(text: str, limit: int = 60) -> str:
+def _clip(text: str, limit: int = 48) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -46,14 +49,62 @@ def _item_snippet(item: Any) -> str:
     return f"{lead} ({extra})" if extra else lead
 
 
+def _date_range(items: list[dict[str, Any]]) -> str | None:
+    points: list[str] = []
+    for item in items:
+        span = item_span(item)
+        if span:
+            points.extend(p for p in span if p)
+    if len(points) < 2:
+        return None
+    return f"Dates range from {min(points)} to {max(points)}."
+
+
+def _categories(items: list[dict[str, Any]]) -> list[str]:
+    """'type: Public 10, School 2' for text fields with few distinct values;
+    'accepted: 8 true, 2 false' for flags."""
+    sentences: list[str] = []
+    keys = [k for k, v in items[0].items() if isinstance(v, str | bool) and not is_noise(k)]
+    for key in keys:
+        counts = Counter(
+            str(item.get(key)).lower() if isinstance(item.get(key), bool) else str(item.get(key))
+            for item in items
+            if key in item
+        )
+        if len(counts) < 2 or len(counts) > max(2, min(6, len(items) // 2)):
+            continue
+        top = ", ".join(f"{_clip(value, 24)} {n}" for value, n in counts.most_common(3))
+        sentences.append(f"{'Status split' if isinstance(items[0][key], bool) else 'Top'} {key}: {top}.")
+    return sentences[:2]
+
+
+def _totals(items: list[dict[str, Any]]) -> str | None:
+    sums: dict[str, float] = {}
+    for item in items:
+        for key, value in number_fields(item, 4):
+            sums[key] = sums.get(key, 0) + value
+    if not sums:
+        return None
+    shown = list(sums.items())[:3]
+    return "Totals: " + ", ".join(f"{key} {_number(round(total, 2))}" for key, total in shown) + "."
+
+
 def _list_sentences(items: list[Any], where: str = "") -> list[str]:
     place = f" in {where}" if where else ""
     if not items:
         return [f"No items{place}."]
+    noun = "item" if len(items) == 1 else "items"
+    sentences = [f"{len(items)} {noun}{place}."]
+    dicts = [item for item in items if isinstance(item, dict)]
+    if dicts and len(dicts) == len(items):
+        sentences.extend(s for s in (_date_range(dicts),) if s)
+        sentences.extend(_categories(dicts))
+        if len(dicts) > 1:
+            sentences.extend(s for s in (_totals(dicts),) if s)
     first = "; ".join(_item_snippet(item) for item in items[:_FIRST_ITEMS])
     more = f" and {len(items) - _FIRST_ITEMS} more" if len(items) > _FIRST_ITEMS else ""
-    noun = "item" if len(items) == 1 else "items"
-    return [f"{len(items)} {noun}{place}.", f"First: {first}{more}."]
+    sentences.append(f"First: {first}{more}.")
+    return sentences
 
 
 def _key_numbers(obj: dict[str, Any], limit: int = 5) -> str:
@@ -82,7 +133,7 @@ def summarize(data: Any) -> str:
     if isinstance(data, str):
         return f"The API returned text: {_clip(data.strip(), _MAX_TEXT)}"
     if isinstance(data, list):
-        return " ".join(_list_sentences(data))
+        return " ".join(["The API returned a list.", *_list_sentences(data)][:_MAX_SENTENCES])
     if not isinstance(data, dict):
         return f"The API returned {json.dumps(data)}."
     sentences: list[str] = []
@@ -95,11 +146,15 @@ def summarize(data: Any) -> str:
     sentences.append(
         f"The API returned an object with {fields}" + (f" ({'; '.join(scalars)})." if scalars else ".")
     )
+    numbers = _key_numbers(data)
+    if numbers:
+        sentences.append(f"Key numbers: {numbers}.")
     collections = find_collections(data)
     if collections:
         path, items = max(collections, key=lambda pair: len(pair[1]))
         sentences.extend(_list_sentences(items, path))
-    numbers = _key_numbers(data)
-    if numbers and len(sentences) < 3:
-        sentences.append(f"Key numbers: {numbers}.")
-    return " ".join(sentences[:3])
+    if len(sentences) < 3:
+        nested = [k for k, v in data.items() if isinstance(v, dict)]
+        if nested:
+            sentences.append(f"Nested sections: {', '.join(nested[:4])}.")
+    return " ".join(sentences[:_MAX_SENTENCES])

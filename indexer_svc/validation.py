@@ -37,6 +37,9 @@ def _check_http_url(value: str) -> str:
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError("must be an absolute http(s) URL")
+    if parts.username is not None or parts.password is not None or "@" in parts.netloc:
+        # Secrets in URLs end up in logs, caches and answers: they belong in the caller's settings.
+        raise ValueError("must not contain credentials (user:password@)")
     return value
 
 
@@ -82,6 +85,39 @@ class EndpointParam(_Entity):
         ]
 
 
+_LANGUAGE_CODE = re.compile(r"^[a-z]{2}$")
+
+
+def _language_keys(value: dict[str, str]) -> dict[str, str]:
+    cleaned = {k.strip().lower(): v.strip() for k, v in value.items()}
+    bad = [k for k in cleaned if not _LANGUAGE_CODE.match(k)]
+    if bad:
+        raise ValueError(f"keys must be 2-letter language codes, got {bad[0]!r}")
+    return {k: v for k, v in cleaned.items() if v}
+
+
+class EnumValueLabel(_Entity):
+    value: str = Field(min_length=1)
+    labels: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("labels")
+    @classmethod
+    def _language_codes(cls, value: dict[str, str]) -> dict[str, str]:
+        return _language_keys(value)
+
+
+class ResponseFieldLabel(_Entity):
+    field: str = Field(min_length=1)
+    labels: dict[str, str] = Field(default_factory=dict)
+    values: list[EnumValueLabel] = Field(default_factory=list)
+    units: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("labels", "units")
+    @classmethod
+    def _language_codes(cls, value: dict[str, str]) -> dict[str, str]:
+        return _language_keys(value)
+
+
 def _unique_param_names(params: list[EndpointParam]) -> list[EndpointParam]:
     seen: set[str] = set()
     for param in params:
@@ -106,6 +142,14 @@ class Endpoint(_Entity):
     enriched_context: str = ""
     cacheable: bool | None = None
     cache_ttl_seconds: int | None = Field(default=None, ge=0)
+    # Per-language labels for response fields / enum values and the answer's title.
+    response_labels: list[ResponseFieldLabel] = Field(default_factory=list)
+    answer_titles: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("answer_titles")
+    @classmethod
+    def _title_languages(cls, value: dict[str, str]) -> dict[str, str]:
+        return _language_keys(value)
 
     @model_validator(mode="before")
     @classmethod

@@ -26,6 +26,7 @@ from services.edge.routes.admin import AdminRoutes
 from services.edge.routes.chat import ChatRoutes
 from services.edge.routes.health import HealthRoutes
 from services.edge.routes.page import PageRoutes
+from services.edge.routes.results import CallerResults, ResultRoutes
 from services.edge.settings import EdgeSettings
 from services.edge.upstream import Upstream
 from services.runtime.backpressure import ConcurrencyLimit
@@ -95,6 +96,14 @@ def create_apps(
         Route("/v1/orchestrate/stream", chat.stream, methods=["POST"]),
         Route("/v1/orchestrate", chat.collect, methods=["POST"]),
     ]
+    results = CallerResults(settings.caller_target)
+    public_routes.append(
+        Route(
+            "/v1/results/{result_id}",
+            ResultRoutes(results, timeout=settings.results_timeout_seconds).get_result,
+            methods=["GET"],
+        )
+    )
 
     @asynccontextmanager
     async def public_lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -109,6 +118,7 @@ def create_apps(
             yield
         finally:
             await upstream.close()
+            await results.close()
 
     # Traces, metrics (GET /metrics) and the chat-turn concurrency limit (429 past it).
     observed = Middleware(

@@ -16,6 +16,9 @@ class EdgeSettings(ServiceSettings):
     port: int = 8080
     classifier_target: str = "127.0.0.1:50052"
     indexer_target: str = "127.0.0.1:50051"
+    # For GET /v1/results/{id} (CallerService/GetResult).
+    caller_target: str = "127.0.0.1:50054"
+    results_timeout_seconds: float = Field(default=10.0, gt=0)
     # Deadline of one chat turn (the whole stream), passed to the classifier.
     request_timeout_seconds: float = Field(default=120.0, gt=0)
     # Deadline of one admin call to the indexer.

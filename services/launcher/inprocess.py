@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 import uvicorn
 from pydantic import SecretStr
@@ -106,10 +107,6 @@ async def running_mesh(
             servers[name] = server
             return server.address
 
-        caller = await start("caller", await build_caller(CallerSettings(port=0, redis_url=redis_url)))
-        loop = await start(
-            "loop", await build_loop(LoopSettings(port=0, redis_url=redis_url, caller_target=caller))
-        )
         indexer_settings = IndexerSettings(
             port=0,
             data_dir=str(data_dir),
@@ -119,13 +116,24 @@ async def running_mesh(
             knowledge_dir=str(knowledge_dir or ""),
         )
         indexer = await start("indexer", await build_indexer(indexer_settings))
+        caller_settings = CallerSettings(
+            port=0, redis_url=redis_url, egress_allow=urlsplit(demo_url).netloc, indexer_target=indexer
+        )
+        caller = await start("caller", await build_caller(caller_settings))
+        loop = await start(
+            "loop", await build_loop(LoopSettings(port=0, redis_url=redis_url, caller_target=caller))
+        )
         classifier = await start(
             "classifier",
             await build_classifier(ClassifierSettings(port=0, indexer_target=indexer, loop_target=loop)),
         )
         admin_token = secrets.token_urlsafe(24)
         edge_settings = EdgeSettings(
-            port=0, classifier_target=classifier, indexer_target=indexer, admin_token=SecretStr(admin_token)
+            port=0,
+            classifier_target=classifier,
+            indexer_target=indexer,
+            caller_target=caller,
+            admin_token=SecretStr(admin_token),
         )
         edge = create_edge_apps(edge_settings)
         assert edge.admin is not None

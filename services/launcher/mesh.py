@@ -7,6 +7,7 @@ import secrets
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import services
 from atc.caller.v1 import caller_pb2
@@ -146,7 +147,14 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
         ChildSpec(
             name="caller",
             argv=_module(options.python, "caller_svc"),
-            env=grpc_env("ATC_CALLER_", "caller", redis_url=redis_url),
+            env=grpc_env(
+                "ATC_CALLER_",
+                "caller",
+                redis_url=redis_url,
+                # The demo's own APIs are on loopback: the only internal address the caller may reach.
+                egress_allow=urlsplit(demo_url).netloc,
+                indexer_target=target["indexer"],
+            ),
             ready=grpc_ready(target["caller"], _service_name(caller_pb2, "CallerService")),
             ready_timeout=options.ready_timeout,
             address=target["caller"],
@@ -191,6 +199,7 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
                 "ATC_EDGE_ADMIN_HOST": INTERNAL_HOST,
                 "ATC_EDGE_ADMIN_PORT": str(admin_port),
                 "ATC_EDGE_ADMIN_TOKEN": admin_token,
+                "ATC_EDGE_CALLER_TARGET": target["caller"],
             },
             ready=http_ready(f"http://{probe_host}:{options.port}/readyz"),
             ready_timeout=options.ready_timeout,

@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from caller_svc.circuit_breaker import CircuitBreaker
+from caller_svc.egress import GuardedTransport
 from caller_svc.endpoint import EndpointSpec, ParamSpec
 from caller_svc.executor import BatchOutcome, CallExecutor, PlannedCall, batch_outcome
 from caller_svc.http_caller import ApiCaller
@@ -15,9 +16,9 @@ from caller_svc.result_store import ResultStore
 
 
 @pytest.fixture()
-async def executor(redis_client):
-    async with httpx.AsyncClient() as http:
-        caller = ApiCaller(http, CircuitBreaker(redis_client), timeout_seconds=5)
+async def executor(redis_client, egress_guard):
+    async with httpx.AsyncClient(transport=GuardedTransport(egress_guard)) as http:
+        caller = ApiCaller(http, CircuitBreaker(redis_client), timeout_seconds=5, guard=egress_guard)
         yield CallExecutor(caller, ResultStore(redis_client), batch_timeout_seconds=5)
 
 

@@ -1,4 +1,4 @@
-"""Deterministic formatter and summary on real demo-API data."""
+"""Deterministic formatter and summary on real demo-API data, with the catalogue's labels."""
 
 from __future__ import annotations
 
@@ -7,11 +7,16 @@ from typing import Any
 
 import httpx
 import pytest
+from google.protobuf import json_format
 
+from atc.common.v1 import catalogue_pb2
 from caller_svc.formatter import DeterministicFormatter, ResultToFormat, format_when
 from caller_svc.json_view import humanize_key, humanize_name
+from caller_svc.locale_format import format_number
+from caller_svc.servicer import label_book
 from caller_svc.summary import summarize
 from services.demo_apis.app import create_app
+from services.demo_apis.catalogue import load_catalogue
 
 
 @pytest.fixture()
@@ -34,89 +39,132 @@ async def _holidays(client: httpx.AsyncClient) -> list[dict[str, Any]]:
     )
 
 
-async def test_holidays_in_english(demo) -> None:
-    text = DeterministicFormatter().format(
-        [ResultToFormat("get_national_holidays", True, await _holidays(demo))], "en"
+HOLIDAYS_EE = {"countryIsoCode": "EE", "validFrom": "2026-01-01", "validTo": "2026-12-31"}
+# Label words of the demo catalogue that are English and must never reach et/ru readers.
+ENGLISH_LABELS = ("Registration", "Annual", "Vehicle", "Fuel", "Price", "Tax", "Make", "Result", "Found")
+
+
+def demo_result(name: str, data: Any, params: dict[str, str] | None = None) -> ResultToFormat:
+    """What the servicer builds: the catalogue endpoint's labels, params and their types."""
+    body = next(b for b in load_catalogue("http://demo") if b["name"] == name)
+    endpoint = json_format.ParseDict(body, catalogue_pb2.Endpoint(), ignore_unknown_fields=True)
+    return ResultToFormat(
+        name,
+        True,
+        data,
+        params=params or {},
+        param_types={p.name: p.type for p in endpoint.params},
+        labels=label_book(endpoint),
     )
+
+
+def fmt(result: ResultToFormat, lang: str, **kw: Any) -> str:
+    return DeterministicFormatter(time_zone="Europe/Tallinn", **kw).format([result], lang)  # type: ignore[arg-type]
+
+
+async def test_holidays_in_english(demo) -> None:
+    text = fmt(demo_result("get_national_holidays", await _holidays(demo), HOLIDAYS_EE), "en")
     lines = text.splitlines()
-    assert lines[0] == "I found 12 results:"
+    assert lines[0] == "Public holidays — Estonia, 1 Jan – 31 Dec 2026. 12 results:"
     assert lines[1] == "• New Year's Day — 1 Jan 2026"
     assert "• Good Friday — 3 Apr 2026" in lines
-    assert "• Pentecost — 24 May 2026" in lines
+    # 12 is within half again the cap of 10: the whole list, no "…and 2 more".
     assert lines[-1] == "• Boxing Day — 26 Dec 2026"
     assert len([line for line in lines if line.startswith("• ")]) == 12
 
 
-async def test_holidays_in_estonian_use_estonian_names(demo) -> None:
-    text = DeterministicFormatter().format(
-        [ResultToFormat("get_national_holidays", True, await _holidays(demo))], "et"
-    )
+async def test_holidays_in_estonian_use_estonian_names_and_labels(demo) -> None:
+    text = fmt(demo_result("get_national_holidays", await _holidays(demo), HOLIDAYS_EE), "et", max_items=20)
     lines = text.splitlines()
-    assert lines[0] == "Leidsin 12 tulemust:"
+    assert lines[0] == "Riigipühad — Eesti, 1. jaanuar – 31. detsember 2026. 12 tulemust:"
     assert lines[1] == "• uusaasta — 1. jaanuar 2026"
     assert "• jaanipäev — 24. juuni 2026" in lines
-    assert "• võidupüha — 23. juuni 2026" in lines
-    assert "New Year" not in text
+    assert "New Year" not in text and "Public" not in text
 
 
-async def test_holidays_in_russian(demo) -> None:
-    text = DeterministicFormatter().format(
-        [ResultToFormat("get_national_holidays", True, await _holidays(demo))], "ru"
-    )
-    assert text.splitlines()[0] == "Найдено результатов: 12."
-    assert "• Новый год — 1 января 2026" in text
-    assert "• Иванов день — 24 июня 2026" in text
-
-
-async def test_language_falls_back_to_english_names(demo) -> None:
-    german = await _get(
-        demo, "/PublicHolidays", countryIsoCode="DE", validFrom="2026-10-01", validTo="2026-10-31"
-    )
-    text = DeterministicFormatter().format([ResultToFormat("get_national_holidays", True, german)], "et")
-    assert "• German Unity Day — 3. oktoober 2026" in text
+async def test_corrected_country_is_named_in_russian(demo) -> None:
+    params = {"countryIsoCode": "LV", "validFrom": "2026-01-01", "validTo": "2026-03-31"}
+    latvia = await _get(demo, "/PublicHolidays", **params)
+    text = fmt(demo_result("get_national_holidays", latvia, params), "ru")
+    assert text.splitlines()[0] == "Государственные праздники — Латвия, 1 января – 31 марта 2026. Найдено: 1."
 
 
 async def test_school_holiday_spans(demo) -> None:
-    school = await _get(
-        demo, "/SchoolHolidays", countryIsoCode="EE", validFrom="2026-02-01", validTo="2026-02-28"
+    params = {"countryIsoCode": "EE", "validFrom": "2026-02-01", "validTo": "2026-02-28"}
+    school = await _get(demo, "/SchoolHolidays", **params)
+    assert "• Winter holidays — 23 Feb – 1 Mar 2026" in fmt(
+        demo_result("get_school_holidays", school, params), "en"
     )
-    text = DeterministicFormatter().format([ResultToFormat("get_school_holidays", True, school)], "en")
-    assert "• Winter holidays — 23 Feb 2026 – 1 Mar 2026" in text
+    assert "• Talvevaheaeg — 23. veebruar – 1. märts 2026" in fmt(
+        demo_result("get_school_holidays", school, params), "et"
+    )
 
 
-async def test_single_object_as_labelled_lines(demo) -> None:
-    tax = await _get(demo, "/vehicle-tax", regNr="123ABC", calculationYear="2026")
-    text = DeterministicFormatter().format([ResultToFormat("get_vehicle_tax_info", True, tax)], "et")
-    lines = text.splitlines()
-    assert lines[0] == "Leidsin järgmise teabe:"
-    assert "Reg nr: 123ABC" in lines
-    assert "Tax:" in lines
-    annual = str(tax["tax"]["annualTax"]).replace(".", ",")
-    assert f"  Annual tax: {annual}" in lines
-    assert "  Currency: EUR" in lines
+@pytest.mark.parametrize(
+    ("lang", "lines"),
+    [
+        ("et", ["Mootorsõidukimaks — Registreerimisnumber 123ABC, Maksuaasta 2026:", "  Kütus: bensiin",
+                "  Täismass: {mass} kg", "  Aastamaks: {annual} €"]),
+        ("ru", ["Налог на транспортное средство — Регистрационный номер 123ABC, Налоговый год 2026:",
+                "  Топливо: бензин", "  Полная масса: {mass} кг", "  Годовой налог: {annual} €"]),
+        ("en", ["Motor vehicle tax — Registration number 123ABC, Tax year 2026:", "  Fuel: petrol",
+                "  Gross mass: {mass} kg", "  Annual tax: {annual} €"]),
+    ],
+)  # fmt: skip
+async def test_vehicle_tax_with_localized_labels_values_and_units(demo, lang, lines) -> None:
+    params = {"regNr": "123ABC", "calculationYear": "2026"}
+    tax = await _get(demo, "/vehicle-tax", **params)
+    text = fmt(demo_result("get_vehicle_tax_info", tax, params), lang)
+    values = {
+        "mass": format_number(tax["vehicle"]["fullMassKg"], lang),
+        "annual": format_number(tax["tax"]["annualTax"], lang),
+    }
+    for line in lines:
+        assert line.format(**values) in text.splitlines()
+    if lang != "en":
+        assert not [word for word in ENGLISH_LABELS if word in text], text
+
+
+@pytest.mark.parametrize("lang", ["et", "ru"])
+async def test_no_english_labels_in_any_demo_answer(demo, lang) -> None:
+    cases = [
+        ("get_electricity_prices", "/electricity-prices", {"start": "2026-01-01T00:00:00Z",
+                                                           "end": "2026-01-02T00:00:00Z"}),
+        ("search_address", "/address-search", {"address": "Viru tn 4, Tallinn"}),
+        ("get_parliament_votings", "/votings", {"limit": "3"}),
+        ("get_school_holidays", "/SchoolHolidays", HOLIDAYS_EE),
+    ]  # fmt: skip
+    for name, path, params in cases:
+        text = fmt(demo_result(name, await _get(demo, path, **params), params), lang)
+        assert not [word for word in ENGLISH_LABELS if word in text], text
+        assert "Unit" not in text and "Price" not in text
 
 
 async def test_votings_pick_the_users_language(demo) -> None:
     votings = await _get(demo, "/votings", limit="2")
-    english = DeterministicFormatter().format([ResultToFormat("get_parliament_votings", True, votings)], "en")
-    estonian = DeterministicFormatter().format(
-        [ResultToFormat("get_parliament_votings", True, votings)], "et"
-    )
+    english = fmt(demo_result("get_parliament_votings", votings, {"limit": "2"}), "en")
+    estonian = fmt(demo_result("get_parliament_votings", votings, {"limit": "2"}), "et")
     assert votings[0]["titleEn"] in english and votings[0]["title"] in estonian
     assert f"for {votings[0]['result']['for']}" in english
+    assert f"poolt {votings[0]['result']['for']}" in estonian
     assert "18 Feb 2026" in english
 
 
-async def test_long_lists_are_capped(demo) -> None:
-    prices = await _get(demo, "/electricity-prices", start="2026-01-01T00:00:00Z", end="2026-01-01T23:00:00Z")
-    text = DeterministicFormatter(max_items=20).format(
-        [ResultToFormat("get_electricity_prices", True, prices)], "en"
+async def test_long_lists_are_summarised_in_the_configured_time_zone(demo) -> None:
+    params = {"start": "2026-01-01T00:00:00Z", "end": "2026-01-01T23:00:00Z"}
+    prices = await _get(demo, "/electricity-prices", **params)
+    text = fmt(demo_result("get_electricity_prices", prices, params), "et")
+    lines = text.splitlines()
+    # 00:00 UTC is 02:00 in Tallinn in winter.
+    assert lines[0] == "Elektri börsihinnad — 1. jaanuar 2026, 02:00 – 2. jaanuar 2026, 01:00:"
+    bullets = [line for line in lines if line.startswith("• ")]
+    assert len(bullets) == 10
+    assert bullets[0].startswith("• 1. jaanuar 2026, 02:00 — hind ")
+    assert "…ja veel 14." in lines
+    low, high = min(p["price"] for p in prices["data"]["ee"]), max(p["price"] for p in prices["data"]["ee"])
+    assert lines[-1].startswith(
+        f"Hind: {format_number(low, 'et')} €/MWh kuni {format_number(high, 'et')} €/MWh"
     )
-    bullets = [line for line in text.splitlines() if line.strip().startswith("• ")]
-    assert len(bullets) == 20
-    assert bullets[0].strip().startswith("• 1 Jan 2026, 00:00 UTC — price ")
-    assert text.splitlines()[-1].strip() == "…and 4 more."
-    assert "Unit: EUR/MWh" in text
 
 
 def test_multi_result_sections_and_failures() -> None:
@@ -130,33 +178,43 @@ def test_multi_result_sections_and_failures() -> None:
         "et",
     )
     sections = text.split("\n\n")
-    assert sections[0] == "Siin on teie 2 päringu tulemused:"
-    assert sections[1].startswith("1. Search address:\n")
+    assert sections[0] == "Siin on vastused teie 2 päringule:"
+    assert sections[1].startswith("1. Päringu tulemus:\n")
     assert "• Viru tn 4, Tallinn" in sections[1]
-    assert sections[2] == "2. Vehicle tax info:\nTeenus ei ole praegu kättesaadav."
+    assert sections[2] == "2. Päringu tulemus: Teenus ei ole praegu kättesaadav."
 
 
 def test_empty_and_failed_single_results() -> None:
     formatter = DeterministicFormatter()
-    assert formatter.format([ResultToFormat("x", True, [])], "en") == "No results were found."
-    assert formatter.format([ResultToFormat("x", True, [])], "ru") == "Ничего не найдено."
-    assert formatter.format([ResultToFormat("x", False, {"errors": {}}, "Viga.")], "et") == "Viga."
+    assert formatter.format([ResultToFormat("get_x", True, [])], "en") == "X: No results were found."
+    assert formatter.format([ResultToFormat("x", True, [])], "ru") == "Результат запроса: Ничего не найдено."
+    assert (
+        formatter.format([ResultToFormat("x", False, {"errors": {}}, "Viga.")], "et")
+        == "Päringu tulemus: Viga."
+    )
 
 
-def test_dates_and_names() -> None:
+def test_dates_numbers_and_names() -> None:
     assert format_when("2026-01-01", "en") == "1 Jan 2026"
     assert format_when("2026-12-24", "et") == "24. detsember 2026"
     assert format_when("2026-03-08", "ru") == "8 марта 2026"
     assert format_when("2026-01-01T18:30:00Z", "en") == "1 Jan 2026, 18:30 UTC"
+    assert format_number(1298.3, "et") == "1298,3" and format_number(12345.5, "ru") == "12\u00a0345,5"
+    assert format_number(12345, "en") == "12,345"
     assert humanize_key("fullMassKg") == "Full mass kg"
     assert humanize_key("postal_code") == "Postal code"
     assert humanize_name("get_national_holidays") == "National holidays"
 
 
-async def test_summaries(demo) -> None:
+async def test_summaries_follow_fr06(demo) -> None:
     holidays = summarize(await _holidays(demo))
-    assert holidays.startswith("12 items. First: New Year's Day (2026-01-01)")
-    assert holidays.count(".") <= 4
+    assert holidays.startswith(
+        "The API returned a list. 12 items. Dates range from 2026-01-01 to 2026-12-26."
+    )
+    assert "First: New Year's Day (2026-01-01)" in holidays
+    assert 3 <= holidays.count(". ") + 1 <= 6
+    votings = summarize(await _get(demo, "/votings", limit="10"))
+    assert "Status split accepted:" in votings and "Top type:" in votings and "Totals:" in votings
     tax = await _get(demo, "/vehicle-tax", regNr="123ABC", calculationYear="2026")
     assert f"annualTax {tax['tax']['annualTax']}" in summarize(tax)
     address = summarize(await _get(demo, "/address-search", address="Viru tn 4, Tallinn"))

@@ -9,20 +9,58 @@ from typing import Any
 import grpc
 import pytest
 import redis.asyncio as aioredis
+from google.protobuf import json_format
 from grpc_status import rpc_status
 
 from atc.caller.v1 import caller_pb2, caller_pb2_grpc
 from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
+from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from caller_svc.app import build_server
 from caller_svc.settings import CallerSettings
 from services.demo_apis.catalogue import load_catalogue
 from services.redis_server import EmbeddedRedis
 from services.runtime.status import error_info
+from tests.caller.conftest import allow_list_setting
+
+
+class CatalogueIndexer(indexer_pb2_grpc.IndexerServiceServicer):
+    """A real IndexerService answering GetEndpoint from the demo catalogue (no embeddings needed)."""
+
+    def __init__(self, base_url: str) -> None:
+        self._endpoints = {
+            body["endpointId"]: json_format.ParseDict(
+                body, catalogue_pb2.Endpoint(), ignore_unknown_fields=True
+            )
+            for body in load_catalogue(base_url)
+        }
+
+    async def GetEndpoint(self, request, context):  # type: ignore[no-untyped-def]
+        endpoint = self._endpoints.get(request.endpoint_id)
+        if endpoint is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, "no such endpoint")
+        return indexer_pb2.GetEndpointResponse(endpoint=endpoint)
+
+
+@pytest.fixture()
+async def indexer_target(demo_api_url) -> AsyncIterator[str]:
+    server = grpc.aio.server()
+    indexer_pb2_grpc.add_IndexerServiceServicer_to_server(CatalogueIndexer(demo_api_url), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        await server.stop(0)
 
 
 @pytest.fixture()
 async def stub(
-    redis_server: EmbeddedRedis, redis_client: aioredis.Redis
+    redis_server: EmbeddedRedis,
+    redis_client: aioredis.Redis,
+    indexer_target: str,
+    demo_api_url: str,
+    test_api,
+    closed_port_url: str,
 ) -> AsyncIterator[caller_pb2_grpc.CallerServiceStub]:
     settings = CallerSettings(
         port=0,
@@ -30,6 +68,9 @@ async def stub(
         http_timeout_seconds=5,
         batch_timeout_seconds=0.5,
         breaker_failure_threshold=3,
+        egress_allow=allow_list_setting(demo_api_url, test_api.url, closed_port_url),
+        indexer_target=indexer_target,
+        stream_chunk_delay_seconds=0,
     )
     server = await build_server(settings)
     await server.start()
@@ -42,15 +83,9 @@ async def stub(
 
 
 def catalogue_endpoint(base_url: str, name: str) -> catalogue_pb2.Endpoint:
+    """The endpoint as the catalogue has it (labels included), as the loop sends it."""
     body = next(b for b in load_catalogue(base_url) if b["name"] == name)
-    return catalogue_pb2.Endpoint(
-        endpoint_id=body["endpointId"],
-        name=body["name"],
-        description=body["description"],
-        method=body["method"],
-        url=body["url"],
-        params=[catalogue_pb2.EndpointParam(**p) for p in body["params"]],
-    )
+    return json_format.ParseDict(body, catalogue_pb2.Endpoint(), ignore_unknown_fields=True)
 
 
 def holidays_call(base_url: str, **overrides: str) -> caller_pb2.EndpointCall:
@@ -95,11 +130,13 @@ async def test_execute_calls_streams_progress_outcomes_tokens_end(stub, demo_api
     outcomes = [e.call_outcome for e in events if e.WhichOneof("kind") == "call_outcome"]
     assert [o.endpoint_name for o in outcomes] == ["get_national_holidays", "get_parliament_votings"]
     assert all(o.success and o.http_status == 200 and o.result_id for o in outcomes)
-    assert outcomes[0].summary.startswith("12 items.")
+    assert outcomes[0].summary.startswith("The API returned a list. 12 items. Dates range from 2026-01-01")
     assert all(e.token.kind == turn_event_pb2.TOKEN_KIND_ANSWER for e in events if e.HasField("token"))
     text = answer(events)
-    assert text.startswith("Siin on teie 2 päringu tulemused:")
+    assert text.startswith("Siin on vastused teie 2 päringule:")
+    assert "1. Riigipühad — Eesti, 1. jaanuar – 31. detsember 2026. 12 tulemust:" in text
     assert "• uusaasta — 1. jaanuar 2026" in text
+    assert "2. Riigikogu hääletused." in text and "poolt 53, vastu 38" in text
     end = events[-1].end
     assert end.outcome == turn_event_pb2.TURN_OUTCOME_ANSWERED
     assert end.workflow == turn_event_pb2.WORKFLOW_API_TOOL_CALLING
@@ -159,8 +196,8 @@ async def test_endpoint_without_url_or_method_is_invalid(stub, demo_api_url) -> 
     no_method = holidays_call(demo_api_url)
     no_method.endpoint.method = ""
     with pytest.raises(grpc.aio.AioRpcError) as invalid:
-        await stub.CallEndpoint(caller_pb2.CallEndpointRequest(call=no_method))
-    assert error_info(rpc_status.from_call(invalid.value)).metadata["field"] == "call.endpoint.method"
+        await collect(stub, calls=[no_method])
+    assert error_info(rpc_status.from_call(invalid.value)).metadata["field"] == "calls[0].endpoint.method"
 
 
 async def test_partial_failure_still_answers(stub, demo_api_url, test_api) -> None:
@@ -174,8 +211,8 @@ async def test_partial_failure_still_answers(stub, demo_api_url, test_api) -> No
     assert [(o.success, o.http_status) for o in outcomes] == [(True, 200), (False, 503)]
     assert outcomes[1].result_id == ""
     text = answer(events)
-    assert "1. National holidays:" in text
-    assert "2. Weather:\nThe service is currently unavailable. Please try again later." in text
+    assert "1. Public holidays — Estonia, 1 Jan – 31 Dec 2026. 12 results:" in text
+    assert "2. Weather: The service is currently unavailable. Please try again later." in text
     assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_ANSWERED
 
 
@@ -184,7 +221,7 @@ async def test_all_failed(stub, test_api) -> None:
         endpoint=catalogue_pb2.Endpoint(name="get_weather", method="GET", url=f"{test_api.url}/status/500")
     )
     events = await collect(stub, calls=[broken], language=chat_pb2.LANGUAGE_RU)
-    assert answer(events) == "Сервис сейчас недоступен. Пожалуйста, попробуйте позже."
+    assert answer(events) == "Результат запроса: Сервис сейчас недоступен. Пожалуйста, попробуйте позже."
     assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_FAILED
 
 
@@ -205,8 +242,17 @@ async def test_a_short_incoming_deadline_still_delivers_every_outcome(
     redis_server: EmbeddedRedis, redis_client: aioredis.Redis, demo_api_url, test_api
 ) -> None:
     # The batch setting is generous; the caller's deadline is what limits the calls, and
-    # the service keeps a margin of it to report them.
-    server = await build_server(CallerSettings(port=0, redis_url=redis_server.url, batch_timeout_seconds=30))
+    # the service keeps a share of it (here 40 %, at least 0.6 s) to report them.
+    settings = CallerSettings(
+        port=0,
+        redis_url=redis_server.url,
+        batch_timeout_seconds=30,
+        egress_allow=allow_list_setting(demo_api_url, test_api.url),
+        reply_margin_fraction=0.4,
+        reply_margin_min_seconds=0.6,
+        stream_chunk_delay_seconds=0,
+    )
+    server = await build_server(settings)
     await server.start()
     try:
         async with grpc.aio.insecure_channel(server.address) as channel:
@@ -232,7 +278,10 @@ async def test_a_short_incoming_deadline_still_delivers_every_outcome(
 async def test_cached_response_makes_no_call(stub, closed_port_url) -> None:
     cached = caller_pb2.EndpointCall(
         endpoint=catalogue_pb2.Endpoint(
-            name="get_parliament_votings", method="GET", url=f"{closed_port_url}/votings"
+            name="get_parliament_votings",
+            method="GET",
+            url=f"{closed_port_url}/votings",
+            answer_titles={"en": "Riigikogu votings"},
         ),
         cached_response_json=json.dumps(
             [{"title": "Budget bill", "date": "2025-12-10", "result": {"for": 54}}]
@@ -242,7 +291,7 @@ async def test_cached_response_makes_no_call(stub, closed_port_url) -> None:
     assert events[0].progress.stage == "cached"
     outcome = next(e.call_outcome for e in events if e.HasField("call_outcome"))
     assert outcome.success and outcome.result_id
-    assert answer(events) == "I found 1 result:\n• Budget bill — 10 Dec 2025 — for 54"
+    assert answer(events) == "Riigikogu votings. 1 result:\n• Budget bill — 10 Dec 2025 — for 54"
     assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_CACHED
 
 
@@ -279,9 +328,62 @@ async def test_call_endpoint_client_error_keeps_body(stub, demo_api_url) -> None
         params={"regNr": "ABC", "calculationYear": "2026"},
     )
     response = await stub.CallEndpoint(
-        caller_pb2.CallEndpointRequest(call=call, language=chat_pb2.LANGUAGE_ET)
+        caller_pb2.CallEndpointRequest(call=call, language=chat_pb2.LANGUAGE_ET, owner_id="alice")
     )
     assert not response.outcome.success and response.outcome.http_status == 404
     assert json.loads(response.response_json)["title"] == "Vehicle not found"
     assert response.error_message.startswith("Teenus ei saanud päringut töödelda.")
     assert response.outcome.result_id
+    # No owner, nothing stored: a result nobody owns could be read by anybody.
+    anonymous = await stub.CallEndpoint(caller_pb2.CallEndpointRequest(call=call))
+    assert anonymous.outcome.http_status == 404 and anonymous.outcome.result_id == ""
+
+
+async def test_call_endpoint_calls_only_registered_endpoints(stub, demo_api_url, test_api) -> None:
+    # A registered id with another URL: the catalogue's URL is called, not the request's.
+    hijacked = holidays_call(demo_api_url)
+    hijacked.endpoint.url = f"{test_api.url}/echo"
+    before = test_api.hits["/echo"]
+    response = await stub.CallEndpoint(caller_pb2.CallEndpointRequest(call=hijacked, owner_id="alice"))
+    assert response.outcome.success and len(json.loads(response.response_json)) == 12
+    assert test_api.hits["/echo"] == before
+
+    unregistered = caller_pb2.EndpointCall(
+        endpoint=catalogue_pb2.Endpoint(
+            endpoint_id="0b6f1f9e-1111-4c1e-9a53-0c8e2f6b1d42",
+            name="x",
+            method="GET",
+            url=f"{test_api.url}/echo",
+        )
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await stub.CallEndpoint(caller_pb2.CallEndpointRequest(call=unregistered))
+    assert refused.value.code() == grpc.StatusCode.NOT_FOUND
+    assert error_info(rpc_status.from_call(refused.value)).reason == "ENDPOINT_NOT_REGISTERED"
+
+    anonymous = caller_pb2.EndpointCall(
+        endpoint=catalogue_pb2.Endpoint(name="x", method="GET", url=f"{test_api.url}/echo")
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as invalid:
+        await stub.CallEndpoint(caller_pb2.CallEndpointRequest(call=anonymous))
+    assert invalid.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_info(rpc_status.from_call(invalid.value)).metadata["field"] == "call.endpoint.endpoint_id"
+    assert test_api.hits["/echo"] == before
+
+
+async def test_guardrails_block_injected_instructions_and_strip_markup(stub, test_api) -> None:
+    injected = caller_pb2.EndpointCall(
+        endpoint=catalogue_pb2.Endpoint(name="get_events", method="GET", url=f"{test_api.url}/injection")
+    )
+    events = await collect(stub, calls=[injected], language=chat_pb2.LANGUAGE_ET, owner_id="alice")
+    assert (
+        answer(events)
+        == "Sain teenuselt vastuse, kuid seda ei saa turvaliselt näidata. Palun proovige hiljem uuesti."
+    )
+
+    marked = caller_pb2.EndpointCall(
+        endpoint=catalogue_pb2.Endpoint(name="get_office", method="GET", url=f"{test_api.url}/markup")
+    )
+    text = answer(await collect(stub, calls=[marked], language=chat_pb2.LANGUAGE_EN, owner_id="alice"))
+    assert "Title: Office hours" in text and "closed on Mondays" in text
+    assert "<" not in text and "javascript:" not in text and "\x1b" not in text

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 import httpx
 import pytest
 import redis.asyncio as aioredis
 
 from caller_svc.circuit_breaker import BreakerState, CircuitBreaker
+from caller_svc.egress import EgressGuard, GuardedTransport
 from caller_svc.endpoint import EndpointSpec, ParamSpec
 from caller_svc.http_caller import ApiCaller, host_of
 from caller_svc.messages import FAILURE_MESSAGES, FailureKind
@@ -29,10 +31,16 @@ TYPED_PARAMS = (
 )
 
 
+@dataclass
+class GuardedHttp:
+    client: httpx.AsyncClient
+    guard: EgressGuard
+
+
 @pytest.fixture()
-async def http() -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient() as client:
-        yield client
+async def http(egress_guard: EgressGuard) -> AsyncIterator[GuardedHttp]:
+    async with httpx.AsyncClient(transport=GuardedTransport(egress_guard)) as client:
+        yield GuardedHttp(client, egress_guard)
 
 
 class FakeClock:
@@ -49,7 +57,7 @@ class FakeClock:
 
 
 def make_caller(
-    http: httpx.AsyncClient,
+    http: GuardedHttp,
     redis: aioredis.Redis | None,
     *,
     threshold: int = 3,
@@ -60,7 +68,7 @@ def make_caller(
     breaker = CircuitBreaker(
         redis, failure_threshold=threshold, cooldown_seconds=cooldown, clock=clock or FakeClock()
     )
-    return ApiCaller(http, breaker, **kw), breaker
+    return ApiCaller(http.client, breaker, guard=http.guard, **kw), breaker
 
 
 def endpoint(url: str, method: str = "GET", params: tuple[ParamSpec, ...] = TYPED_PARAMS) -> EndpointSpec:
@@ -145,11 +153,21 @@ async def test_timeout(http, redis_client, test_api) -> None:
     assert result.error_message == FAILURE_MESSAGES[FailureKind.SERVICE_TIMEOUT]["ru"]
 
 
-async def test_network_error(http, redis_client, closed_port_url) -> None:
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("en", "The service is currently unavailable. Please try again later."),
+        ("et", "Teenus ei ole praegu kättesaadav. Palun proovige hiljem uuesti."),
+        ("ru", "Сервис сейчас недоступен. Пожалуйста, попробуйте позже."),
+    ],
+)
+async def test_refused_connection_is_unavailable_not_a_timeout(
+    http, redis_client, closed_port_url, lang, message
+) -> None:
     caller, _ = make_caller(http, redis_client)
-    result = await caller.call(endpoint(f"{closed_port_url}/anything"), {}, "en")
-    assert (result.success, result.status_code, result.failure) == (False, 0, FailureKind.SERVICE_TIMEOUT)
-    assert result.error_message == "The service did not respond in time. Please try again later."
+    result = await caller.call(endpoint(f"{closed_port_url}/anything"), {}, lang)
+    assert (result.success, result.status_code, result.failure) == (False, 0, FailureKind.SERVICE_UNAVAILABLE)
+    assert result.error_message == message
 
 
 async def test_redirect_is_not_followed(http, redis_client, test_api) -> None:
@@ -269,3 +287,32 @@ async def test_breaker_falls_back_to_process_memory(http, test_api, closed_port_
         assert await breaker.state(host_of(test_api.url)) == BreakerState.CLOSED
     finally:
         await dead_redis.aclose()
+
+
+ERROR_TABLE = [
+    # (path, failure, status_code or None for "the real code", body kept)
+    ("/status/404", FailureKind.CLIENT_ERROR, 404, True),
+    ("/status/422", FailureKind.CLIENT_ERROR, 422, True),
+    ("/status/500", FailureKind.SERVICE_UNAVAILABLE, 500, False),
+    ("/status/503", FailureKind.SERVICE_UNAVAILABLE, 503, False),
+    ("/redirect", FailureKind.REDIRECT_NOT_FOLLOWED, 302, False),
+    ("/slow?seconds=3", FailureKind.SERVICE_TIMEOUT, 0, False),
+    ("/big?bytes=4096", FailureKind.RESPONSE_TOO_LARGE, 200, False),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+async def test_the_seeds_error_table_in_three_languages(http, test_api, closed_port_url, lang) -> None:
+    caller, _ = make_caller(http, None, threshold=100, timeout_seconds=1, max_response_bytes=1024)
+    for path, failure, status, body_kept in ERROR_TABLE:
+        result = await caller.call(endpoint(f"{test_api.url}{path}"), {}, lang)
+        assert (result.success, result.failure, result.status_code) == (False, failure, status), path
+        assert result.error_message == FAILURE_MESSAGES[failure][lang]
+        assert (result.data != "") is body_kept, path
+    refused = await caller.call(endpoint(f"{closed_port_url}/x"), {}, lang)
+    assert (refused.failure, refused.status_code, refused.data) == (FailureKind.SERVICE_UNAVAILABLE, 0, "")
+    open_caller, _ = make_caller(http, None, threshold=1)
+    await open_caller.call(endpoint(f"{test_api.url}/status/500"), {}, lang)
+    blocked = await open_caller.call(endpoint(f"{test_api.url}/echo"), {}, lang)
+    assert (blocked.failure, blocked.status_code) == (FailureKind.CIRCUIT_BREAKER_OPEN, 0)
+    assert blocked.error_message == FAILURE_MESSAGES[FailureKind.CIRCUIT_BREAKER_OPEN][lang]

@@ -11,8 +11,13 @@ import pytest
 import redis.asyncio as aioredis
 
 from caller_svc.result_store import ResultStore
-from services.errors import NotFound, PermissionDenied, Unavailable
+from services.errors import InvalidArgument, NotFound, PermissionDenied, Unavailable
 
+QUERY = {
+    "method": "GET",
+    "url": "https://openholidaysapi.org/PublicHolidays",
+    "params": {"countryIsoCode": "EE", "validFrom": "2026-01-01", "validTo": "2026-12-31"},
+}
 RESPONSE = [{"startDate": "2026-01-01", "name": [{"language": "EN", "text": "New Year's Day"}]}]
 
 
@@ -23,6 +28,7 @@ async def _save(store: ResultStore, owner: str = "alice") -> str:
         summary="1 item.",
         response=RESPONSE,
         owner_id=owner,
+        query=QUERY,
     )
     assert result_id is not None
     return result_id
@@ -41,13 +47,16 @@ async def test_round_trip_with_ttl(redis_client: aioredis.Redis) -> None:
         "response",
         "generated_at",
         "owner_id",
+        "query",
     }
+    assert raw["query"] == QUERY
     assert 3590 <= await redis_client.ttl(f"agent_result:{result_id}") <= 3600
     stored = await store.get(result_id, "alice")
     assert stored.response == RESPONSE
     assert stored.endpoint_name == "get_national_holidays"
     assert stored.question == "Public holidays in Estonia?"
     assert stored.generated_at.endswith("Z")
+    assert stored.query == QUERY
 
 
 async def test_other_owner_is_denied(redis_client: aioredis.Redis) -> None:
@@ -56,8 +65,21 @@ async def test_other_owner_is_denied(redis_client: aioredis.Redis) -> None:
     with pytest.raises(PermissionDenied) as denied:
         await store.get(result_id, "mallory")
     assert denied.value.reason == "RESULT_ACCESS_DENIED"
-    with pytest.raises(PermissionDenied):
+    # An empty owner is no owner: it can neither read...
+    with pytest.raises(InvalidArgument) as empty:
         await store.get(result_id, "")
+    assert empty.value.field == "owner_id"
+
+
+async def test_results_without_an_owner_are_not_stored(redis_client: aioredis.Redis) -> None:
+    # ...nor store (a result stored for "" would be readable by every anonymous caller).
+    store = ResultStore(redis_client)
+    before = await redis_client.dbsize()
+    assert (
+        await store.save(endpoint_name="x", question="q", summary="s", response={"a": 1}, owner_id="") is None
+    )
+    assert await redis_client.dbsize() == before
+    assert store.fallbacks == 0
 
 
 async def test_missing_or_malformed_id_is_expired(redis_client: aioredis.Redis) -> None:
@@ -89,6 +111,7 @@ async def test_redis_down_falls_back_without_an_id(closed_port_url: str, caplog)
                 endpoint_name="x", question="q", summary="s", response={"a": 1}, owner_id="alice"
             )
         assert result_id is None
+        assert store.fallbacks == 1
         assert "redis_fallback=True" in caplog.text
         assert any(getattr(r, "redis_fallback", False) for r in caplog.records)
         with pytest.raises(Unavailable):

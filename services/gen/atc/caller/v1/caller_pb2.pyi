@@ -77,7 +77,7 @@ class GetResultRequest(_message.Message):
     def __init__(self, result_id: _Optional[str] = ..., owner_id: _Optional[str] = ...) -> None: ...
 
 class StoredResult(_message.Message):
-    __slots__ = ("result_id", "endpoint_name", "question", "summary", "response_json", "generated_at", "owner_id")
+    __slots__ = ("result_id", "endpoint_name", "question", "summary", "response_json", "generated_at", "owner_id", "query_json")
     RESULT_ID_FIELD_NUMBER: _ClassVar[int]
     ENDPOINT_NAME_FIELD_NUMBER: _ClassVar[int]
     QUESTION_FIELD_NUMBER: _ClassVar[int]
@@ -85,6 +85,7 @@ class StoredResult(_message.Message):
     RESPONSE_JSON_FIELD_NUMBER: _ClassVar[int]
     GENERATED_AT_FIELD_NUMBER: _ClassVar[int]
     OWNER_ID_FIELD_NUMBER: _ClassVar[int]
+    QUERY_JSON_FIELD_NUMBER: _ClassVar[int]
     result_id: str
     endpoint_name: str
     question: str
@@ -92,7 +93,8 @@ class StoredResult(_message.Message):
     response_json: str
     generated_at: str
     owner_id: str
-    def __init__(self, result_id: _Optional[str] = ..., endpoint_name: _Optional[str] = ..., question: _Optional[str] = ..., summary: _Optional[str] = ..., response_json: _Optional[str] = ..., generated_at: _Optional[str] = ..., owner_id: _Optional[str] = ...) -> None: ...
+    query_json: str
+    def __init__(self, result_id: _Optional[str] = ..., endpoint_name: _Optional[str] = ..., question: _Optional[str] = ..., summary: _Optional[str] = ..., response_json: _Optional[str] = ..., generated_at: _Optional[str] = ..., owner_id: _Optional[str] = ..., query_json: _Optional[str] = ...) -> None: ...
 
 class GetResultResponse(_message.Message):
     __slots__ = ("result",)

@@ -21,7 +21,14 @@ class EndpointParam(_message.Message):
     def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., required: _Optional[bool] = ..., description: _Optional[str] = ..., enum: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Endpoint(_message.Message):
-    __slots__ = ("endpoint_id", "service_id", "name", "description", "method", "url", "visibility", "type", "params", "enriched_context", "cacheable", "cache_ttl_seconds", "examples")
+    __slots__ = ("endpoint_id", "service_id", "name", "description", "method", "url", "visibility", "type", "params", "enriched_context", "cacheable", "cache_ttl_seconds", "examples", "response_labels", "answer_titles")
+    class AnswerTitlesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     ENDPOINT_ID_FIELD_NUMBER: _ClassVar[int]
     SERVICE_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -35,6 +42,8 @@ class Endpoint(_message.Message):
     CACHEABLE_FIELD_NUMBER: _ClassVar[int]
     CACHE_TTL_SECONDS_FIELD_NUMBER: _ClassVar[int]
     EXAMPLES_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_LABELS_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_TITLES_FIELD_NUMBER: _ClassVar[int]
     endpoint_id: str
     service_id: str
     name: str
@@ -48,7 +57,50 @@ class Endpoint(_message.Message):
     cacheable: bool
     cache_ttl_seconds: int
     examples: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, endpoint_id: _Optional[str] = ..., service_id: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., method: _Optional[str] = ..., url: _Optional[str] = ..., visibility: _Optional[str] = ..., type: _Optional[str] = ..., params: _Optional[_Iterable[_Union[EndpointParam, _Mapping]]] = ..., enriched_context: _Optional[str] = ..., cacheable: _Optional[bool] = ..., cache_ttl_seconds: _Optional[int] = ..., examples: _Optional[_Iterable[str]] = ...) -> None: ...
+    response_labels: _containers.RepeatedCompositeFieldContainer[ResponseFieldLabel]
+    answer_titles: _containers.ScalarMap[str, str]
+    def __init__(self, endpoint_id: _Optional[str] = ..., service_id: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., method: _Optional[str] = ..., url: _Optional[str] = ..., visibility: _Optional[str] = ..., type: _Optional[str] = ..., params: _Optional[_Iterable[_Union[EndpointParam, _Mapping]]] = ..., enriched_context: _Optional[str] = ..., cacheable: _Optional[bool] = ..., cache_ttl_seconds: _Optional[int] = ..., examples: _Optional[_Iterable[str]] = ..., response_labels: _Optional[_Iterable[_Union[ResponseFieldLabel, _Mapping]]] = ..., answer_titles: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class ResponseFieldLabel(_message.Message):
+    __slots__ = ("field", "labels", "values", "units")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    class UnitsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    field: str
+    labels: _containers.ScalarMap[str, str]
+    values: _containers.RepeatedCompositeFieldContainer[EnumValueLabel]
+    units: _containers.ScalarMap[str, str]
+    def __init__(self, field: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ..., values: _Optional[_Iterable[_Union[EnumValueLabel, _Mapping]]] = ..., units: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class EnumValueLabel(_message.Message):
+    __slots__ = ("value", "labels")
+    class LabelsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    LABELS_FIELD_NUMBER: _ClassVar[int]
+    value: str
+    labels: _containers.ScalarMap[str, str]
+    def __init__(self, value: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Service(_message.Message):
     __slots__ = ("service_id", "name", "description", "examples", "url", "params", "enriched_context")
