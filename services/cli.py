@@ -2,6 +2,9 @@
 
 atc up    [--host 127.0.0.1] [--port 8080] [--data-dir .atc]   the whole mesh, in the foreground
 atc chat  [--target 127.0.0.1:50052] [--lang et]              a terminal chat with classifier_svc
+atc ingest PATH… [--target 127.0.0.1:50051]                   knowledge files → knowledge collection
+atc index FILE|DIR… [--target …] [--base-url URL]             endpoint/service bodies → catalogue
+atc import-openapi SPEC [--target …] [--out FILE]             OpenAPI 3 operations → endpoints
 """
 
 from __future__ import annotations
@@ -12,6 +15,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from services.catalogue_tools.commands import (
+    CATALOGUE_COMMANDS,
+    add_catalogue_commands,
+    run_catalogue_command,
+)
 from services.language import SUPPORTED, parse_lang
 
 
@@ -43,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     chat.add_argument("--timeout", type=float, default=120.0, help="seconds one turn may take")
     chat.add_argument("-v", "--verbose", action="store_true", help="show progress, calls and outcomes")
+    add_catalogue_commands(commands)
     return parser
 
 
@@ -109,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "up":
         return _up(args)
+    if args.command in CATALOGUE_COMMANDS:
+        return run_catalogue_command(args)
     return _chat(args)
 
 
