@@ -195,10 +195,16 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
     async def _answer(self, decision: Decision) -> AsyncIterator[classifier_pb2.RouteTurnResponse]:
         """The classifier's own answers: RAG, CONTEXT and OOD."""
         if decision.workflow is Workflow.RAG:
-            answer = await self._rag.answer(decision.query, decision.passages, decision.language)
+            answer: RagAnswer | None = None
+            async for item in self._rag.stream(decision.query, decision.passages, decision.language):
+                if isinstance(item, RagAnswer):
+                    answer = item
+                else:
+                    for response in _text_events(item):
+                        yield response
+            assert answer is not None
+            # After the text: a streamed answer's sources are known only once it is complete.
             yield _sources_event(answer)
-            for response in _text_events(answer.text):
-                yield response
             yield _end(turn_event_pb2.TURN_OUTCOME_ANSWERED, Workflow.RAG, answer.llm_calls)
             return
         for response in _text_events(decision.reply):

@@ -156,8 +156,7 @@ async def test_an_abandoned_loop_falls_back_to_rag_with_the_original_query(mesh:
     # Max turns reached or "no" to the continuation question: the loop ends ABANDONED
     # with the session's original query and no answer of its own.
     events = await mesh.turn("api", "no")
-    assert kinds(events)[-3:] == ["sources", "token", "end"] or kinds(events)[-2] == "token"
-    assert kinds(events).index("sources") < kinds(events).index("token")
+    assert kinds(events)[-2:] == ["sources", "end"]
     fallback = [e.progress for e in events if e.HasField("progress")]
     assert [p.stage for p in fallback] == ["classified", "fallback"]
     assert fallback[1].workflow == turn_event_pb2.WORKFLOW_RAG

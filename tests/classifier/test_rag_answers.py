@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 from services.llm import prepare_llm_environment
 
 prepare_llm_environment()  # before dspy is imported: no price-map fetch, cache in .atc/
@@ -90,8 +92,9 @@ async def test_an_answer_without_citations_is_not_used() -> None:
 
 
 class UnreachableLLM:
-    def answer(self, question: str, passages: object, lang: str) -> None:
+    async def stream(self, question: str, passages: object, lang: str) -> AsyncIterator[str]:
         raise ConnectionError("LLM endpoint unreachable")
+        yield ""  # an async generator that fails before its first piece
 
 
 async def test_an_llm_failure_still_answers_extractively() -> None:
