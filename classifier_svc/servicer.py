@@ -213,6 +213,7 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
         yield _end(
             turn_event_pb2.TURN_OUTCOME_ANSWERED if answered else turn_event_pb2.TURN_OUTCOME_OUT_OF_DOMAIN,
             decision.workflow,
+            decision.llm_calls,
         )
 
     async def _fall_back(

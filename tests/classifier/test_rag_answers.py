@@ -117,3 +117,17 @@ def test_conversation_answer_with_an_llm() -> None:
         "You asked how to renew your ID card."
     )
     assert "user: How do I renew my ID card?" in str(lm.history[-1]["messages"])
+
+
+async def test_the_context_layer_uses_the_llm_for_questions_about_the_conversation() -> None:
+    from classifier_svc.layers import ContextLayer, TurnContext
+
+    lm = DummyLM([{"answer": "Te küsisite ID-kaardi kohta."}])
+    layer = ContextLayer(DspyConversationAnswerer(lm))
+    history = (
+        PriorMessage("user", "Kuidas ID-kaarti uuendada?"),
+        PriorMessage("assistant", "Iseteeninduses."),
+    )
+    decision = await layer.decide(TurnContext("c1", "Mida ma küsisin?", None, "et", history))
+    assert decision is not None
+    assert (decision.reply, decision.llm_calls) == ("Te küsisite ID-kaardi kohta.", 1)
