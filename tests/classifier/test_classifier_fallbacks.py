@@ -36,6 +36,7 @@ ABANDONED = turn_event_pb2.TurnEvent(
         outcome=turn_event_pb2.TURN_OUTCOME_ABANDONED,
         workflow=turn_event_pb2.WORKFLOW_API_TOOL_CALLING,
         fallback_query="How do I renew my ID card?",
+        llm_calls=2,
     )
 )
 
@@ -160,7 +161,7 @@ async def test_an_abandoned_loop_falls_back_to_rag_with_the_original_query(mesh:
     fallback = [e.progress for e in events if e.HasField("progress")]
     assert [p.stage for p in fallback] == ["classified", "fallback"]
     assert fallback[1].workflow == turn_event_pb2.WORKFLOW_RAG
-    assert "loop abandoned" in fallback[1].detail
+    assert "the loop gave up" in fallback[1].detail
     sources = next(e.sources for e in events if e.HasField("sources"))
     assert [(s.title, s.url) for s in sources.sources] == [
         ("Renewing an ID card", "https://example.test/id-card.en")
@@ -168,6 +169,7 @@ async def test_an_abandoned_loop_falls_back_to_rag_with_the_original_query(mesh:
     assert "self-service portal" in text(events)
     assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_ANSWERED
     assert events[-1].end.workflow == turn_event_pb2.WORKFLOW_RAG
+    assert events[-1].end.llm_calls == 2  # the loop's calls still count
     assert kinds(events).count("end") == 1
 
 
