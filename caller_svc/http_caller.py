@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import httpx
 
@@ -62,6 +63,21 @@ def service_body(
         "authorId": author_id,
         "input": [values[p.name] for p in endpoint.params if p.name in values],
     }
+
+
+_PATH_PARAM = re.compile(r"\{([A-Za-z_][\w.-]*)\}")
+
+
+def fill_path(url: str, values: dict[str, Any]) -> str:
+    """OpenAPI path parameters: "/items/{id}" takes (and removes) the value of `id`."""
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in values:
+            return match.group(0)
+        return quote(query_value(values.pop(name)), safe="")
+
+    return _PATH_PARAM.sub(value, url)
 
 
 def host_of(url: str) -> str:
@@ -159,6 +175,8 @@ class ApiCaller:
     ) -> tuple[int, bytes, str]:
         values = typed_params(endpoint, params)
         method = endpoint.method.upper()
+        # Path parameters are filled in (quoted: a value cannot change the path's shape).
+        endpoint = replace(endpoint, url=fill_path(endpoint.url, values))
         if endpoint.kind == SERVICE_KIND:
             request = self._client.build_request(
                 "POST", endpoint.url, json=service_body(endpoint, values, chat_id, author_id), timeout=timeout

@@ -86,3 +86,5 @@ class Decision:
     passages: tuple[Passage, ...] = ()
     # The question the layer answers (a fallback answers the session's original query).
     query: str = ""
+    # LLM calls made while deciding (a CONTEXT answer written by the LLM).
+    llm_calls: int = 0

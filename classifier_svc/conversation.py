@@ -38,7 +38,7 @@ _PATTERNS: list[tuple[HistoryQuestion, Lang, str]] = [
     (
         HistoryQuestion.SUMMARY,
         "en",
-        r"^(what (did|have) we (talk(ed)?|discuss(ed)?|speak|spoken|chat(ted)?) about( so far)?"
+        r"^(what (did|have) we ((talk(ed)?|speak|spoken|chat(ted)?) about|discuss(ed)?)( so far)?"
         r"|what have we discussed( so far)?"
         r"|(can you )?(summari[sz]e|recap) (our|the|this) (conversation|chat)( so far)?)",
     ),

@@ -127,17 +127,18 @@ class ContextLayer:
         if (question := classify_history_question(turn.message)) is not None:
             lang = turn.requested or question.language
             reply = ""
-            llm_note = ""
+            llm_calls = 0
             if self._conversation is not None and turn.history:
                 reply = await asyncio.to_thread(self._conversation.answer, turn.message, turn.history, lang)
-                llm_note = " (LLM)"
+                llm_calls = 1
             return Decision(
                 Workflow.CONTEXT,
                 lang,
                 Reason.NEW_MATCH,
                 1.0,
-                reasoning=f"about the conversation: {question.kind.value}{llm_note}",
+                reasoning=f"about the conversation: {question.kind.value}{' (LLM)' if reply else ''}",
                 reply=reply or recap(question, turn.history, lang),
+                llm_calls=llm_calls,
             )
         return None
 

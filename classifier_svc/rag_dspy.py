@@ -1,13 +1,15 @@
-"""The RAG answer with an LLM: a DSPy module grounded in the numbered passages.
+"""The RAG answer with an LLM: a DSPy module grounded in the numbered passages,
+streamed as the model writes it (dspy.streamify; a model that does not stream, such as
+DummyLM, gives the whole answer at the end).
 
 The model must cite the passages it used as [n]; an answer that cites none is not
-grounded and is not used (the extractive answer is given instead).
+grounded and is not used when nothing of it has been streamed yet.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -61,23 +63,31 @@ def _signature() -> Any:
 
 
 class DspyRagAnswerer:
-    """Blocking (DSPy calls the LM synchronously): run it in a worker thread."""
-
     def __init__(self, lm: dspy.LM) -> None:
         import dspy
 
         self._lm = lm
         self._predict = dspy.Predict(_signature())
 
-    def answer(self, question: str, passages: Sequence[Passage], lang: Lang) -> GroundedAnswer | None:
+    async def stream(
+        self, question: str, passages: Sequence[Passage], lang: Lang
+    ) -> AsyncIterator[str | GroundedAnswer | None]:
+        """Pieces of the answer as they come, then the GroundedAnswer (None when the
+        answer is empty or cites nothing)."""
         import dspy
 
+        # A listener keeps per-call state: one per answer.
+        listener = dspy.streaming.StreamListener(signature_field_name="answer")
+        program = dspy.streamify(self._predict, stream_listeners=[listener])
+        text = ""
         with dspy.context(lm=self._lm):
-            prediction = self._predict(
+            async for chunk in program(
                 question=question, passages=numbered_passages(passages), language=LANGUAGE_NAMES[lang]
-            )
-        text = str(prediction.answer).strip()
+            ):
+                if isinstance(chunk, dspy.streaming.StreamResponse):
+                    if chunk.chunk:
+                        yield chunk.chunk
+                elif isinstance(chunk, dspy.Prediction):
+                    text = str(chunk.answer).strip()
         cited = cited_passages(text, passages)
-        if not text or not cited:
-            return None
-        return GroundedAnswer(text, cited)
+        yield GroundedAnswer(text, cited) if text and cited else None

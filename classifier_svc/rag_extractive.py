@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from classifier_svc.passages import Passage
 from services.knowledge.chunking import split_sentences
 from services.language import Lang, parse_lang
-from services.sparse import SparseEncoder, content_words
+from services.sparse import STOPWORDS, SparseEncoder, content_words, tokenize
 
 MAX_SENTENCES = 4
 MAX_CHARS = 700
@@ -39,40 +39,51 @@ class ExtractiveAnswerer:
     def answer(self, question: str, passages: Sequence[Passage], lang: Lang) -> ExtractiveAnswer:
         """`passages` best first (non-empty). Passages in the question's language are
         preferred; the answer is in the language of the passage it quotes."""
-        same_language = [p for p in passages if p.language == lang]
-        best = (same_language or list(passages))[0]
-        # Further passages of the same document can add sentences (another section).
-        related = [p for p in (same_language or passages) if p.title == best.title and p is not best]
-        sentences = self._best_sentences(question, [best, *related])
+        same_language = [p for p in passages if p.language == lang] or list(passages)
+        top = same_language[0]
+        # Within the best document, the section whose heading echoes the question's own
+        # words ("How to apply" for "How do I apply…?", "Kuidas taotleda") answers it;
+        # question words are stopwords, so they are compared as plain words here.
+        document = [p for p in same_language if p.title == top.title]
+        best = max(document, key=lambda p: (self._heading_overlap(question, p.section), -document.index(p)))
+        sentences = self._best_sentences(question, best)
         passage_lang = parse_lang(best.language) or lang
         lead = _LEAD[passage_lang].format(title=best.title or best.section or best.document_id)
-        return ExtractiveAnswer(f"{lead}\n\n{' '.join(sentences)}", [best, *related])
+        return ExtractiveAnswer(f"{lead}\n\n{' '.join(sentences)}", [best])
 
-    def _best_sentences(self, question: str, passages: Sequence[Passage]) -> list[str]:
+    def _heading_overlap(self, question: str, heading: str) -> int:
+        """How well a section heading echoes the question: the same question word first
+        ("How do I…" / "How to apply", "Kuidas…" / "Kuidas taotleda", "Как…" / "Как
+        подать") counts most, then shared words and stems."""
+        if not heading:
+            return 0
+        question_words, heading_words = tokenize(question), tokenize(heading)
+        if not question_words or not heading_words:
+            return 0
+        same_opening = question_words[0] == heading_words[0] and question_words[0] in STOPWORDS
+        stems = {s for w in question_words for s in self._sparse.terms(w)}
+        shared = len(set(question_words) & set(heading_words)) + len(stems & set(self._sparse.terms(heading)))
+        return 3 * same_opening + shared
+
+    def _best_sentences(self, question: str, passage: Passage) -> list[str]:
+        """A short section is quoted whole (it was chosen because it answers the question);
+        a long one is trimmed to the sentences sharing most words with the question,
+        kept in their original order."""
+        sentences = split_sentences(passage.text.replace("\n\n", " "))
+        if sum(len(s) for s in sentences) <= MAX_CHARS and len(sentences) <= MAX_SENTENCES:
+            return sentences
         question_stems = {s for w in content_words(question) for s in self._sparse.terms(w)}
-        scored: list[tuple[float, int, str]] = []
-        order = 0
-        for rank, passage in enumerate(passages):
-            for sentence in split_sentences(passage.text.replace("\n\n", " ")):
-                stems = set(self._sparse.terms(sentence))
-                overlap = len(question_stems & stems)
-                # Earlier passages and earlier sentences win ties: they are the better match.
-                scored.append((overlap - 0.5 * rank, order, sentence))
-                order += 1
-        if not scored:
-            return []
-        ranked = sorted(scored, key=lambda s: (-s[0], s[1]))
+        scored = [
+            (len(question_stems & set(self._sparse.terms(sentence))), position, sentence)
+            for position, sentence in enumerate(sentences)
+        ]
         chosen: list[tuple[int, str]] = []
         length = 0
-        for score, position, sentence in ranked:
-            if len(chosen) >= MAX_SENTENCES or (chosen and score <= 0):
+        for score, position, sentence in sorted(scored, key=lambda s: (-s[0], s[1])):
+            if len(chosen) >= MAX_SENTENCES or (chosen and score == 0):
                 break
             if chosen and length + len(sentence) > MAX_CHARS:
                 continue
             chosen.append((position, sentence))
             length += len(sentence)
-        if len(chosen) == 1 and ranked[0][0] <= 0:
-            # Nothing in the passage shares a word with the question (a paraphrase):
-            # its opening sentences say what it is about.
-            chosen = [(s[1], s[2]) for s in sorted(scored, key=lambda s: s[1])[:2]]
         return [sentence for _, sentence in sorted(chosen)]

@@ -21,7 +21,7 @@ class RagGate:
     min_term_coverage: float
     dense_only: float
     # Passages an answer is built from, at most.
-    max_passages: int = 3
+    max_passages: int = 4
 
     def eligible(self, passage: Passage) -> bool:
         if passage.dense_cosine >= self.dense_only:

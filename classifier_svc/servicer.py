@@ -198,14 +198,25 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
             async for response in self._answer(decision):
                 yield response
 
-    async def _answer(self, decision: Decision) -> AsyncIterator[classifier_pb2.RouteTurnResponse]:
-        """The classifier's own answers: RAG, CONTEXT and OOD."""
+    async def _answer(
+        self, decision: Decision, llm_calls_before: int = 0
+    ) -> AsyncIterator[classifier_pb2.RouteTurnResponse]:
+        """The classifier's own answers: RAG, CONTEXT and OOD (`llm_calls_before`: made
+        earlier in the turn, e.g. by a loop that gave up)."""
         if decision.workflow is Workflow.RAG:
-            answer = await self._rag.answer(decision.query, decision.passages, decision.language)
+            answer: RagAnswer | None = None
+            async for item in self._rag.stream(decision.query, decision.passages, decision.language):
+                if isinstance(item, RagAnswer):
+                    answer = item
+                else:
+                    for response in _text_events(item):
+                        yield response
+            assert answer is not None
+            # After the text: a streamed answer's sources are known only once it is complete.
             yield _sources_event(answer)
-            for response in _text_events(answer.text):
-                yield response
-            yield _end(turn_event_pb2.TURN_OUTCOME_ANSWERED, Workflow.RAG, answer.llm_calls)
+            yield _end(
+                turn_event_pb2.TURN_OUTCOME_ANSWERED, Workflow.RAG, llm_calls_before + answer.llm_calls
+            )
             return
         for response in _text_events(decision.reply):
             yield response
@@ -213,6 +224,7 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
         yield _end(
             turn_event_pb2.TURN_OUTCOME_ANSWERED if answered else turn_event_pb2.TURN_OUTCOME_OUT_OF_DOMAIN,
             decision.workflow,
+            llm_calls_before + decision.llm_calls,
         )
 
     async def _fall_back(
@@ -222,16 +234,16 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
         the knowledge base gets the session's original question (seed: → RAG)."""
         try:
             decision = await self._router.answer_from_knowledge(
-                end.fallback_query, language, why=f"loop abandoned ({end.llm_calls} LLM calls)"
+                end.fallback_query, language, why="the loop gave up; answering its original question"
             )
         except grpc.aio.AioRpcError as exc:
             log.warning("RAG fallback failed: %s %s", exc.code().name, exc.details())
             for response in _text_events(TRY_AGAIN[language]):
                 yield response
-            yield _end(turn_event_pb2.TURN_OUTCOME_ABANDONED, Workflow.API_TOOL_CALLING)
+            yield _end(turn_event_pb2.TURN_OUTCOME_ABANDONED, Workflow.API_TOOL_CALLING, end.llm_calls)
             return
         yield _progress(decision, stage="fallback")
-        async for response in self._answer(decision):
+        async for response in self._answer(decision, end.llm_calls):
             yield response
 
     async def _run_loop(

@@ -76,7 +76,7 @@ class ClassifierSettings(ServiceSettings):
     rag_min_threshold: float = Field(default=0.82, ge=0, le=1)
     rag_min_term_coverage: float = Field(default=0.34, ge=0, le=1)
     rag_dense_only_threshold: float = Field(default=0.9, ge=0, le=1)
-    rag_max_passages: int = Field(default=3, ge=1, le=10)
+    rag_max_passages: int = Field(default=4, ge=1, le=10)
     rag_search_limit: int = Field(default=8, ge=1, le=50)
 
     # LLM for grounded RAG answers and conversation questions; none → deterministic paths.

@@ -3,6 +3,9 @@
 atc up    [--host 127.0.0.1] [--port 8080] [--data-dir .atc]   the whole mesh, in the foreground
 atc seed  --target HOST:PORT --endpoints FILE [--base-url URL]    index a catalogue into an indexer
 atc chat  [--target 127.0.0.1:50052] [--lang et]              a terminal chat with classifier_svc
+atc ingest PATH… [--target 127.0.0.1:50051]                   knowledge files → knowledge collection
+atc index FILE|DIR… [--target …] [--base-url URL]             endpoint/service bodies → catalogue
+atc import-openapi SPEC [--target …] [--out FILE]             OpenAPI 3 operations → endpoints
 """
 
 from __future__ import annotations
@@ -13,6 +16,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from services.catalogue_tools.commands import (
+    CATALOGUE_COMMANDS,
+    add_catalogue_commands,
+    run_catalogue_command,
+)
 from services.language import SUPPORTED, parse_lang
 
 
@@ -55,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     seed.add_argument("--base-url", default="", help="replaces {base_url} in the catalogue's URLs")
     seed.add_argument("--skip-enrichment", action="store_true", help="index without LLM enrichment")
     seed.add_argument("--wait", type=float, default=300.0, help="seconds to wait for the indexer")
+    add_catalogue_commands(commands)
     return parser
 
 
@@ -141,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _up(args)
     if args.command == "seed":
         return _seed(args)
+    if args.command in CATALOGUE_COMMANDS:
+        return run_catalogue_command(args)
     return _chat(args)
 
 

@@ -8,6 +8,7 @@ with its reason and the others are still ingested.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -108,7 +109,8 @@ async def ingest_paths(
         file_report = FileReport(path)
         report.files.append(file_report)
         try:
-            document = read_source(path, detector)
+            # File reading, parsing and language detection stay off the event loop.
+            document = await asyncio.to_thread(read_source, path, detector)
             if document.slug in slugs:
                 raise UnreadableSource(f"same document name as {slugs[document.slug]}; rename one of them")
             slugs[document.slug] = path

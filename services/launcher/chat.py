@@ -103,6 +103,9 @@ class TerminalChat:
             return event.token.text
         if kind == "error":
             self._note(f"error: {event.error.message}")
+        elif kind == "sources":
+            listed = "; ".join(f"{s.title} <{s.url}>" if s.url else s.title for s in event.sources.sources)
+            self._note(f"sources: {listed}")
         elif self._verbose and kind == "progress":
             self._note(f"[{event.progress.stage}] {event.progress.detail}")
         elif self._verbose and kind == "call_outcome":

@@ -1,0 +1,1 @@
+"""Operator tooling for the catalogue: `atc ingest`, `atc index`, `atc import-openapi`."""

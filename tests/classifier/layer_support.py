@@ -1,0 +1,65 @@
+"""In-memory ports for router tests: scripted catalogue, knowledge and sessions."""
+
+from __future__ import annotations
+
+from classifier_svc.candidates import ActiveSession, Candidate
+from classifier_svc.passages import Passage
+
+
+def cand(name: str, cosine: float, rank: int = 1, matched: int = 2, of: int = 2) -> Candidate:
+    return Candidate(f"id-{name}", name, cosine, rank, matched_terms=matched, query_terms=of, endpoint=name)
+
+
+def passage(
+    doc: str,
+    cosine: float,
+    *,
+    text: str = "Some text.",
+    section: str = "",
+    lang: str = "en",
+    title: str = "",
+    matched: int = 2,
+    of: int = 2,
+    rank: int = 1,
+) -> Passage:
+    return Passage(
+        document_id=f"{doc}#0",
+        title=title or doc,
+        section=section,
+        text=text,
+        url=f"https://example.test/{doc}",
+        language=lang,
+        dense_cosine=cosine,
+        hybrid_rank=rank,
+        matched_terms=matched,
+        query_terms=of,
+    )
+
+
+class Scripted:
+    """Answers each query with what is scripted for the first key it contains."""
+
+    def __init__(self, script: dict[str, list] | None = None) -> None:
+        self.script = script or {}
+        self.queries: list[str] = []
+
+    async def search(self, query: str, limit: int) -> list:
+        self.queries.append(query)
+        for key, items in self.script.items():
+            if key.lower() in query.lower():
+                return list(items[:limit])
+        return []
+
+
+class Sessions:
+    def __init__(self, sessions: dict[str, ActiveSession] | None = None, *, fail: bool = False) -> None:
+        self.sessions = sessions or {}
+        self.fail = fail
+
+    async def active_session(self, chat_id: str) -> ActiveSession | None:
+        if self.fail:
+            raise RuntimeError("loop_svc is down")
+        return self.sessions.get(chat_id)
+
+    async def drop_session(self, chat_id: str) -> None:
+        self.sessions.pop(chat_id, None)
