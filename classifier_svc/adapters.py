@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import grpc
 
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
@@ -36,6 +38,9 @@ class IndexerEndpointSearch:
         ]
 
 
+log = logging.getLogger("atc.classifier.sessions")
+
+
 class LoopSessionDirectory:
     def __init__(self, stub: loop_pb2_grpc.LoopServiceStub, timeout: float) -> None:
         self._stub = stub
@@ -51,6 +56,11 @@ class LoopSessionDirectory:
                 return None
             if exc.code() == grpc.StatusCode.PERMISSION_DENIED:
                 raise mesh_error_from_rpc(exc) from exc
+            if exc.code() == grpc.StatusCode.UNAVAILABLE:
+                # Sessions unreachable (Redis down): route as a fresh turn, so greetings and
+                # out-of-domain replies still work; an API turn then fails in the loop, politely.
+                log.warning("session lookup unavailable: %s", exc.details())
+                return None
             raise
         session = response.session
         return ActiveSession(

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-import redis.asyncio as aioredis
-
 from atc.caller.v1 import caller_pb2_grpc
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from loop_svc.cache import ResponseCache
@@ -19,6 +17,7 @@ from loop_svc.settings import LoopSettings
 from loop_svc.today import local_today
 from loop_svc.turns import TurnRunner
 from services.language import LanguageDetector
+from services.redis_client import connect_redis, redis_answers
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount
 
@@ -28,7 +27,7 @@ SERVICE_NAME = loop_pb2.DESCRIPTOR.services_by_name["LoopService"].full_name
 async def build_server(settings: LoopSettings) -> GrpcServer:
     """The LoopService server (not started). Stopping it closes the Redis client
     and the caller_svc channel."""
-    redis_client = aioredis.Redis.from_url(settings.redis_url, decode_responses=True)
+    redis_client = connect_redis(settings.redis_url)
     store = SessionStore(
         redis_client,
         ttl_seconds=settings.session_ttl_seconds,
@@ -74,5 +73,6 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         port=settings.port,
         grace_seconds=settings.grace_seconds,
         runtime=settings,
+        readiness=[redis_answers(redis_client)],
         on_shutdown=[close],
     )

@@ -47,6 +47,12 @@ def _parser() -> argparse.ArgumentParser:
         "--ready-timeout", type=float, default=60.0, help="seconds each service may take to be ready"
     )
     up.add_argument("--log-level", default="INFO")
+    up.add_argument(
+        "--max-restarts",
+        type=int,
+        default=5,
+        help="restarts of one crashed child within 5 minutes before atc up gives up (default 5)",
+    )
 
     chat = commands.add_parser("chat", help="chat with classifier_svc from the terminal")
     chat.add_argument("--target", default="127.0.0.1:50052", help="classifier_svc address")
@@ -87,7 +93,7 @@ def _up(args: argparse.Namespace) -> int:
     from services.launcher.foreground import run_foreground
     from services.launcher.mesh import MeshConfigError, MeshOptions, plan_mesh, redis_url_from_env
     from services.runtime.listen import PortTaken
-    from services.supervisor import Supervisor
+    from services.supervisor import RestartPolicy, Supervisor
 
     options = MeshOptions(
         host=args.host,
@@ -121,7 +127,7 @@ def _up(args: argparse.Namespace) -> int:
                 print(f"  {name}: {address}", file=out)
         print("  Ctrl-C stops everything.", file=out, flush=True)
 
-    supervisor = Supervisor(plan.specs, plan.log_dir)
+    supervisor = Supervisor(plan.specs, plan.log_dir, restart=RestartPolicy(max_restarts=args.max_restarts))
     return asyncio.run(run_foreground(supervisor, out=out, on_up=announce))
 
 

@@ -4,6 +4,8 @@ and a restarted Redis is reconnected to on the next command."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
@@ -17,7 +19,7 @@ SOCKET_TIMEOUT_SECONDS = 2.0
 HEALTH_CHECK_INTERVAL_SECONDS = 10
 
 
-def redis_client(
+def connect_redis(
     url: str,
     *,
     decode_responses: bool = True,
@@ -35,3 +37,12 @@ def redis_client(
         retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), retries=1),
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
     )
+
+
+def redis_answers(client: aioredis.Redis) -> Callable[[], Awaitable[bool]]:
+    """A readiness probe: the server answers PING."""
+
+    async def probe() -> bool:
+        return bool(await client.ping())
+
+    return probe

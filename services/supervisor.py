@@ -1,5 +1,6 @@
 """Runs a list of child processes in order, each only once the previous one is
-ready, and stops them in reverse order.
+ready, restarts a child that exits (with backoff, the others keep serving), and
+stops them in reverse order.
 
 The domain here is processes, logs and readiness probes; gRPC appears only
 inside the `grpc_ready` probe helper.
@@ -35,6 +36,23 @@ class ChildSpec:
     ready_timeout: float = 30.0
     # Shown to the user once the child is ready (an address, a URL).
     address: str = ""
+
+
+@dataclass(frozen=True)
+class RestartPolicy:
+    """Exponential backoff between restarts of one child; a child that exits more than
+    `max_restarts` times within `window_seconds` is given up on (and the mesh stops)."""
+
+    initial_backoff: float = 0.5
+    max_backoff: float = 30.0
+    max_restarts: int = 5
+    window_seconds: float = 300.0
+
+    def delay(self, recent_restarts: int) -> float:
+        return float(min(self.max_backoff, self.initial_backoff * 2**recent_restarts))
+
+
+NO_RESTARTS = RestartPolicy(max_restarts=0)
 
 
 @dataclass(frozen=True)
@@ -75,13 +93,23 @@ class _Running:
 
 
 class Supervisor:
-    def __init__(self, specs: Sequence[ChildSpec], log_dir: Path) -> None:
+    def __init__(
+        self,
+        specs: Sequence[ChildSpec],
+        log_dir: Path,
+        *,
+        restart: RestartPolicy = NO_RESTARTS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         names = [spec.name for spec in specs]
         if len(set(names)) != len(names):
             raise ValueError(f"child names must be unique: {names}")
         self._specs = list(specs)
         self._log_dir = log_dir
         self._running: list[_Running] = []
+        self._restart = restart
+        self._clock = clock
+        self._restarts: dict[str, list[float]] = {}
 
     def log_path(self, name: str) -> Path:
         return self._log_dir / f"{name}.log"
@@ -97,6 +125,7 @@ class Supervisor:
         try:
             for spec in self._specs:
                 running = await self._spawn(spec)
+                self._running.append(running)
                 await self._await_ready(running)
                 log.info("%s is ready (pid %d)", spec.name, running.process.pid)
                 if on_ready is not None:
@@ -105,9 +134,10 @@ class Supervisor:
             await self.stop()
             raise
 
-    async def _spawn(self, spec: ChildSpec) -> _Running:
+    async def _spawn(self, spec: ChildSpec, *, append: bool = False) -> _Running:
         log_path = self.log_path(spec.name)
-        with log_path.open("wb") as log_file:
+        # A restart appends: the crash that caused it stays in the log.
+        with log_path.open("ab" if append else "wb") as log_file:
             # Own session: a terminal's Ctrl-C reaches only us, and we stop the
             # children in order. The child keeps its own copy of the log fd.
             process = await asyncio.create_subprocess_exec(
@@ -118,9 +148,7 @@ class Supervisor:
                 env={**os.environ, "PYTHONUNBUFFERED": "1", **spec.env},
                 start_new_session=True,
             )
-        running = _Running(spec, process, log_path, asyncio.ensure_future(process.wait()))
-        self._running.append(running)
-        return running
+        return _Running(spec, process, log_path, asyncio.ensure_future(process.wait()))
 
     async def _await_ready(self, running: _Running) -> None:
         spec = running.spec
@@ -156,6 +184,39 @@ class Supervisor:
         done, _ = await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
         running = waiters[next(iter(done))]
         return ChildExit(running.spec.name, int(running.process.returncode or 0), running.log_path)
+
+    async def supervise(self, on_event: Callable[[str], None] | None = None) -> ChildExit:
+        """Restart each child that exits, after a backoff, on the same command line (so
+        the same port) while the others keep serving. Returns the exit of a child that
+        exited more often than the policy allows; the caller then stops the rest."""
+        while True:
+            exited = await self.wait_for_exit()
+            now = self._clock()
+            recent = [
+                t for t in self._restarts.get(exited.name, []) if now - t < self._restart.window_seconds
+            ]
+            if len(recent) >= self._restart.max_restarts:
+                return exited
+            delay = self._restart.delay(len(recent))
+            self._restarts[exited.name] = [*recent, now]
+            message = f"{exited.name} exited with code {exited.returncode}; restarting in {delay:g} s"
+            log.warning(message)
+            if on_event is not None:
+                on_event(message)
+            await asyncio.sleep(delay)
+            index = next(i for i, r in enumerate(self._running) if r.spec.name == exited.name)
+            running = await self._spawn(self._running[index].spec, append=True)
+            self._running[index] = running
+            try:
+                await self._await_ready(running)
+            except ChildStartError as exc:
+                # Dead or unready: ends it, and the next round counts it as another exit.
+                log.warning("%s", exc)
+                await _terminate(running.process, 5.0)
+                continue
+            log.info("%s restarted (pid %d)", exited.name, running.process.pid)
+            if on_event is not None:
+                on_event(f"{exited.name} restarted and ready")
 
     async def stop(self, timeout: float = 10.0) -> dict[str, int]:
         """SIGTERM each child in reverse start order and wait for it (SIGKILL after

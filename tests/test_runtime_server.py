@@ -73,3 +73,30 @@ async def test_request_id_travels_to_the_next_hop() -> None:
     finally:
         await channel.close()
         await server.stop(0)
+
+
+async def test_service_health_follows_its_readiness_probe() -> None:
+    redis_up = [True]
+
+    async def redis_answers() -> bool:
+        if not redis_up[0]:
+            raise ConnectionError("redis is down")
+        return True
+
+    mount = ServiceMount("atc.loop.v1.LoopService", lambda s: None)
+    server = GrpcServer([mount], port=0, readiness=[redis_answers], readiness_interval_seconds=0.05)
+    await server.start()
+    try:
+        async with grpc.aio.insecure_channel(server.address) as channel:
+            request = health_pb2.HealthCheckRequest(service="atc.loop.v1.LoopService")
+            watch = health_pb2_grpc.HealthStub(channel).Watch(request)
+            assert (await watch.read()).status == health_pb2.HealthCheckResponse.SERVING
+            redis_up[0] = False
+            assert (await watch.read()).status == health_pb2.HealthCheckResponse.NOT_SERVING
+            overall = await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
+            assert overall.status == health_pb2.HealthCheckResponse.SERVING  # the process lives
+            redis_up[0] = True
+            assert (await watch.read()).status == health_pb2.HealthCheckResponse.SERVING
+            watch.cancel()
+    finally:
+        await server.stop(0)

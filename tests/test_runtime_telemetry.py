@@ -223,3 +223,15 @@ def test_concurrency_limit_counts() -> None:
     assert limit.try_acquire()
     unbounded = ConcurrencyLimit(0)
     assert all(unbounded.try_acquire() for _ in range(1000))
+
+
+def test_domain_counters_through_the_metrics_port(caplog: pytest.LogCaptureFixture) -> None:
+    telemetry = Telemetry("caller")
+    telemetry.increment("breaker_transitions", to_state="OPEN", host="api.example")
+    telemetry.increment("breaker_transitions", to_state="OPEN", host="api.example")
+    labels = {"service": "caller", "host": "api.example", "to_state": "OPEN"}
+    assert metric_value(telemetry, "atc_breaker_transitions_total", labels) == 2
+    with caplog.at_level(logging.WARNING, logger="atc.telemetry"):
+        telemetry.increment("breaker_transitions", state="OPEN")  # other labels: refused, logged
+    assert "expects labels" in caplog.text
+    assert metric_value(telemetry, "atc_breaker_transitions_total", labels) == 2

@@ -1,5 +1,6 @@
 """Keeps a supervised set of children in the foreground: start them, report,
-and stop them all on Ctrl-C / SIGTERM or when one of them dies."""
+restart one that dies (the supervisor's policy), and stop them all on Ctrl-C /
+SIGTERM or when one keeps dying."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ async def run_foreground(
     on_up: Callable[[], None],
     stop_timeout: float = 10.0,
 ) -> int:
-    """0 after a requested stop, 1 when a child failed to start or died."""
+    """0 after a requested stop, 1 when a child failed to start or died more often
+    than the supervisor's restart policy allows."""
 
     def say(line: str) -> None:
         print(line, file=out, flush=True)
@@ -50,7 +52,7 @@ async def run_foreground(
             return 1
         on_up()
 
-        exited = asyncio.ensure_future(supervisor.wait_for_exit())
+        exited = asyncio.ensure_future(supervisor.supervise(on_event=lambda line: say(f"atc: {line}")))
         await asyncio.wait({exited, stop_wait}, return_when=asyncio.FIRST_COMPLETED)
         if exited.done():
             child = exited.result()

@@ -17,13 +17,17 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from opentelemetry import trace
 from opentelemetry.trace import SpanKind, Status, StatusCode
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from services.errors import MeshError
 from services.runtime.backpressure import ConcurrencyLimit
 from services.runtime.request_context import (
     REQUEST_ID_HEADER,
     current_request_id,
     new_request_id,
 )
+from services.runtime.status import rich_status, status_for
 from services.runtime.telemetry import (
     TRACEPARENT_HEADER,
     Telemetry,
@@ -73,6 +77,44 @@ def overloaded_status(method: str, retry_after_seconds: float) -> grpc.Status:
     for detail in (info, retry):
         status.details.add().Pack(detail)
     return rpc_status.to_status(status)
+
+
+# A store or socket that is down or hung: the caller may retry, and must not see our internals.
+_OUTAGES = (RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError)
+BACKEND_UNAVAILABLE_REASON = "BACKEND_UNAVAILABLE"
+
+
+def unexpected_error_status(error: Exception) -> status_pb2.Status:
+    """What a client sees for an exception no handler turned into a status: UNAVAILABLE for
+    an outage of a backing store, INTERNAL otherwise; never the exception's own text."""
+    if isinstance(error, _OUTAGES):
+        return rich_status(
+            grpc.StatusCode.UNAVAILABLE,
+            BACKEND_UNAVAILABLE_REASON,
+            "a backing service is temporarily unavailable",
+            {"request_id": current_request_id.get()},
+        )
+    return rich_status(
+        grpc.StatusCode.INTERNAL, "INTERNAL", "internal error", {"request_id": current_request_id.get()}
+    )
+
+
+async def _mapped(context: grpc.aio.ServicerContext, run: Callable[[], Awaitable[Any]]) -> Any:
+    """Runs the handler; domain errors and unexpected exceptions it lets out become real
+    statuses (with an ErrorInfo) instead of UNKNOWN carrying the exception text."""
+    try:
+        return await run()
+    except grpc.aio.AbortError:
+        raise
+    except MeshError as error:
+        status = status_for(error)
+    except Exception as error:
+        if isinstance(error, _OUTAGES):
+            log.warning("backing service unavailable: %r", error)
+        else:
+            log.exception("unhandled error")
+        status = unexpected_error_status(error)
+    await context.abort_with_status(rpc_status.to_status(status))
 
 
 class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
@@ -172,7 +214,7 @@ class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
             method.lstrip("/"), context=parent, kind=SpanKind.SERVER, record_exception=False
         ) as span:
             try:
-                return await run()
+                return await _mapped(context, run)
             except BaseException as exc:
                 error = exc
                 raise

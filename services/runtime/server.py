@@ -9,6 +9,7 @@ in-flight streams can finish.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable, Sequence
@@ -42,6 +43,10 @@ class PortInUseError(RuntimeError):
     pass
 
 
+# Answers "can this service do its work now?" (its Redis answers, say); an exception is "no".
+ReadinessProbe = Callable[[], Awaitable[bool]]
+
+
 class RuntimeOptions(Protocol):
     """What the server reads from a service's settings (ServiceSettings has it all)."""
 
@@ -62,6 +67,8 @@ class GrpcServer:
         on_shutdown: Sequence[Callable[[], Awaitable[None]]] = (),
         runtime: RuntimeOptions | None = None,
         telemetry: Telemetry | None = None,
+        readiness: Sequence[ReadinessProbe] = (),
+        readiness_interval_seconds: float = 2.0,
     ) -> None:
         self._mounts = list(mounts)
         self._host = host
@@ -89,6 +96,10 @@ class GrpcServer:
         )
         self._port: int | None = None
         self._stopping = False
+        self._readiness = list(readiness)
+        self._readiness_interval = readiness_interval_seconds
+        self._readiness_task: asyncio.Task[None] | None = None
+        self.ready = True
 
     @property
     def port(self) -> int:
@@ -134,14 +145,47 @@ class GrpcServer:
         await self._server.start()
         for name in ("", *self.service_names):
             await self._health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        if self._readiness:
+            await self._check_readiness()
+            self._readiness_task = asyncio.create_task(self._watch_readiness())
         log.info("serving %s on %s", ", ".join(self.service_names), self.address)
         return port
+
+    async def _check_readiness(self) -> None:
+        """Each service's health follows its probes (the overall "" stays SERVING while
+        the process lives): a balancer stops sending work the service cannot do."""
+        ready = True
+        for probe in self._readiness:
+            try:
+                ready = bool(await asyncio.wait_for(probe(), timeout=max(0.5, self._readiness_interval)))
+            except Exception as exc:  # a failing probe is "not ready", whatever it raised
+                log.debug("readiness probe failed: %r", exc)
+                ready = False
+            if not ready:
+                break
+        if ready != self.ready:
+            log.warning("%s: %s", ", ".join(self.service_names), "ready again" if ready else "NOT ready")
+        self.ready = ready
+        status = (
+            health_pb2.HealthCheckResponse.SERVING if ready else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
+        for name in self.service_names:
+            await self._health.set(name, status)
+
+    async def _watch_readiness(self) -> None:
+        while True:
+            await asyncio.sleep(self._readiness_interval)
+            await self._check_readiness()
 
     async def stop(self, grace: float | None = None) -> None:
         """NOT_SERVING first (so balancers drain), then stop with a grace period."""
         if self._stopping:
             return
         self._stopping = True
+        if self._readiness_task is not None:
+            self._readiness_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._readiness_task
         await self._health.enter_graceful_shutdown()
         await self._server.stop(self._grace if grace is None else grace)
         for hook in self._on_shutdown:

@@ -66,7 +66,8 @@ async def stub(
         port=0,
         redis_url=redis_server.url,
         http_timeout_seconds=5,
-        batch_timeout_seconds=0.5,
+        # Long enough for the demo API on a loaded machine; the slow test API outlasts it.
+        batch_timeout_seconds=2,
         breaker_failure_threshold=3,
         egress_allow=allow_list_setting(demo_api_url, test_api.url, closed_port_url),
         indexer_target=indexer_target,
@@ -227,7 +228,7 @@ async def test_all_failed(stub, test_api) -> None:
 
 async def test_batch_timeout_reports_a_timeout(stub, demo_api_url, test_api) -> None:
     slow = caller_pb2.EndpointCall(
-        endpoint=catalogue_pb2.Endpoint(name="slow_api", method="GET", url=f"{test_api.url}/slow?seconds=2")
+        endpoint=catalogue_pb2.Endpoint(name="slow_api", method="GET", url=f"{test_api.url}/slow?seconds=6")
     )
     events = await collect(stub, calls=[slow, holidays_call(demo_api_url)], language=chat_pb2.LANGUAGE_EN)
     outcomes = [e.call_outcome for e in events if e.HasField("call_outcome")]

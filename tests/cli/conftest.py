@@ -17,7 +17,8 @@ from services.supervisor import ChildSpec, http_ready
 
 # A child that serves GET / on its port, records its name when SIGTERM arrives,
 # and misbehaves on request: crash (exits before ready), never-ready, stubborn
-# (ignores SIGTERM), die (exits with code 3 once <record>.die exists).
+# (ignores SIGTERM), die (exits with code 3 once <record>.die exists), die-once (the
+# same, but takes the trigger away: its restart serves).
 CHILD_SCRIPT = r"""
 import http.server, os, pathlib, signal, sys, threading, time
 name, port, record, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
@@ -43,7 +44,9 @@ if mode != "never-ready":
     print(f"{name} serving on {port}", flush=True)
 trigger = pathlib.Path(record + ".die")
 while True:
-    if mode == "die" and trigger.exists():
+    if mode in ("die", "die-once") and trigger.exists():
+        if mode == "die-once":
+            trigger.unlink()
         sys.exit(3)
     time.sleep(0.05)
 """

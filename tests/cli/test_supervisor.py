@@ -8,7 +8,7 @@ import os
 import httpx
 import pytest
 
-from services.supervisor import ChildStartError, Supervisor
+from services.supervisor import ChildStartError, RestartPolicy, Supervisor
 
 
 async def test_starts_in_order_and_stops_in_reverse(children, tmp_path) -> None:
@@ -78,3 +78,61 @@ async def test_child_ignoring_sigterm_is_killed_after_the_timeout(children, tmp_
 def test_child_names_must_be_unique(children, tmp_path) -> None:
     with pytest.raises(ValueError, match="unique"):
         Supervisor([children.spec("twin"), children.spec("twin")], tmp_path)
+
+
+async def test_restarts_a_child_that_dies_while_the_others_keep_serving(children, tmp_path) -> None:
+    policy = RestartPolicy(initial_backoff=0.05, max_restarts=3)
+    supervisor = Supervisor(
+        [children.spec("steady"), children.spec("fragile", "die-once")], tmp_path / "logs", restart=policy
+    )
+    await supervisor.start_all()
+    before = supervisor.pids
+    events: list[str] = []
+    restarted = asyncio.Event()
+
+    def on_event(line: str) -> None:
+        events.append(line)
+        if line == "fragile restarted and ready":
+            restarted.set()
+
+    watching = asyncio.create_task(supervisor.supervise(on_event))
+    try:
+        children.make_die()
+        await asyncio.wait_for(restarted.wait(), 30)
+        after = supervisor.pids
+        assert after["steady"] == before["steady"]
+        assert after["fragile"] != before["fragile"]
+        assert events[0] == "fragile exited with code 3; restarting in 0.05 s"
+        # The restart appends to the log: the crash before it is still there.
+        assert (tmp_path / "logs" / "fragile.log").read_text().count("fragile booting") == 2
+        assert not watching.done()
+    finally:
+        watching.cancel()
+        await supervisor.stop(timeout=10)
+    assert children.terminated() == ["fragile", "steady"]
+
+
+async def test_gives_up_on_a_child_that_keeps_dying(children, tmp_path) -> None:
+    policy = RestartPolicy(initial_backoff=0.01, max_restarts=2)
+    supervisor = Supervisor(
+        [children.spec("steady"), children.spec("fragile", "die", ready_timeout=10)],
+        tmp_path / "logs",
+        restart=policy,
+    )
+    await supervisor.start_all()
+    events: list[str] = []
+    try:
+        children.make_die()
+        gave_up = await asyncio.wait_for(supervisor.supervise(events.append), 60)
+        assert gave_up.name == "fragile"
+        assert [e for e in events if "restarting" in e] == [
+            "fragile exited with code 3; restarting in 0.01 s",
+            "fragile exited with code 3; restarting in 0.02 s",
+        ]
+    finally:
+        await supervisor.stop(timeout=10)
+
+
+def test_backoff_doubles_up_to_its_cap() -> None:
+    policy = RestartPolicy(initial_backoff=0.5, max_backoff=3)
+    assert [policy.delay(n) for n in range(5)] == [0.5, 1.0, 2.0, 3.0, 3.0]
