@@ -8,14 +8,16 @@ import httpx
 import pytest
 
 from caller_svc.circuit_breaker import CircuitBreaker
+from caller_svc.egress import EgressGuard, GuardedTransport
 from caller_svc.endpoint import SERVICE_KIND, EndpointSpec, ParamSpec
 from caller_svc.http_caller import ApiCaller, fill_path
 
 
 @pytest.fixture()
-async def caller() -> AsyncIterator[ApiCaller]:
-    async with httpx.AsyncClient() as client:
-        yield ApiCaller(client, CircuitBreaker(None))
+async def caller(egress_guard: EgressGuard) -> AsyncIterator[ApiCaller]:
+    # The test servers are on loopback: allow-listed exactly, as the demo's are.
+    async with httpx.AsyncClient(transport=GuardedTransport(egress_guard)) as client:
+        yield ApiCaller(client, CircuitBreaker(None), guard=egress_guard)
 
 
 async def test_a_service_gets_chat_author_and_entities_in_param_order(caller: ApiCaller, test_api) -> None:

@@ -56,10 +56,10 @@ class Sessions:
         self.sessions = sessions or {}
         self.fail = fail
 
-    async def active_session(self, chat_id: str) -> ActiveSession | None:
+    async def active_session(self, chat_id: str, owner_id: str = "") -> ActiveSession | None:
         if self.fail:
             raise RuntimeError("loop_svc is down")
         return self.sessions.get(chat_id)
 
-    async def drop_session(self, chat_id: str) -> None:
+    async def drop_session(self, chat_id: str, owner_id: str = "") -> None:
         self.sessions.pop(chat_id, None)

@@ -19,6 +19,9 @@ from services.redis_server import EmbeddedRedis
 QUERY = {"method": "GET", "url": "https://api.example.ee/PublicHolidays", "params": {"countryIsoCode": "EE"}}
 
 
+ALICE = "anon:alice"
+
+
 @pytest.fixture()
 async def edge(redis_server: EmbeddedRedis) -> AsyncIterator[httpx.AsyncClient]:
     caller = await build_server(CallerSettings(port=0, redis_url=redis_server.url))
@@ -28,9 +31,16 @@ async def edge(redis_server: EmbeddedRedis) -> AsyncIterator[httpx.AsyncClient]:
         async with httpx.AsyncClient(
             transport=httpx.ASGITransport(app=app), base_url="http://edge"
         ) as client:
+            client.app = app  # type: ignore[attr-defined]
             yield client
     finally:
         await caller.stop(0)
+
+
+def bearer(edge: httpx.AsyncClient, owner_id: str) -> dict[str, str]:
+    """The chat token the edge would have issued to `owner_id` (the only way to be an owner)."""
+    token = edge.app.state.identity.issue_chat_token(owner_id, "chat-1")  # type: ignore[attr-defined]
+    return {"Authorization": f"Bearer {token}"}
 
 
 async def test_the_owner_reads_a_stored_result(edge, redis_client: aioredis.Redis) -> None:
@@ -39,10 +49,10 @@ async def test_the_owner_reads_a_stored_result(edge, redis_client: aioredis.Redi
         question="Millised on Eesti riigipühad?",
         summary="The API returned a list. 1 item.",
         response=[{"startDate": "2026-01-01"}],
-        owner_id="alice",
+        owner_id=ALICE,
         query=QUERY,
     )
-    response = await edge.get(f"/v1/results/{result_id}", headers={"X-Author-Id": "alice"})
+    response = await edge.get(f"/v1/results/{result_id}", headers=bearer(edge, ALICE))
     assert response.status_code == 200
     body = response.json()
     assert body["resultId"] == result_id and body["query"] == QUERY
@@ -50,7 +60,7 @@ async def test_the_owner_reads_a_stored_result(edge, redis_client: aioredis.Redi
     assert body["question"] == "Millised on Eesti riigipühad?"
     assert "ownerId" not in body
 
-    other = await edge.get(f"/v1/results/{result_id}", params={"authorId": "mallory"})
+    other = await edge.get(f"/v1/results/{result_id}", headers=bearer(edge, "anon:mallory"))
     assert other.status_code == 403
     assert other.json()["error"]["reason"] == "RESULT_ACCESS_DENIED"
 
@@ -58,10 +68,19 @@ async def test_the_owner_reads_a_stored_result(edge, redis_client: aioredis.Redi
     assert anonymous.status_code == 401
     assert anonymous.json()["error"]["reason"] == "OWNER_REQUIRED"
 
+    # A claimed owner (header, query) is not an identity.
+    claimed = await edge.get(
+        f"/v1/results/{result_id}", headers={"X-Author-Id": ALICE}, params={"authorId": ALICE}
+    )
+    assert claimed.status_code == 401
+
+    forged = await edge.get(f"/v1/results/{result_id}", headers={"Authorization": "Bearer not.a.token"})
+    assert forged.status_code == 401
+
 
 async def test_unknown_and_malformed_ids(edge) -> None:
-    missing = await edge.get(f"/v1/results/{uuid.uuid4()}", headers={"X-Author-Id": "alice"})
+    missing = await edge.get(f"/v1/results/{uuid.uuid4()}", headers=bearer(edge, ALICE))
     assert missing.status_code == 404
     assert missing.json()["error"]["message"] == "Result expired. Ask the user to re-run the query."
-    malformed = await edge.get("/v1/results/not-a-uuid", headers={"X-Author-Id": "alice"})
+    malformed = await edge.get("/v1/results/not-a-uuid", headers=bearer(edge, ALICE))
     assert malformed.status_code == 400 and malformed.json()["error"]["field"] == "result_id"
