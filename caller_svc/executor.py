@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from caller_svc.endpoint import EndpointSpec
+from caller_svc.guardrails import clean_text
 from caller_svc.http_caller import ApiCaller, ApiCallResult
 from caller_svc.messages import FailureKind, failure_message
 from caller_svc.result_store import ResultStore
@@ -145,7 +146,8 @@ class CallExecutor:
     ) -> CallReport:
         if not result.has_body:
             return CallReport(call.endpoint.name, result, call.cached, None, _failure_summary(result))
-        summary = summarize(result.data)
+        # Summaries reach logs, the LLM context and the call_outcome events users' pages get.
+        summary = clean_text(summarize(result.data))
         if not result.success:
             summary = f"{_failure_summary(result)} {summary}"
         result_id = await self._store.save(

@@ -385,6 +385,9 @@ async def test_guardrails_block_injected_instructions_and_strip_markup(stub, tes
     marked = caller_pb2.EndpointCall(
         endpoint=catalogue_pb2.Endpoint(name="get_office", method="GET", url=f"{test_api.url}/markup")
     )
-    text = answer(await collect(stub, calls=[marked], language=chat_pb2.LANGUAGE_EN, owner_id="alice"))
+    events = await collect(stub, calls=[marked], language=chat_pb2.LANGUAGE_EN, owner_id="alice")
+    text = answer(events)
     assert "Title: Office hours" in text and "closed on Mondays" in text
     assert "<" not in text and "javascript:" not in text and "\x1b" not in text
+    summary = next(e.call_outcome.summary for e in events if e.HasField("call_outcome"))
+    assert "Office" in summary and "<script" not in summary and "\x1b" not in summary

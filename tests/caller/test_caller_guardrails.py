@@ -6,6 +6,7 @@ import json
 
 from caller_svc.formatter import DeterministicFormatter, ResultToFormat
 from caller_svc.guardrails import SAFE_MESSAGES, check_answer, clean_data, clean_text, data_strings
+from caller_svc.json_truncate import truncate_json
 from caller_svc.pacing import paced_chunks
 
 
@@ -52,3 +53,13 @@ async def test_answers_stream_in_word_chunks_at_a_pace() -> None:
     chunks = [c async for c in paced_chunks(text, 0.05, sleep)]
     assert "".join(chunks) == text
     assert len(chunks) == 5 and pauses == [0.05] * 4
+
+
+def test_truncation_keeps_json_valid_within_budget() -> None:
+    big = {"rows": [{"name": "ä" * 300, "n": i} for i in range(5000)], "unit": "EUR"}
+    for budget in (50_000, 5_000, 800):
+        text = truncate_json(big, budget)
+        parsed = json.loads(text)
+        assert len(text.encode()) <= budget
+        assert parsed["unit"] == "EUR" and parsed["rows"][-1].endswith("more items left out")
+    assert truncate_json({"a": 1}, 100) == '{"a": 1}'
