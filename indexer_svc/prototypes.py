@@ -17,13 +17,16 @@ import numpy as np
 MAX_EXAMPLES = 64
 
 
-def prototype(vectors: Sequence[Sequence[float]]) -> list[float] | None:
-    """Normalised mean of the vectors; None when there are none (or they cancel out)."""
+def prototype(
+    vectors: Sequence[Sequence[float]], weights: Sequence[float] | None = None
+) -> list[float] | None:
+    """Normalised (weighted) mean of the normalised vectors; None when there are none (or
+    they cancel out)."""
     if not vectors:
         return None
     matrix = np.asarray(vectors, dtype=np.float64)
     matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-    mean = matrix.mean(axis=0)
+    mean = np.average(matrix, axis=0, weights=weights) if weights is not None else matrix.mean(axis=0)
     norm = float(np.linalg.norm(mean))
     if norm < 1e-9:
         return None

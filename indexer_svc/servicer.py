@@ -60,7 +60,9 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
 
     # --- endpoints ------------------------------------------------------------------
 
-    async def IndexEndpoint(self, request, context):  # type: ignore[override]
+    async def IndexEndpoint(  # type: ignore[override]
+        self, request: indexer_pb2.IndexEndpointRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.IndexEndpointResponse:
         indexed = await _run(
             context,
             self._catalogue.index_endpoint(
@@ -73,15 +75,21 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
             embed_text=indexed.embed_text,
         )
 
-    async def DeleteEndpoint(self, request, context):  # type: ignore[override]
+    async def DeleteEndpoint(  # type: ignore[override]
+        self, request: indexer_pb2.DeleteEndpointRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.DeleteEndpointResponse:
         deleted = await _run(context, self._catalogue.delete("endpoint", request.endpoint_id))
         return indexer_pb2.DeleteEndpointResponse(deleted=deleted)
 
-    async def GetEndpoint(self, request, context):  # type: ignore[override]
+    async def GetEndpoint(  # type: ignore[override]
+        self, request: indexer_pb2.GetEndpointRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.GetEndpointResponse:
         endpoint = await _run(context, self._catalogue.get("endpoint", request.endpoint_id))
         return indexer_pb2.GetEndpointResponse(endpoint=endpoint_message(endpoint))
 
-    async def ListEndpoints(self, request, context):  # type: ignore[override]
+    async def ListEndpoints(  # type: ignore[override]
+        self, request: indexer_pb2.ListEndpointsRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.ListEndpointsResponse:
         listing = await _run(
             context,
             self._catalogue.list_page(
@@ -97,7 +105,9 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
 
     # --- services -------------------------------------------------------------------
 
-    async def IndexService(self, request, context):  # type: ignore[override]
+    async def IndexService(  # type: ignore[override]
+        self, request: indexer_pb2.IndexServiceRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.IndexServiceResponse:
         indexed = await _run(
             context,
             self._catalogue.index_service(
@@ -108,15 +118,21 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
             service=service_message(indexed.entity), replaced=indexed.replaced, embed_text=indexed.embed_text
         )
 
-    async def DeleteService(self, request, context):  # type: ignore[override]
+    async def DeleteService(  # type: ignore[override]
+        self, request: indexer_pb2.DeleteServiceRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.DeleteServiceResponse:
         deleted = await _run(context, self._catalogue.delete("service", request.service_id))
         return indexer_pb2.DeleteServiceResponse(deleted=deleted)
 
-    async def GetService(self, request, context):  # type: ignore[override]
+    async def GetService(  # type: ignore[override]
+        self, request: indexer_pb2.GetServiceRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.GetServiceResponse:
         service = await _run(context, self._catalogue.get("service", request.service_id))
         return indexer_pb2.GetServiceResponse(service=service_message(service))
 
-    async def ListServices(self, request, context):  # type: ignore[override]
+    async def ListServices(  # type: ignore[override]
+        self, request: indexer_pb2.ListServicesRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.ListServicesResponse:
         listing = await _run(
             context,
             self._catalogue.list_page("service", page_size=request.page_size, page_token=request.page_token),
@@ -127,7 +143,9 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
 
     # --- knowledge documents --------------------------------------------------------
 
-    async def IndexKnowledgeDocument(self, request, context):  # type: ignore[override]
+    async def IndexKnowledgeDocument(  # type: ignore[override]
+        self, request: indexer_pb2.IndexKnowledgeDocumentRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.IndexKnowledgeDocumentResponse:
         indexed = await _run(
             context, self._catalogue.index_knowledge_document(message_to_body(request.document))
         )
@@ -135,15 +153,21 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
             document=document_message(indexed.entity), replaced=indexed.replaced
         )
 
-    async def DeleteKnowledgeDocument(self, request, context):  # type: ignore[override]
+    async def DeleteKnowledgeDocument(  # type: ignore[override]
+        self, request: indexer_pb2.DeleteKnowledgeDocumentRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.DeleteKnowledgeDocumentResponse:
         deleted = await _run(context, self._catalogue.delete("knowledge", request.document_id))
         return indexer_pb2.DeleteKnowledgeDocumentResponse(deleted=deleted)
 
-    async def GetKnowledgeDocument(self, request, context):  # type: ignore[override]
+    async def GetKnowledgeDocument(  # type: ignore[override]
+        self, request: indexer_pb2.GetKnowledgeDocumentRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.GetKnowledgeDocumentResponse:
         document = await _run(context, self._catalogue.get("knowledge", request.document_id))
         return indexer_pb2.GetKnowledgeDocumentResponse(document=document_message(document))
 
-    async def ListKnowledgeDocuments(self, request, context):  # type: ignore[override]
+    async def ListKnowledgeDocuments(  # type: ignore[override]
+        self, request: indexer_pb2.ListKnowledgeDocumentsRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.ListKnowledgeDocumentsResponse:
         listing = await _run(
             context,
             self._catalogue.list_page(
@@ -156,7 +180,9 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
 
     # --- search and embeddings ------------------------------------------------------
 
-    async def Search(self, request, context):  # type: ignore[override]
+    async def Search(  # type: ignore[override]
+        self, request: indexer_pb2.SearchRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.SearchResponse:
         kind = _KINDS.get(request.collection)
         if kind is None:
             await abort_with(
@@ -180,7 +206,9 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
             embedding_model=result.embedding_model,
         )
 
-    async def Embed(self, request, context):  # type: ignore[override]
+    async def Embed(  # type: ignore[override]
+        self, request: indexer_pb2.EmbedRequest, context: grpc.aio.ServicerContext
+    ) -> indexer_pb2.EmbedResponse:
         role = _ROLES.get(request.role)
         if role is None:
             await abort_with(context, InvalidArgument("role must be QUERY or PASSAGE", field="role"))
