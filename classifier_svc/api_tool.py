@@ -136,7 +136,9 @@ class ApiToolMatcher:
             # A message that matches one endpoint clearly splits only into parts that are
             # each clear matches too ("find the address … and calculate the vehicle tax …");
             # a single intent phrased with an "and" keeps its one endpoint.
-            parallel = await self._decompose(message, llm, strict=match.confidence is Confidence.HIGH)
+            parallel = await self._decompose(
+                message, llm, strict=match.confidence is Confidence.HIGH, whole_evidence=match.evidence
+            )
             if parallel:
                 return Decision(
                     Workflow.API_TOOL_CALLING,
@@ -176,8 +178,12 @@ class ApiToolMatcher:
         llm.validated = True
         return chosen
 
-    async def _decompose(self, message: str, llm: LlmUse, *, strict: bool = False) -> list[Candidate]:
-        """Endpoints of the message's sub-intents, when there are at least two distinct ones."""
+    async def _decompose(
+        self, message: str, llm: LlmUse, *, strict: bool = False, whole_evidence: float = float("-inf")
+    ) -> list[Candidate]:
+        """Endpoints of the message's sub-intents, when there are at least two distinct ones.
+        Two intents dilute one vector, so each focused part must match at least as clearly
+        as the whole message did; a fragment of one intent ("please go ahead") does not."""
         limit = self._policy.max_parallel_endpoints
         parts: list[str] = []
         if self._decomposer is not None:
@@ -195,7 +201,11 @@ class ApiToolMatcher:
         chosen: dict[str, Candidate] = {}
         for candidates in results:
             part = assess(candidates, self._policy.profile)
-            if part.best is not None and (part.confidence is Confidence.HIGH or not strict):
+            if (
+                part.best is not None
+                and (part.confidence is Confidence.HIGH or not strict)
+                and part.evidence >= whole_evidence
+            ):
                 chosen.setdefault(part.best.name, part.best)
         return list(chosen.values())[:limit] if len(chosen) >= 2 else []
 
