@@ -1,10 +1,12 @@
 """`make bench`: the mesh benchmark (a table per part, then ONE JSON object as the last
 line), the cold start of `atc up`, and the answers benchmark when it is present.
 
-    .venv/bin/python -m bench [--quick] [--with-thresholds]
+    .venv/bin/python -m bench [--quick]
 
 `--quick` bounds every part (shorter loads, catalogues up to 1,000 endpoints).
-Each benchmark is also runnable alone (`python -m bench.mesh_bench`, ...).
+Each benchmark is also runnable alone (`python -m bench.mesh_bench`, ...). Routing quality
+needs the evaluation data outside the repo and runs alone:
+`python -m bench.eval_routing --catalog ../shared/eval/clinc_dev`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import subprocess
 import sys
 from typing import Any
 
-from bench import classifier_thresholds, cold_start, mesh_bench
+from bench import cold_start, mesh_bench
 
 # The answers benchmark (formatter tokens, result store p50/p99) plugs in here: any
 # `bench/bench_answers.py` that prints one JSON object as its last line.
@@ -43,17 +45,12 @@ def answers_benchmark(quick: bool) -> dict[str, Any] | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="bounded runs (a few minutes in all)")
-    parser.add_argument(
-        "--with-thresholds", action="store_true", help="also re-run the classifier threshold calibration"
-    )
     args = parser.parse_args()
     summary: dict[str, Any] = {}
     asyncio.run(cold_start.main())
     summary["mesh"] = asyncio.run(mesh_bench.guarded(lambda: mesh_bench.run(args.quick)))
     answers = answers_benchmark(args.quick)
     summary["answers"] = answers if answers is not None else "bench/bench_answers.py not present"
-    if args.with_thresholds:
-        asyncio.run(classifier_thresholds.main())
     turn = summary["mesh"].get("turn", {})
     summary["ratio"] = turn.get("ratio")
     print(json.dumps(summary, ensure_ascii=False))

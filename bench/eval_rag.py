@@ -27,11 +27,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from classifier_svc.api_matcher import Thresholds, assess
 from classifier_svc.candidates import Candidate
 from classifier_svc.passages import Passage
 from classifier_svc.rag_extractive import ExtractiveAnswerer
 from classifier_svc.rag_gate import RagGate
+from classifier_svc.service_gate import Thresholds, assess
 from classifier_svc.settings import ClassifierSettings
 from indexer_svc.app import build_catalogue
 from indexer_svc.catalogue import Catalogue

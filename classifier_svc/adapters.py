@@ -3,26 +3,46 @@
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 
 import grpc
 
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
-from classifier_svc.candidates import ActiveSession, Candidate
+from classifier_svc.calibration import CalibrationProfile
+from classifier_svc.candidates import ActiveSession, Candidate, PendingParam
+from classifier_svc.deadlines import lookup_timeout
 from services import language
 from services.runtime.status import mesh_error_from_rpc
 
+# Distinct texts whose query vectors are kept: one turn searches a handful of texts
+# (the message, the offer it affirms, the parts of a multi-intent message).
+EMBEDDING_CACHE_SIZE = 512
+
 
 class IndexerEndpointSearch:
-    def __init__(self, stub: indexer_pb2_grpc.IndexerServiceStub, timeout: float) -> None:
+    """Searches the indexer's endpoint collection. Each distinct text is embedded once
+    (the first search returns its vector; later searches of the same text send it back),
+    and every response must come from the model the calibration profile was fitted for."""
+
+    def __init__(
+        self, stub: indexer_pb2_grpc.IndexerServiceStub, profile: CalibrationProfile, default_timeout: float
+    ) -> None:
         self._stub = stub
-        self._timeout = timeout
+        self._profile = profile
+        self._default_timeout = default_timeout
+        self._vectors: OrderedDict[str, list[float]] = OrderedDict()
 
     async def search(self, query: str, limit: int) -> list[Candidate]:
-        response = await self._stub.Search(
-            indexer_pb2.SearchRequest(collection=indexer_pb2.COLLECTION_ENDPOINTS, query=query, limit=limit),
-            timeout=self._timeout,
+        request = indexer_pb2.SearchRequest(
+            collection=indexer_pb2.COLLECTION_ENDPOINTS,
+            query=query,
+            limit=limit,
+            query_embedding=self._vectors.get(query, ()),
         )
+        response = await self._stub.Search(request, timeout=lookup_timeout(self._default_timeout))
+        self._profile.check_model(response.embedding_model)
+        self._remember(query, list(response.query_embedding))
         return [
             Candidate(
                 endpoint_id=hit.endpoint.endpoint_id,
@@ -32,28 +52,47 @@ class IndexerEndpointSearch:
                 matched_terms=hit.matched_terms,
                 query_terms=response.query_terms,
                 endpoint=hit.endpoint,
+                prototype_cosine=hit.prototype_cosine,
+                description_cosine=hit.description_cosine or hit.dense_cosine,
+                has_prototype=hit.has_prototype,
             )
             for hit in response.hits
             if hit.WhichOneof("item") == "endpoint"
         ]
+
+    async def warm_up(self) -> None:
+        """One search at startup: loads the indexer's model and index, and checks that it
+        embeds with the profile's model (a mismatch is a startup error, not a bad route)."""
+        await self.search("warm-up", 1)
+        self._vectors.clear()
+
+    def _remember(self, query: str, vector: list[float]) -> None:
+        if not vector:
+            return
+        self._vectors[query] = vector
+        self._vectors.move_to_end(query)
+        while len(self._vectors) > EMBEDDING_CACHE_SIZE:
+            self._vectors.popitem(last=False)
 
 
 log = logging.getLogger("atc.classifier.sessions")
 
 
 class LoopSessionDirectory:
-    def __init__(self, stub: loop_pb2_grpc.LoopServiceStub, timeout: float) -> None:
+    def __init__(self, stub: loop_pb2_grpc.LoopServiceStub, default_timeout: float) -> None:
         self._stub = stub
-        self._timeout = timeout
+        self._default_timeout = default_timeout
 
     async def active_session(self, chat_id: str, owner_id: str = "") -> ActiveSession | None:
         try:
             response = await self._stub.GetSession(
-                loop_pb2.GetSessionRequest(chat_id=chat_id, owner_id=owner_id), timeout=self._timeout
+                loop_pb2.GetSessionRequest(chat_id=chat_id, owner_id=owner_id),
+                timeout=lookup_timeout(self._default_timeout),
             )
         except grpc.aio.AioRpcError as exc:
             if exc.code() == grpc.StatusCode.NOT_FOUND:
                 return None
+            # Another owner's chat: refused (the edge answers 403), never resumed, switched or deleted.
             if exc.code() == grpc.StatusCode.PERMISSION_DENIED:
                 raise mesh_error_from_rpc(exc) from exc
             if exc.code() == grpc.StatusCode.UNAVAILABLE:
@@ -68,9 +107,22 @@ class LoopSessionDirectory:
             endpoint_names=tuple(e.name for e in session.endpoints),
             language=language.from_proto(session.language),
             is_service=bool(session.endpoints) and all(e.type == "service" for e in session.endpoints),
+            pending=_pending(session),
         )
 
     async def drop_session(self, chat_id: str, owner_id: str = "") -> None:
         await self._stub.DeleteSession(
-            loop_pb2.DeleteSessionRequest(chat_id=chat_id, owner_id=owner_id), timeout=self._timeout
+            loop_pb2.DeleteSessionRequest(chat_id=chat_id, owner_id=owner_id),
+            timeout=lookup_timeout(self._default_timeout),
         )
+
+
+def _pending(session: loop_pb2.Session) -> tuple[PendingParam, ...]:
+    """Required parameters no endpoint of the session has a value for yet."""
+    pending = []
+    for endpoint in session.endpoints:
+        collected = session.collected[endpoint.name].values if endpoint.name in session.collected else {}
+        for param in endpoint.params:
+            if param.required and not collected.get(param.name):
+                pending.append(PendingParam(param.name, param.type, tuple(param.enum)))
+    return tuple(pending)

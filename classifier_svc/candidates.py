@@ -24,6 +24,10 @@ class Candidate:
     matched_terms: int = 0
     query_terms: int = 0
     endpoint: Any = field(default=None, compare=False, repr=False)
+    # Cosine to the endpoint's example prototype (0 without examples) and to its description.
+    prototype_cosine: float = 0.0
+    description_cosine: float = 0.0
+    has_prototype: bool = False
 
     @property
     def term_coverage(self) -> float:
@@ -43,10 +47,21 @@ class PriorMessage:
 
 
 @dataclass(frozen=True)
+class PendingParam:
+    """A required parameter the session still waits for."""
+
+    name: str
+    type: str
+    enum: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ActiveSession:
     chat_id: str
     endpoint_names: tuple[str, ...]
     language: Lang | None
+    # What the loop is still asking for; empty when unknown.
+    pending: tuple[PendingParam, ...] = ()
     # Every endpoint of the session is a registered service (SERVICE workflow).
     is_service: bool = False
 
@@ -88,3 +103,4 @@ class Decision:
     query: str = ""
     # LLM calls made while deciding (a CONTEXT answer written by the LLM).
     llm_calls: int = 0
+    llm_validated: bool = False

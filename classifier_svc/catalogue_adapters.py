@@ -10,6 +10,7 @@ from __future__ import annotations
 from atc.common.v1 import catalogue_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from classifier_svc.candidates import Candidate
+from classifier_svc.deadlines import lookup_timeout
 from classifier_svc.passages import Passage
 
 SERVICE_TYPE = "service"
@@ -40,7 +41,7 @@ class IndexerServiceSearch:
     async def search(self, query: str, limit: int) -> list[Candidate]:
         response = await self._stub.Search(
             indexer_pb2.SearchRequest(collection=indexer_pb2.COLLECTION_SERVICES, query=query, limit=limit),
-            timeout=self._timeout,
+            timeout=lookup_timeout(self._timeout),
         )
         return [
             Candidate(
@@ -65,7 +66,7 @@ class IndexerKnowledgeSearch:
     async def search(self, query: str, limit: int) -> list[Passage]:
         response = await self._stub.Search(
             indexer_pb2.SearchRequest(collection=indexer_pb2.COLLECTION_KNOWLEDGE, query=query, limit=limit),
-            timeout=self._timeout,
+            timeout=lookup_timeout(self._timeout),
         )
         return [
             Passage(

@@ -15,6 +15,7 @@ import grpc
 
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from classifier_svc.candidates import Candidate, Decision, Reason, Workflow
+from classifier_svc.deadlines import lookup_timeout
 from classifier_svc.ports import EndpointSearch
 from services import language
 from services.language import Lang
@@ -51,7 +52,7 @@ class FollowUpRouting:
             chat_id=chat_id, owner_id=owner_id, message=message, language=language.to_proto(lang)
         )
         try:
-            response = await self._loop.DetectFollowUp(request, timeout=self._timeout)
+            response = await self._loop.DetectFollowUp(request, timeout=lookup_timeout(self._timeout))
         except grpc.aio.AioRpcError as error:
             log.warning("follow-up detection unavailable: %s", error.code().name)
             return None

@@ -11,11 +11,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from classifier_svc.api_matcher import Thresholds, assess
 from classifier_svc.candidates import Decision, PriorMessage, Reason, Workflow
 from classifier_svc.conversation import classify_history_question, recap
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch
 from classifier_svc.rag_gate import RagGate
+from classifier_svc.service_gate import Thresholds, assess
 from classifier_svc.small_talk import classify_small_talk, small_talk_reply
 from services.language import Lang
 

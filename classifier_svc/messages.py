@@ -33,3 +33,27 @@ THANKS: dict[Lang, str] = {
     "et": "Palun! Kas saan veel millegagi aidata?",
     "ru": "Пожалуйста! Могу ли я помочь чем-то ещё?",
 }
+
+HOW_ARE_YOU: dict[Lang, str] = {
+    "en": "I'm fine, thank you! How can I help you today?",
+    "et": "Aitäh, mul läheb hästi! Kuidas saan teid täna aidata?",
+    "ru": "Спасибо, у меня всё хорошо! Чем я могу вам помочь?",
+}
+
+CAPABILITIES: dict[Lang, str] = {
+    "en": (
+        "I can look things up for you in the public services connected to this assistant, for "
+        "example public holidays, school holidays, vehicle tax, addresses, electricity prices or "
+        "parliament votings. Just ask, and I will ask for anything I still need."
+    ),
+    "et": (
+        "Saan teie eest otsida infot assistendiga ühendatud avalikest teenustest, näiteks "
+        "riigipühad, koolivaheajad, sõidukimaks, aadressid, elektri hinnad või Riigikogu "
+        "hääletused. Küsige julgelt – kui mul on veel midagi vaja, küsin üle."
+    ),
+    "ru": (
+        "Я могу найти для вас информацию в подключённых государственных сервисах: например, "
+        "праздники, школьные каникулы, налог на автомобиль, адреса, цены на электроэнергию или "
+        "голосования в Рийгикогу. Просто спросите, а недостающее я уточню."
+    ),
+}

@@ -15,9 +15,11 @@ from collections.abc import Sequence
 from classifier_svc.candidates import PriorMessage
 
 _AFFIRMATIVE = re.compile(
-    r"^\W*(yes|yeah|yep|yup|sure|ok|okay|of course|please do|"
-    r"jah|jaa|muidugi|olgu|sobib|just nii|"
-    r"да|конечно|хорошо|давайте|давай)\b",
+    r"^\W*(yes|yeah|yep|yup|sure|ok|okay|of course|please do|please|go ahead|absolutely|definitely|"
+    r"certainly|sounds (good|great)|(that|it) (would|will) be (great|nice|good|perfect|helpful)|"
+    r"that'?d be (great|nice|good|perfect)|great|perfect|"
+    r"jah|jaa|jep|muidugi|olgu|sobib|just nii|kindlasti|palun|see oleks (tore|hea|super)|oleks tore|"
+    r"да|ага|конечно|хорошо|давайте|давай|пожалуйста|отлично|было бы (здорово|отлично|хорошо))\b",
     re.IGNORECASE,
 )
 
@@ -45,3 +47,15 @@ def with_offer(message: str, history: Sequence[PriorMessage]) -> str | None:
         (m.content.strip() for m in reversed(history) if m.role == "assistant" and m.content.strip()), ""
     )
     return f"{offer} {message.strip()}" if offer and is_offer(offer) else None
+
+
+# An affirmation followed by this many words of its own says what it wants by itself
+# ("Yes, I also need a bus to Fresno on the 5th").
+SELF_CONTAINED_WORDS = 4
+_WORDS = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
+
+
+def says_more_than_yes(message: str) -> bool:
+    match = _AFFIRMATIVE.match(message)
+    rest = message[match.end() :] if match else message
+    return len(_WORDS.findall(rest)) >= SELF_CONTAINED_WORDS

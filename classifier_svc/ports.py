@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from classifier_svc.candidates import ActiveSession, Candidate
@@ -10,7 +11,8 @@ from classifier_svc.passages import Passage
 
 class EndpointSearch(Protocol):
     async def search(self, query: str, limit: int) -> list[Candidate]:
-        """Catalogue endpoints for `query`, ordered by hybrid rank, with dense cosines."""
+        """Catalogue endpoints for `query`, ordered by hybrid rank, with their cosines.
+        Implementations reuse one embedding per distinct text within a turn."""
         ...
 
 
@@ -23,4 +25,16 @@ class SessionDirectory(Protocol):
 class KnowledgeSearch(Protocol):
     async def search(self, query: str, limit: int) -> list[Passage]:
         """Knowledge-base passages for `query`, ordered by hybrid rank, with dense cosines."""
+        ...
+
+
+class EndpointDisambiguator(Protocol):
+    async def choose(self, message: str, candidates: Sequence[Candidate]) -> Candidate | None:
+        """The one candidate the message asks for, or None when none fits. Raises on failure."""
+        ...
+
+
+class IntentDecomposer(Protocol):
+    async def decompose(self, message: str, max_parts: int) -> list[str]:
+        """Focused sub-queries when the message asks for several things; [] for one. Raises on failure."""
         ...

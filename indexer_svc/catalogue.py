@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal
 
 from indexer_svc.embed_text import document_embed_text, endpoint_embed_text, service_embed_text
-from indexer_svc.enrichment import EndpointEnricher
+from indexer_svc.enrichment import EndpointEnricher, name_words
+from indexer_svc.example_phrasings import ExamplePhrasingWriter
+from indexer_svc.prototypes import cosine, prototype, usable_examples
 from indexer_svc.search import HybridSearcher
 from indexer_svc.validation import (
     Endpoint,
@@ -36,6 +38,10 @@ Kind = Literal["endpoint", "service", "knowledge"]
 Role = Literal["query", "passage"]
 
 DEFAULT_PAGE_SIZE = 50
+# Bumped when what is stored per point changes, so unchanged entities are re-embedded.
+REPRESENTATION = "prototype+description+topic/1"
+# Weight of the name's topic words in the description vector (see Catalogue._with_topic).
+TOPIC_WEIGHT = 0.3
 MAX_PAGE_SIZE = 500
 _ID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://atc-mesh/catalogue")
 
@@ -75,6 +81,10 @@ class SearchHit:
     # Distinct query words found (by stem) in the item's indexed text.
     matched_terms: int
     entity: Entity
+    # Cosine to the example prototype (0 without one) and to the description passage.
+    prototype_cosine: float = 0.0
+    description_cosine: float = 0.0
+    has_prototype: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,6 +93,7 @@ class SearchResult:
     query_embedding: list[float]
     # Distinct content words of the query that are not names (services.sparse.intent_words).
     query_terms: int
+    embedding_model: str = ""
 
 
 def point_id(entity_id: str) -> str:
@@ -106,7 +117,9 @@ class Catalogue:
         *,
         collections: CollectionNames | None = None,
         default_search_limit: int = 5,
+        phrasings: ExamplePhrasingWriter | None = None,
     ) -> None:
+        self._phrasings = phrasings or ExamplePhrasingWriter(None)
         self._index = index
         self._embedder = embedder
         self._sparse = sparse
@@ -132,7 +145,27 @@ class Catalogue:
         if not endpoint.enriched_context:
             context = await self._enricher.enrich_endpoint(endpoint, use_llm=not skip_enrichment)
             endpoint = endpoint.model_copy(update={"enriched_context": context})
-        return await self._store("endpoint", endpoint, endpoint_embed_text(endpoint), source_hash)
+        generated = [] if skip_enrichment else await self._generated_examples(endpoint, source_hash)
+        return await self._store(
+            "endpoint",
+            endpoint,
+            endpoint_embed_text(endpoint),
+            source_hash,
+            [*endpoint.examples, *generated],
+            extra_payload={"generated_examples": generated} if generated else None,
+        )
+
+    async def _generated_examples(self, endpoint: Endpoint, source_hash: str) -> list[str]:
+        """LLM-written phrasings for the prototype; the stored ones when the endpoint is
+        unchanged since they were written (re-indexing costs no LLM call)."""
+        if not self._phrasings.uses_llm:
+            return []
+        stored = await self._index.get(self._collections.endpoints, [point_id(endpoint.endpoint_id)])
+        if stored and stored[0].payload.get("source_hash") == source_hash:
+            kept = stored[0].payload.get("generated_examples")
+            if isinstance(kept, list):
+                return [str(x) for x in kept]
+        return await self._phrasings.phrasings(endpoint, source_hash)
 
     async def index_service(
         self, body: Mapping[str, Any], *, skip_enrichment: bool = False
@@ -142,7 +175,9 @@ class Catalogue:
         if not service.enriched_context:
             context = await self._enricher.enrich_service(service, use_llm=not skip_enrichment)
             service = service.model_copy(update={"enriched_context": context})
-        return await self._store("service", service, service_embed_text(service), source_hash)
+        return await self._store(
+            "service", service, service_embed_text(service), source_hash, service.examples
+        )
 
     async def index_knowledge_document(self, body: Mapping[str, Any]) -> Indexed[KnowledgeDocument]:
         document = parse_knowledge_document(body)
@@ -166,10 +201,26 @@ class Catalogue:
             await self.index_endpoint(endpoint.model_dump(exclude_none=True))
         return len(changed)
 
-    async def _store(self, kind: Kind, entity: Entity, embed_text: str, source_hash: str) -> Indexed[Any]:
+    async def _store(
+        self,
+        kind: Kind,
+        entity: Entity,
+        embed_text: str,
+        source_hash: str,
+        examples: Sequence[str] = (),
+        *,
+        extra_payload: Mapping[str, Any] | None = None,
+    ) -> Indexed[Any]:
         collection = self._collections.of(kind)
         pid = point_id(entity.id)
-        dense = (await self._embedder.embed_passages([embed_text]))[0]
+        description = (await self._embedder.embed_passages([embed_text]))[0]
+        if kind != "knowledge":
+            description = await self._with_topic(description, getattr(entity, "name", ""))
+        phrasings = usable_examples(examples)
+        proto = prototype(await self._embedder.embed_queries(phrasings)) if phrasings else None
+        # The index ranks by the prototype when there is one (how users ask), else by the
+        # description; the other vector rides in the payload so every hit gets both cosines.
+        dense = proto or description
         payload = {
             **entity.model_dump(mode="json", exclude_none=True),
             "kind": kind,
@@ -177,6 +228,9 @@ class Catalogue:
             # Kept so a search counts matched words without stemming each hit's text again.
             "terms": sorted(set(self._sparse.terms(embed_text))),
             "source_hash": source_hash,
+            "description_vector": description,
+            "prototype_vector": proto,
+            **(extra_payload or {}),
         }
         # Not atomic with the upsert: two concurrent re-indexes of one id may both say
         # replaced=False; the stored point is still exactly one.
@@ -188,12 +242,23 @@ class Catalogue:
         log.info("indexed %s %s (%s)", kind, entity.id, "replaced" if replaced else "new")
         return Indexed(entity=entity, replaced=replaced, embed_text=embed_text)
 
+    async def _with_topic(self, description: list[float], name: str) -> list[float]:
+        """The description vector nudged towards the endpoint's topic as a user would say it:
+        the words of its name ("hotels_3_reserve_hotel" → "hotels reserve hotel") embedded
+        on the query side. On SGD (descriptions only) this lifted top-1 by ≈ 2 points."""
+        topic = " ".join(name_words(name))
+        if not topic:
+            return description
+        topic_vector = (await self._embedder.embed_queries([topic]))[0]
+        blended = prototype([description, topic_vector], [1.0, TOPIC_WEIGHT])
+        return blended or description
+
     def _source_hash(self, entity: Entity) -> str:
         """What the stored vectors were computed from — the entity as received, so a
         supplied enriched_context counts but a generated one does not (an LLM phrases it
         differently each time) — plus the models that computed them."""
         source = entity.model_dump(mode="json", exclude_none=True)
-        source["_models"] = [self._embedder.model_name, self._sparse.vocab_size]
+        source["_models"] = [self._embedder.model_name, self._sparse.vocab_size, REPRESENTATION]
         canonical = json.dumps(source, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
@@ -270,11 +335,15 @@ class Catalogue:
                 hybrid_score=p.hybrid_score,
                 matched_terms=self._sparse.matched_terms(query, self._terms_of(p.payload)),
                 entity=model.model_validate(p.payload),
+                **_vector_cosines(p.payload, p.dense_cosine, raw.query_embedding),
             )
             for p in raw.points
         ]
         return SearchResult(
-            hits=hits, query_embedding=raw.query_embedding, query_terms=len(intent_words(query))
+            hits=hits,
+            query_embedding=raw.query_embedding,
+            query_terms=len(intent_words(query)),
+            embedding_model=self._embedder.model_name,
         )
 
     def _terms_of(self, payload: Mapping[str, Any]) -> set[str]:
@@ -287,6 +356,23 @@ class Catalogue:
         if role == "query":
             return await self._embedder.embed_queries(texts)
         return await self._embedder.embed_passages(texts)
+
+
+def _vector_cosines(
+    payload: Mapping[str, Any], dense_cosine: float, query: Sequence[float]
+) -> dict[str, Any]:
+    """Prototype and description cosines of one hit. The index scored the dense vector it
+    holds (the prototype when there is one); the other comes from the payload. A point
+    stored before prototypes existed holds only its description."""
+    has_prototype = bool(payload.get("prototype_vector"))
+    description = payload.get("description_vector")
+    if not has_prototype:
+        return {"prototype_cosine": 0.0, "description_cosine": dense_cosine, "has_prototype": False}
+    return {
+        "prototype_cosine": dense_cosine,
+        "description_cosine": cosine(query, description) if description else 0.0,
+        "has_prototype": True,
+    }
 
 
 _ID_FIELDS: dict[Kind, str] = {"endpoint": "endpoint_id", "service": "service_id", "knowledge": "document_id"}

@@ -41,6 +41,9 @@ def _hit_message(hit: SearchHit) -> indexer_pb2.SearchHit:
         hybrid_rank=hit.hybrid_rank,
         hybrid_score=hit.hybrid_score,
         matched_terms=hit.matched_terms,
+        prototype_cosine=hit.prototype_cosine,
+        description_cosine=hit.description_cosine,
+        has_prototype=hit.has_prototype,
     )
     if isinstance(hit.entity, Endpoint):
         message.endpoint.CopyFrom(endpoint_message(hit.entity))
@@ -200,6 +203,7 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
             hits=[_hit_message(hit) for hit in result.hits],
             query_embedding=result.query_embedding,
             query_terms=result.query_terms,
+            embedding_model=result.embedding_model,
         )
 
     async def Embed(

@@ -6,6 +6,7 @@ atc chat  [--target 127.0.0.1:50052] [--lang et]              a terminal chat wi
 atc ingest PATH… [--target 127.0.0.1:50051]                   knowledge files → knowledge collection
 atc index FILE|DIR… [--target …] [--base-url URL]             endpoint/service bodies → catalogue
 atc import-openapi SPEC [--target …] [--out FILE]             OpenAPI 3 operations → endpoints
+atc calibrate --catalog DIR [--catalog DIR2] [--oos-recall 0.7] [--out FILE]   fit the routing profile
 """
 
 from __future__ import annotations
@@ -70,6 +71,20 @@ def _parser() -> argparse.ArgumentParser:
     seed.add_argument("--skip-enrichment", action="store_true", help="index without LLM enrichment")
     seed.add_argument("--wait", type=float, default=300.0, help="seconds to wait for the indexer")
     add_catalogue_commands(commands)
+    calibrate = commands.add_parser("calibrate", help="fit the classifier's routing profile on eval folders")
+    calibrate.add_argument(
+        "--catalog",
+        type=Path,
+        action="append",
+        required=True,
+        help="folder with endpoints.json + routing_cases.jsonl",
+    )
+    calibrate.add_argument(
+        "--oos-recall", type=float, default=0.7, help="share of out-of-scope cases to reject"
+    )
+    calibrate.add_argument(
+        "--out", type=Path, default=None, help="profile file (default: the shipped classifier_svc profile)"
+    )
     return parser
 
 
@@ -150,6 +165,22 @@ def _chat(args: argparse.Namespace) -> int:
         return 0
 
 
+def _calibrate(args: argparse.Namespace) -> int:
+    from classifier_svc.calibration import DEFAULT_PROFILE_PATH
+    from services.calibrate import run
+
+    for folder in args.catalog:
+        if not (folder / "endpoints.json").is_file() or not (folder / "routing_cases.jsonl").is_file():
+            print(f"atc calibrate: {folder} needs endpoints.json and routing_cases.jsonl", file=sys.stderr)
+            return 2
+    if not 0.0 < args.oos_recall < 1.0:
+        print("atc calibrate: --oos-recall must be between 0 and 1", file=sys.stderr)
+        return 2
+    profile = asyncio.run(run(args.catalog, args.oos_recall, args.out or DEFAULT_PROFILE_PATH))
+    print(profile.model_dump_json(indent=2))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "up":
@@ -158,6 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _seed(args)
     if args.command in CATALOGUE_COMMANDS:
         return run_catalogue_command(args)
+    if args.command == "calibrate":
+        return _calibrate(args)
     return _chat(args)
 
 

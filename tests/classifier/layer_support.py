@@ -2,12 +2,38 @@
 
 from __future__ import annotations
 
+from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
+from classifier_svc.calibration import CalibrationProfile, ScoreThresholds
 from classifier_svc.candidates import ActiveSession, Candidate
 from classifier_svc.passages import Passage
+from classifier_svc.ports import EndpointSearch
+
+# A profile on the scale of these scripted cosines (endpoints without example prototypes
+# are scored by their description cosine).
+PROFILE = CalibrationProfile(
+    embedding_model="test-model",
+    prototype=ScoreThresholds(accept=0.85, gap_weight=1.0),
+    description=ScoreThresholds(accept=0.80, gap_weight=1.0),
+    switch_margin=0.02,
+)
 
 
 def cand(name: str, cosine: float, rank: int = 1, matched: int = 2, of: int = 2) -> Candidate:
-    return Candidate(f"id-{name}", name, cosine, rank, matched_terms=matched, query_terms=of, endpoint=name)
+    return Candidate(
+        f"id-{name}",
+        name,
+        cosine,
+        rank,
+        matched_terms=matched,
+        query_terms=of,
+        endpoint=name,
+        description_cosine=cosine,
+    )
+
+
+def matcher(search: EndpointSearch, *, multi_intent: bool = True) -> ApiToolMatcher:
+    """The API-tool matcher over a scripted endpoint search."""
+    return ApiToolMatcher(search, ApiToolPolicy(profile=PROFILE, multi_intent_enabled=multi_intent))
 
 
 def passage(

@@ -17,7 +17,7 @@ from classifier_svc.candidates import ActiveSession
 from classifier_svc.router import Router
 from classifier_svc.servicer import ClassifierServicer
 from services.language import LanguageDetector
-from tests.classifier.layer_support import Scripted, Sessions, cand, passage
+from tests.classifier.layer_support import Scripted, Sessions, cand, matcher, passage
 from tests.classifier.test_classifier_layers import POLICY
 
 KNOWLEDGE = {
@@ -112,13 +112,13 @@ async def mesh(detector: LanguageDetector) -> AsyncIterator[Mesh]:
         }
     )
     router = Router(
-        Scripted({"holidays": [cand("get_national_holidays", 0.9)]}),
+        matcher(Scripted({"holidays": [cand("get_national_holidays", 0.9)]})),
         sessions,
         detector,
         POLICY,
         knowledge=Scripted(KNOWLEDGE),
     )
-    broken = Router(Scripted(), Sessions(fail=True), detector, POLICY, knowledge=Scripted(KNOWLEDGE))
+    broken = Router(matcher(Scripted()), Sessions(fail=True), detector, POLICY, knowledge=Scripted(KNOWLEDGE))
     classifier_server = grpc.aio.server()
     async with grpc.aio.insecure_channel(f"127.0.0.1:{loop_port}") as loop_channel:
         loop = loop_pb2_grpc.LoopServiceStub(loop_channel)

@@ -7,17 +7,14 @@ from dataclasses import replace
 
 import pytest
 
-from classifier_svc.api_matcher import Thresholds
 from classifier_svc.candidates import ActiveSession, PriorMessage, Reason, Workflow
 from classifier_svc.router import Router, RouterPolicy
+from classifier_svc.service_gate import Thresholds
 from services.language import LanguageDetector
-from tests.classifier.layer_support import Scripted, Sessions, cand, passage
+from tests.classifier.layer_support import Scripted, Sessions, cand, matcher, passage
 
-THRESHOLDS = Thresholds(minimum=0.77, high=0.82, gap=0.0, min_term_coverage=0.5, dense_only=0.88)
-SERVICE_THRESHOLDS = replace(THRESHOLDS, min_term_coverage=0.75, dense_only=0.9)
-POLICY = RouterPolicy(
-    thresholds=THRESHOLDS, intent_switch_threshold=0.85, search_limit=5, service_thresholds=SERVICE_THRESHOLDS
-)
+SERVICE_THRESHOLDS = Thresholds(minimum=0.77, high=0.82, gap=0.0, min_term_coverage=0.75, dense_only=0.9)
+POLICY = RouterPolicy(search_limit=5, service_thresholds=SERVICE_THRESHOLDS)
 
 SERVICES = {"status of my id card application": [cand("check_document_application_status", 0.9)]}
 ENDPOINTS = {
@@ -40,7 +37,7 @@ def detector() -> LanguageDetector:
 
 def router(detector: LanguageDetector, policy: RouterPolicy = POLICY, **kw: object) -> Router:
     return Router(
-        Scripted(ENDPOINTS),
+        matcher(Scripted(ENDPOINTS)),
         kw.pop("sessions", Sessions()),  # type: ignore[arg-type]
         detector,
         policy,
@@ -76,7 +73,9 @@ async def test_a_service_far_behind_the_knowledge_base_is_not_taken(detector: La
     search = Scripted(
         {"renew my id card": [cand("check_document_application_status", 0.86, matched=2, of=2)]}
     )
-    routed = Router(Scripted(), Sessions(), detector, POLICY, services=search, knowledge=Scripted(KNOWLEDGE))
+    routed = Router(
+        matcher(Scripted()), Sessions(), detector, POLICY, services=search, knowledge=Scripted(KNOWLEDGE)
+    )
     decision = await routed.decide("c1", "How do I renew my ID card?", None)
     assert decision.workflow is Workflow.RAG
     assert decision.passages[0].document_id == "id-card.en#0"
@@ -163,10 +162,10 @@ async def test_multi_intent_flag(detector: LanguageDetector) -> None:
         }
     )
     message = "Find the address Viru 4 and calculate the vehicle tax"
-    on = Router(endpoints, Sessions(), detector, POLICY)
+    on = Router(matcher(endpoints), Sessions(), detector, POLICY)
     assert [c.name for c in (await on.decide("c1", message, None)).endpoints] == [
         "search_address",
         "get_vehicle_tax_info",
     ]
-    off = Router(endpoints, Sessions(), detector, replace(POLICY, multi_intent_enabled=False))
+    off = Router(matcher(endpoints, multi_intent=False), Sessions(), detector, POLICY)
     assert len((await off.decide("c1", message, None)).endpoints) == 1

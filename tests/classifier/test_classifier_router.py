@@ -1,22 +1,50 @@
-"""Router decisions over scripted candidate lists (the ports are plain in-memory
-implementations; the real indexer and loop are covered by the end-to-end tests)."""
+"""Router and API-tool decisions over scripted candidate lists (the ports are plain
+in-memory implementations; the real indexer and loop are covered by the end-to-end tests
+and tests/classifier/test_routing_cases.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from classifier_svc.api_matcher import Confidence, Thresholds, assess
-from classifier_svc.candidates import ActiveSession, Candidate, ExecutionMode, PriorMessage, Reason, Workflow
+from classifier_svc.api_matcher import Confidence, assess
+from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
+from classifier_svc.calibration import CalibrationProfile, ScoreThresholds
+from classifier_svc.candidates import (
+    ActiveSession,
+    Candidate,
+    ExecutionMode,
+    PendingParam,
+    PriorMessage,
+    Reason,
+    Workflow,
+)
 from classifier_svc.multi_intent import split_intents
+from classifier_svc.ports import EndpointDisambiguator, IntentDecomposer
 from classifier_svc.router import Router, RouterPolicy
 from classifier_svc.small_talk import SmallTalk, SmallTalkKind, classify_small_talk
 from services.language import LanguageDetector
 
-THRESHOLDS = Thresholds(minimum=0.77, high=0.82, gap=0.0, min_term_coverage=0.5, dense_only=0.88)
+PROFILE = CalibrationProfile(
+    embedding_model="test-model",
+    prototype=ScoreThresholds(accept=0.85, gap_weight=1.0),
+    description=ScoreThresholds(accept=0.80, gap_weight=1.0),
+    switch_margin=0.02,
+)
 
 
-def cand(name: str, cosine: float, rank: int, matched: int = 2, of: int = 3) -> Candidate:
-    return Candidate(f"id-{name}", name, cosine, rank, matched_terms=matched, query_terms=of, endpoint=name)
+def cand(name: str, score: float, rank: int = 1, *, prototype: bool = True, words: int = 3) -> Candidate:
+    return Candidate(
+        f"id-{name}",
+        name,
+        score,
+        rank,
+        matched_terms=1 if words else 0,
+        query_terms=words,
+        endpoint=name,
+        prototype_cosine=score if prototype else 0.0,
+        description_cosine=score - 0.05 if prototype else score,
+        has_prototype=prototype,
+    )
 
 
 class ScriptedSearch:
@@ -35,15 +63,20 @@ class ScriptedSearch:
 
 
 class Sessions:
-    def __init__(self, sessions: dict[str, ActiveSession] | None = None) -> None:
+    def __init__(
+        self, sessions: dict[str, ActiveSession] | None = None, owners: dict[str, str] | None = None
+    ) -> None:
         self.sessions = sessions or {}
-        self.dropped: list[str] = []
+        self.owners = owners or {}
+        self.dropped: list[tuple[str, str]] = []
 
     async def active_session(self, chat_id: str, owner_id: str = "") -> ActiveSession | None:
+        if self.owners.get(chat_id, owner_id) != owner_id:
+            return None
         return self.sessions.get(chat_id)
 
     async def drop_session(self, chat_id: str, owner_id: str = "") -> None:
-        self.dropped.append(chat_id)
+        self.dropped.append((chat_id, owner_id))
         self.sessions.pop(chat_id, None)
 
 
@@ -52,45 +85,45 @@ def detector() -> LanguageDetector:
     return LanguageDetector()
 
 
-def make_router(search: ScriptedSearch, sessions: Sessions, detector: LanguageDetector) -> Router:
-    policy = RouterPolicy(thresholds=THRESHOLDS, intent_switch_threshold=0.85, search_limit=5)
-    return Router(search, sessions, detector, policy)
+def make_router(
+    search: ScriptedSearch,
+    sessions: Sessions,
+    detector: LanguageDetector,
+    *,
+    disambiguator: EndpointDisambiguator | None = None,
+    decomposer: IntentDecomposer | None = None,
+) -> Router:
+    matcher = ApiToolMatcher(
+        search, ApiToolPolicy(profile=PROFILE), disambiguator=disambiguator, decomposer=decomposer
+    )
+    return Router(matcher, sessions, detector, RouterPolicy())
 
 
-def test_assess_bands() -> None:
-    assert assess([], THRESHOLDS).confidence is Confidence.NONE
-    assert assess([cand("a", 0.76, 1)], THRESHOLDS).confidence is Confidence.NONE
-    high = assess([cand("a", 0.86, 1), cand("b", 0.82, 2)], THRESHOLDS)
-    assert high.confidence is Confidence.HIGH and high.best.name == "a"
-    # Among eligible candidates the cosine decides; an ineligible one never wins.
-    ranked = assess([cand("a", 0.825, 1), cand("b", 0.83, 2), cand("c", 0.86, 3, matched=0)], THRESHOLDS)
-    assert ranked.best.name == "b"
-    # One matched word is not enough for high confidence.
-    single_word = assess([cand("a", 0.85, 1, matched=1, of=2)], THRESHOLDS)
-    assert single_word.confidence is Confidence.MEDIUM
+def test_assess_rejects_below_the_calibrated_score_and_accepts_a_clear_lead() -> None:
+    assert assess([], PROFILE).confidence is Confidence.NONE
+    # Everything scores about the same: an unrelated question.
+    flat = assess([cand("a", 0.84), cand("b", 0.839), cand("c", 0.835)], PROFILE)
+    assert flat.best is None and flat.top is not None and flat.top.name == "a"
+    # Below the acceptance score, but far ahead of the rest: a short et/ru question.
+    lead = assess([cand("a", 0.84), cand("b", 0.80)], PROFILE)
+    assert lead.best is not None and lead.best.name == "a"
+    high = assess([cand("a", 0.92), cand("b", 0.85)], PROFILE)
+    assert high.confidence is Confidence.HIGH
 
 
-def test_term_coverage_ignores_names_the_endpoint_lacks() -> None:
-    # "Otsi aadressi Rüütli 10 Tartu": two intent words, one matched; the names are not counted.
-    assert cand("a", 0.8, 1, matched=1, of=2).term_coverage == 0.5
-    # A matched name can lift coverage, never above 1.
-    assert cand("a", 0.8, 1, matched=3, of=2).term_coverage == 1.0
-    # Only names in the query: any match is full evidence, none is no evidence.
-    assert cand("a", 0.8, 1, matched=1, of=0).term_coverage == 1.0
-    assert cand("a", 0.8, 1, matched=0, of=0).term_coverage == 0.0
+def test_a_message_without_content_words_matches_nothing_on_its_own() -> None:
+    # "2026-01-01 to 2026-12-31": however the dates embed, they name no endpoint.
+    assert assess([cand("a", 0.95, words=0), cand("b", 0.8, 2, words=0)], PROFILE).best is None
 
 
-def test_cosine_alone_is_not_enough_without_words_in_common() -> None:
-    # A parameter reply ("2026-01-01 to 2026-12-31") has no content words at all.
-    assert assess([cand("tax", 0.82, 1, matched=0, of=0)], THRESHOLDS).confidence is Confidence.NONE
-    # An unrelated question that shares one word in five.
-    assert assess([cand("tax", 0.81, 1, matched=1, of=5)], THRESHOLDS).confidence is Confidence.NONE
-    # A paraphrase with a very high cosine counts without shared words.
-    assert assess([cand("tax", 0.9, 1, matched=0, of=4)], THRESHOLDS).best.name == "tax"
+def test_assess_compares_prototype_and_description_scores_by_margin() -> None:
+    # 0.83 on the description scale (accept 0.80) beats 0.86 on the prototype scale (0.85).
+    match = assess([cand("proto", 0.86), cand("desc", 0.83, 2, prototype=False)], PROFILE)
+    assert match.best is not None and match.best.name == "desc"
 
 
 async def test_new_match_routes_to_api_tool(detector: LanguageDetector) -> None:
-    search = ScriptedSearch({"holidays": [cand("get_national_holidays", 0.9, 1), cand("tax", 0.8, 2)]})
+    search = ScriptedSearch({"holidays": [cand("get_national_holidays", 0.9), cand("tax", 0.8, 2)]})
     decision = await make_router(search, Sessions(), detector).decide(
         "c1", "What are the public holidays in Estonia?", None
     )
@@ -98,10 +131,12 @@ async def test_new_match_routes_to_api_tool(detector: LanguageDetector) -> None:
     assert decision.reason is Reason.NEW_MATCH
     assert [c.name for c in decision.endpoints] == ["get_national_holidays"]
     assert decision.language == "en"
+    assert decision.llm_calls == 0 and not decision.llm_validated
 
 
 async def test_no_match_is_out_of_domain_in_the_users_language(detector: LanguageDetector) -> None:
-    decision = await make_router(ScriptedSearch({}), Sessions(), detector).decide(
+    search = ScriptedSearch({"ilm": [cand("a", 0.83), cand("b", 0.829)]})
+    decision = await make_router(search, Sessions(), detector).decide(
         "c1", "Milline ilm on homme Tartus?", None
     )
     assert decision.workflow is Workflow.OOD
@@ -109,53 +144,86 @@ async def test_no_match_is_out_of_domain_in_the_users_language(detector: Languag
     assert decision.reply.startswith("Vabandust")
 
 
-async def test_greeting_goes_to_context(detector: LanguageDetector) -> None:
-    decision = await make_router(ScriptedSearch({}), Sessions(), detector).decide("c1", "Tere!", None)
+@pytest.mark.parametrize(
+    ("message", "kind", "reply_start"),
+    [
+        ("What can you do?", SmallTalkKind.CAPABILITIES, "I can look things up"),
+        ("Mida sa oskad?", SmallTalkKind.CAPABILITIES, "Saan teie eest"),
+        ("Привет, как дела?", SmallTalkKind.HOW_ARE_YOU, "Спасибо, у меня всё хорошо"),
+        ("Tere!", SmallTalkKind.GREETING, "Tere!"),
+    ],
+)
+async def test_small_talk_is_answered_even_when_an_endpoint_scores_high(
+    detector: LanguageDetector, message: str, kind: SmallTalkKind, reply_start: str
+) -> None:
+    # Whole-message small talk is never an API request, whatever the search says.
+    search = ScriptedSearch({"": [cand("get_national_holidays", 0.95)]})
+    decision = await make_router(search, Sessions(), detector).decide("c1", message, None)
     assert decision.workflow is Workflow.CONTEXT
-    assert decision.reply == "Tere! Kuidas saan teid täna aidata?"
+    assert decision.reasoning == f"small talk: {kind.value}"
+    assert decision.reply.startswith(reply_start)
 
 
-async def test_active_session_short_circuits_with_session_language(detector: LanguageDetector) -> None:
-    sessions = Sessions({"c1": ActiveSession("c1", ("get_national_holidays",), "et")})
-    search = ScriptedSearch({"2026": [cand("get_electricity_prices", 0.82, 1)]})
-    decision = await make_router(search, sessions, detector).decide("c1", "2026-01-01 to 2026-12-31", None)
+async def test_an_answer_to_the_pending_question_skips_the_switch_search(detector: LanguageDetector) -> None:
+    pending = (PendingParam("validFrom", "date"), PendingParam("validTo", "date"))
+    sessions = Sessions({"c1": ActiveSession("c1", ("get_national_holidays",), "et", pending)})
+    search = ScriptedSearch({"": [cand("get_electricity_prices", 0.95)]})
+    decision = await make_router(search, sessions, detector).decide("c1", "2026-01-01 kuni 2026-12-31", None)
     assert decision.reason is Reason.SESSION_RESUME
     assert decision.language == "et"
-    assert sessions.dropped == []
+    assert search.queries == [] and sessions.dropped == []
 
 
-async def test_strong_match_for_another_endpoint_switches_intent(detector: LanguageDetector) -> None:
-    sessions = Sessions({"c1": ActiveSession("c1", ("get_national_holidays",), "en")})
-    search = ScriptedSearch({"vehicle tax": [cand("get_vehicle_tax_info", 0.9, 1), cand("x", 0.8, 2)]})
+async def test_a_reply_that_answers_nothing_pending_can_switch_intent(detector: LanguageDetector) -> None:
+    pending = (PendingParam("regNr", "string"),)
+    sessions = Sessions(
+        {"c1": ActiveSession("c1", ("get_vehicle_tax_info",), "en", pending)}, {"c1": "alice"}
+    )
+    search = ScriptedSearch({"holidays": [cand("get_national_holidays", 0.93), cand("x", 0.84, 2)]})
     router = make_router(search, sessions, detector)
-    dry = await router.decide("c1", "How much is the vehicle tax for my car?", None, dry_run=True)
+    message = "Actually, what are the public holidays in Latvia this year?"
+    dry = await router.decide("c1", message, None, dry_run=True, owner_id="alice")
     assert dry.reason is Reason.INTENT_SWITCH and sessions.dropped == []
-    decision = await router.decide("c1", "How much is the vehicle tax for my car?", None)
+    decision = await router.decide("c1", message, None, owner_id="alice")
     assert decision.reason is Reason.INTENT_SWITCH
-    assert [c.name for c in decision.endpoints] == ["get_vehicle_tax_info"]
-    assert sessions.dropped == ["c1"]
+    assert [c.name for c in decision.endpoints] == ["get_national_holidays"]
+    assert sessions.dropped == [("c1", "alice")]
 
 
-async def test_multi_intent_in_ambiguous_band_goes_parallel(detector: LanguageDetector) -> None:
-    search = ScriptedSearch(
-        {
-            "me and also": [
-                cand("search_address", 0.82, 1, 2, 5),
-                cand("get_vehicle_tax_info", 0.815, 2, 2, 5),
-            ],
-            "find an address": [
-                cand("search_address", 0.85, 1, 1, 2),
-                cand("get_vehicle_tax_info", 0.8, 2, 0, 2),
-            ],
-            "calculate my vehicle tax": [
-                cand("get_vehicle_tax_info", 0.9, 1),
-                cand("search_address", 0.8, 2, 0),
-            ],
-        }
+async def test_another_owners_session_is_neither_resumed_nor_dropped(detector: LanguageDetector) -> None:
+    sessions = Sessions({"c1": ActiveSession("c1", ("get_vehicle_tax_info",), "en")}, {"c1": "alice"})
+    search = ScriptedSearch({"holidays": [cand("get_national_holidays", 0.93), cand("x", 0.84, 2)]})
+    decision = await make_router(search, sessions, detector).decide(
+        "c1", "What are the public holidays in Latvia?", None, owner_id="mallory"
     )
-    decision = await make_router(search, Sessions(), detector).decide(
-        "c1", "Can you find an address for me and also calculate my vehicle tax?", None
-    )
+    assert decision.reason is Reason.NEW_MATCH
+    assert sessions.dropped == [] and "c1" in sessions.sessions
+
+
+MULTI = {
+    "aadress viru 4 tallinn ja arvuta": [
+        cand("search_address", 0.86),
+        cand("get_vehicle_tax_info", 0.858, 2),
+    ],
+    "leia aadress": [cand("search_address", 0.92), cand("get_vehicle_tax_info", 0.8, 2)],
+    "sõidukimaks": [cand("get_vehicle_tax_info", 0.93), cand("search_address", 0.8, 2)],
+    "адрес виру 4 и посчитай": [cand("search_address", 0.86), cand("get_vehicle_tax_info", 0.858, 2)],
+    "найди адрес": [cand("search_address", 0.92), cand("get_vehicle_tax_info", 0.8, 2)],
+    "налог": [cand("get_vehicle_tax_info", 0.93), cand("search_address", 0.8, 2)],
+}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Leia aadress Viru 4 Tallinn ja arvuta ka mu sõidukimaks",
+        "Найди адрес Виру 4 и посчитай налог на машину",
+    ],
+)
+async def test_multi_intent_in_estonian_and_russian_goes_parallel(
+    detector: LanguageDetector, message: str
+) -> None:
+    decision = await make_router(ScriptedSearch(MULTI), Sessions(), detector).decide("c1", message, None)
     assert decision.mode is ExecutionMode.PARALLEL
     assert {c.name for c in decision.endpoints} == {"search_address", "get_vehicle_tax_info"}
 
@@ -175,25 +243,43 @@ def test_split_intents() -> None:
         ("Hello!", SmallTalk(SmallTalkKind.GREETING, "en")),
         ("tere", SmallTalk(SmallTalkKind.GREETING, "et")),
         ("Спасибо большое", SmallTalk(SmallTalkKind.THANKS, "ru")),
+        ("Kuidas läheb?", SmallTalk(SmallTalkKind.HOW_ARE_YOU, "et")),
+        ("Что ты умеешь?", SmallTalk(SmallTalkKind.CAPABILITIES, "ru")),
         ("Hello, what are the holidays?", None),
+        ("What can you do about my car tax?", None),
     ],
 )
 def test_small_talk(text: str, talk: SmallTalk | None) -> None:
     assert classify_small_talk(text) == talk
 
 
-async def test_an_affirmation_borrows_the_intent_of_the_last_offer(detector: LanguageDetector) -> None:
-    search = ScriptedSearch({"reserve a table": [cand("reserve_restaurant", 0.86, 1)]})
+@pytest.mark.parametrize(
+    ("offer", "reply"),
+    [
+        ("I found Bocca. Do you want to reserve a table?", "That would be great, thanks"),
+        ("Leidsin Bocca. Kas soovite broneerida laua (reserve a table)?", "jah, palun"),
+        ("Я нашёл Bocca. Хотите забронировать столик (reserve a table)?", "да, давайте"),
+    ],
+)
+async def test_an_affirmation_borrows_the_intent_of_the_last_offer(
+    detector: LanguageDetector, offer: str, reply: str
+) -> None:
+    search = ScriptedSearch({"reserve a table": [cand("reserve_restaurant", 0.9), cand("x", 0.8, 2)]})
     router = make_router(search, Sessions(), detector)
-    offer = [
-        PriorMessage("user", "Find me an Italian place in Tallinn"),
-        PriorMessage("assistant", "I found Bocca. Do you want to reserve a table?"),
-    ]
-    decision = await router.decide("c1", "Yes, please.", None, history=offer)
+    history = [PriorMessage("user", "Find me an Italian place in Tallinn"), PriorMessage("assistant", offer)]
+    decision = await router.decide("c1", reply, None, history=history)
     assert [c.name for c in decision.endpoints] == ["reserve_restaurant"]
     assert decision.reasoning.startswith("affirms the last offer")
+
+
+async def test_no_affirmation_no_borrowed_offer(detector: LanguageDetector) -> None:
+    search = ScriptedSearch({"reserve a table": [cand("reserve_restaurant", 0.9), cand("x", 0.8, 2)]})
+    router = make_router(search, Sessions(), detector)
+    offer = [PriorMessage("assistant", "I found Bocca. Do you want to reserve a table?")]
     # Without an affirmation the history is not borrowed ("Thanks!" after an answer).
-    assert (await router.decide("c2", "Thanks, that is all.", None, history=offer)).workflow is Workflow.OOD
+    assert (
+        await router.decide("c2", "Thanks, that is all.", None, history=offer)
+    ).workflow is not Workflow.API_TOOL_CALLING
     assert (await router.decide("c3", "Yes, please.", None)).workflow is Workflow.OOD
     # "OK" after an answer is not an affirmed offer.
     answered = [PriorMessage("assistant", "I reserved a table for you at Bocca.")]

@@ -154,6 +154,31 @@ async def test_two_intents_in_one_message_call_both_endpoints(edge: httpx.AsyncC
     assert "Viru tn 4" in answer and "123ABC" in answer
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Leia aadress Viru 4 Tallinn ja arvuta ka mu sõidukimaks numbrile 123ABC 2026. aastaks",
+        "Найди адрес Viru 4 Tallinn и посчитай налог на машину 123ABC за 2026 год",
+    ],
+)
+async def test_two_intents_in_estonian_and_russian_reach_both_endpoints(
+    mesh: Mesh, edge: httpx.AsyncClient, message: str
+) -> None:
+    chat_id = str(uuid.uuid4())
+    reply = await stream_turn(edge, chat_id, message)
+    assert set(reply.of("progress")[0].data["endpointNames"]) == {"search_address", "get_vehicle_tax_info"}
+    outcome = reply.end.data["outcome"]
+    if outcome == "TURN_OUTCOME_ANSWERED":
+        assert {f.data["endpointName"] for f in reply.of("call_outcome")} == {
+            "search_address",
+            "get_vehicle_tax_info",
+        }
+    else:
+        # The loop asks for what either endpoint still needs, keeping both in the session.
+        assert outcome == "TURN_OUTCOME_NEEDS_INPUT"
+        assert set(await session_params(mesh, chat_id) or {}) <= {"search_address", "get_vehicle_tax_info"}
+
+
 async def test_a_new_intent_mid_session_switches_endpoint(mesh: Mesh, edge: httpx.AsyncClient) -> None:
     chat_id = str(uuid.uuid4())
     await stream_turn(edge, chat_id, "What are the public holidays in Estonia?")

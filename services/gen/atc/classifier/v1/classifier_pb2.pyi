@@ -33,17 +33,19 @@ DECISION_REASON_INTENT_SWITCH: DecisionReason
 DECISION_REASON_NO_MATCH: DecisionReason
 
 class MatchedEndpoint(_message.Message):
-    __slots__ = ("endpoint", "dense_cosine", "hybrid_rank")
+    __slots__ = ("endpoint", "dense_cosine", "hybrid_rank", "score")
     ENDPOINT_FIELD_NUMBER: _ClassVar[int]
     DENSE_COSINE_FIELD_NUMBER: _ClassVar[int]
     HYBRID_RANK_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
     endpoint: _catalogue_pb2.Endpoint
     dense_cosine: float
     hybrid_rank: int
-    def __init__(self, endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., dense_cosine: _Optional[float] = ..., hybrid_rank: _Optional[int] = ...) -> None: ...
+    score: float
+    def __init__(self, endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., dense_cosine: _Optional[float] = ..., hybrid_rank: _Optional[int] = ..., score: _Optional[float] = ...) -> None: ...
 
 class Classification(_message.Message):
-    __slots__ = ("workflow", "confidence", "execution_mode", "matched_endpoints", "reason", "reasoning", "language")
+    __slots__ = ("workflow", "confidence", "execution_mode", "matched_endpoints", "reason", "reasoning", "language", "llm_validated", "llm_calls")
     WORKFLOW_FIELD_NUMBER: _ClassVar[int]
     CONFIDENCE_FIELD_NUMBER: _ClassVar[int]
     EXECUTION_MODE_FIELD_NUMBER: _ClassVar[int]
@@ -51,6 +53,8 @@ class Classification(_message.Message):
     REASON_FIELD_NUMBER: _ClassVar[int]
     REASONING_FIELD_NUMBER: _ClassVar[int]
     LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    LLM_VALIDATED_FIELD_NUMBER: _ClassVar[int]
+    LLM_CALLS_FIELD_NUMBER: _ClassVar[int]
     workflow: _turn_event_pb2.Workflow
     confidence: float
     execution_mode: ExecutionMode
@@ -58,7 +62,9 @@ class Classification(_message.Message):
     reason: DecisionReason
     reasoning: str
     language: _chat_pb2.Language
-    def __init__(self, workflow: _Optional[_Union[_turn_event_pb2.Workflow, str]] = ..., confidence: _Optional[float] = ..., execution_mode: _Optional[_Union[ExecutionMode, str]] = ..., matched_endpoints: _Optional[_Iterable[_Union[MatchedEndpoint, _Mapping]]] = ..., reason: _Optional[_Union[DecisionReason, str]] = ..., reasoning: _Optional[str] = ..., language: _Optional[_Union[_chat_pb2.Language, str]] = ...) -> None: ...
+    llm_validated: bool
+    llm_calls: int
+    def __init__(self, workflow: _Optional[_Union[_turn_event_pb2.Workflow, str]] = ..., confidence: _Optional[float] = ..., execution_mode: _Optional[_Union[ExecutionMode, str]] = ..., matched_endpoints: _Optional[_Iterable[_Union[MatchedEndpoint, _Mapping]]] = ..., reason: _Optional[_Union[DecisionReason, str]] = ..., reasoning: _Optional[str] = ..., language: _Optional[_Union[_chat_pb2.Language, str]] = ..., llm_validated: _Optional[bool] = ..., llm_calls: _Optional[int] = ...) -> None: ...
 
 class ClassifyRequest(_message.Message):
     __slots__ = ("turn",)

@@ -215,12 +215,15 @@ class SearchRequest(_message.Message):
     def __init__(self, collection: _Optional[_Union[Collection, str]] = ..., query: _Optional[str] = ..., query_embedding: _Optional[_Iterable[float]] = ..., limit: _Optional[int] = ..., service_id: _Optional[str] = ...) -> None: ...
 
 class SearchHit(_message.Message):
-    __slots__ = ("id", "dense_cosine", "hybrid_rank", "hybrid_score", "matched_terms", "endpoint", "service", "document")
+    __slots__ = ("id", "dense_cosine", "hybrid_rank", "hybrid_score", "matched_terms", "prototype_cosine", "description_cosine", "has_prototype", "endpoint", "service", "document")
     ID_FIELD_NUMBER: _ClassVar[int]
     DENSE_COSINE_FIELD_NUMBER: _ClassVar[int]
     HYBRID_RANK_FIELD_NUMBER: _ClassVar[int]
     HYBRID_SCORE_FIELD_NUMBER: _ClassVar[int]
     MATCHED_TERMS_FIELD_NUMBER: _ClassVar[int]
+    PROTOTYPE_COSINE_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_COSINE_FIELD_NUMBER: _ClassVar[int]
+    HAS_PROTOTYPE_FIELD_NUMBER: _ClassVar[int]
     ENDPOINT_FIELD_NUMBER: _ClassVar[int]
     SERVICE_FIELD_NUMBER: _ClassVar[int]
     DOCUMENT_FIELD_NUMBER: _ClassVar[int]
@@ -229,20 +232,25 @@ class SearchHit(_message.Message):
     hybrid_rank: int
     hybrid_score: float
     matched_terms: int
+    prototype_cosine: float
+    description_cosine: float
+    has_prototype: bool
     endpoint: _catalogue_pb2.Endpoint
     service: _catalogue_pb2.Service
     document: _catalogue_pb2.KnowledgeDocument
-    def __init__(self, id: _Optional[str] = ..., dense_cosine: _Optional[float] = ..., hybrid_rank: _Optional[int] = ..., hybrid_score: _Optional[float] = ..., matched_terms: _Optional[int] = ..., endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., service: _Optional[_Union[_catalogue_pb2.Service, _Mapping]] = ..., document: _Optional[_Union[_catalogue_pb2.KnowledgeDocument, _Mapping]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., dense_cosine: _Optional[float] = ..., hybrid_rank: _Optional[int] = ..., hybrid_score: _Optional[float] = ..., matched_terms: _Optional[int] = ..., prototype_cosine: _Optional[float] = ..., description_cosine: _Optional[float] = ..., has_prototype: _Optional[bool] = ..., endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., service: _Optional[_Union[_catalogue_pb2.Service, _Mapping]] = ..., document: _Optional[_Union[_catalogue_pb2.KnowledgeDocument, _Mapping]] = ...) -> None: ...
 
 class SearchResponse(_message.Message):
-    __slots__ = ("hits", "query_embedding", "query_terms")
+    __slots__ = ("hits", "query_embedding", "query_terms", "embedding_model")
     HITS_FIELD_NUMBER: _ClassVar[int]
     QUERY_EMBEDDING_FIELD_NUMBER: _ClassVar[int]
     QUERY_TERMS_FIELD_NUMBER: _ClassVar[int]
+    EMBEDDING_MODEL_FIELD_NUMBER: _ClassVar[int]
     hits: _containers.RepeatedCompositeFieldContainer[SearchHit]
     query_embedding: _containers.RepeatedScalarFieldContainer[float]
     query_terms: int
-    def __init__(self, hits: _Optional[_Iterable[_Union[SearchHit, _Mapping]]] = ..., query_embedding: _Optional[_Iterable[float]] = ..., query_terms: _Optional[int] = ...) -> None: ...
+    embedding_model: str
+    def __init__(self, hits: _Optional[_Iterable[_Union[SearchHit, _Mapping]]] = ..., query_embedding: _Optional[_Iterable[float]] = ..., query_terms: _Optional[int] = ..., embedding_model: _Optional[str] = ...) -> None: ...
 
 class EmbedRequest(_message.Message):
     __slots__ = ("texts", "role")

@@ -1,0 +1,223 @@
+"""The API_TOOL_CALLING layer: which catalogue endpoint(s) answer a message, and whether
+a message inside an active session switches to another endpoint.
+
+The router asks this module two questions (`match` and `switch_target`); how they are
+answered (search, calibrated scoring and rejection, affirmations of the assistant's
+last offer, the disambiguator and the multi-intent split) lives here.
+
+Flow of `match` (seed API_TOOL_CALLING.md Part 2 and Part 7 Phase 1):
+1. whole-message small talk ("What can you do?") is never an API request;
+2. search once, score on the calibrated scale (classifier_svc/api_matcher.py);
+3. close candidates → EndpointDisambiguator (LLM, when configured) picks one
+   (`llm_validated`) or none; on failure the deterministic best stands;
+4. not a clear match (or a conjunction in the message) → IntentDecomposer (LLM) or the
+   deterministic conjunction split; two or more distinct endpoints → PARALLEL;
+5. nothing accepted and the message affirms the assistant's last offer ("Yes, please",
+   "jah, palun", "да, давайте") → route the offer together with the reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from classifier_svc.answers import answers_pending
+from classifier_svc.api_matcher import Confidence, Match, assess
+from classifier_svc.calibration import CalibrationProfile
+from classifier_svc.candidates import (
+    ActiveSession,
+    Candidate,
+    Decision,
+    ExecutionMode,
+    PriorMessage,
+    Reason,
+    Workflow,
+)
+from classifier_svc.multi_intent import split_intents
+from classifier_svc.offers import says_more_than_yes, with_offer
+from classifier_svc.ports import EndpointDisambiguator, EndpointSearch, IntentDecomposer
+from classifier_svc.small_talk import classify_small_talk
+from services.language import Lang
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ApiToolPolicy:
+    profile: CalibrationProfile
+    # Candidates fetched per search: more than one answer needs, so the calibrated score
+    # (not the fusion rank) picks among them.
+    search_limit: int = 10
+    multi_intent_enabled: bool = True
+    # MULTI_API_MAX_ENDPOINTS: at most this many endpoints run in parallel.
+    max_parallel_endpoints: int = 3
+
+
+@dataclass
+class LlmUse:
+    """LLM calls made for one decision (reported in End.llm_calls)."""
+
+    calls: int = 0
+    validated: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+class ApiToolMatcher:
+    def __init__(
+        self,
+        search: EndpointSearch,
+        policy: ApiToolPolicy,
+        *,
+        disambiguator: EndpointDisambiguator | None = None,
+        decomposer: IntentDecomposer | None = None,
+    ) -> None:
+        self._search = search
+        self._policy = policy
+        self._disambiguator = disambiguator
+        self._decomposer = decomposer
+
+    async def match(self, message: str, lang: Lang, history: Sequence[PriorMessage] = ()) -> Decision | None:
+        """The endpoint(s) for a new message, or None when no endpoint answers it."""
+        if classify_small_talk(message) is not None:
+            return None
+        llm = LlmUse()
+        decision = None
+        # "Yes, please" / "jah, palun" / "да, давайте" after an offer takes the offer's intent:
+        # the reply alone says nothing (and may score anywhere). A reply that goes on to say
+        # what it wants, or whose offer matches nothing, is routed on its own words.
+        offered = with_offer(message, history)
+        own_words_first = offered is None or says_more_than_yes(message)
+        if own_words_first:
+            decision = await self._match_message(message, lang, llm)
+        if decision is None and offered is not None:
+            decision = await self._match_message(offered, lang, llm, decompose=False)
+            if decision is not None:
+                decision = replace(decision, reasoning=f"affirms the last offer; {decision.reasoning}")
+        if decision is None and not own_words_first:
+            decision = await self._match_message(message, lang, llm)
+        if decision is None:
+            return None
+        return replace(decision, llm_calls=llm.calls, llm_validated=llm.validated)
+
+    async def switch_target(self, session: ActiveSession, message: str) -> Candidate | None:
+        """Another endpoint the message clearly asks for instead of the session's, if any.
+        The caller only asks when the message does not answer the session's question."""
+        if classify_small_talk(message) is not None or answers_pending(message, session.pending):
+            return None
+        match = assess(await self._search.search(message, self._policy.search_limit), self._policy.profile)
+        best = match.best
+        if (
+            best is not None
+            and best.name not in session.endpoint_names
+            and match.evidence >= self._policy.profile.switch_margin
+        ):
+            return best
+        return None
+
+    async def _match_message(
+        self, message: str, lang: Lang, llm: LlmUse, *, decompose: bool = True
+    ) -> Decision | None:
+        match = assess(await self._search.search(message, self._policy.search_limit), self._policy.profile)
+        best = match.best
+        if best is not None and len(match.plausible) > 1 and match.confidence is not Confidence.HIGH:
+            best = await self._disambiguate(message, match, llm)
+        # The seed's score-band gate: a clear, LLM-validated match is one intent. Anything
+        # else may be several intents diluting one vector ("… and …"): try to split it.
+        if (
+            decompose
+            and self._policy.multi_intent_enabled
+            and not (
+                llm.validated
+                or (match.confidence is Confidence.HIGH and not _has_conjunction(message, self._policy))
+            )
+        ):
+            # A message that matches one endpoint clearly splits only into parts that are
+            # each clear matches too ("find the address … and calculate the vehicle tax …");
+            # a single intent phrased with an "and" keeps its one endpoint.
+            parallel = await self._decompose(
+                message, llm, strict=match.confidence is Confidence.HIGH, whole_evidence=match.evidence
+            )
+            if parallel:
+                return Decision(
+                    Workflow.API_TOOL_CALLING,
+                    lang,
+                    Reason.NEW_MATCH,
+                    min(c.prototype_cosine or c.description_cosine for c in parallel),
+                    ExecutionMode.PARALLEL,
+                    tuple(parallel),
+                    reasoning="multi-intent: " + ", ".join(c.name for c in parallel),
+                )
+        if best is None:
+            return None
+        return Decision(
+            Workflow.API_TOOL_CALLING,
+            lang,
+            Reason.NEW_MATCH,
+            match.score,
+            endpoints=(best,),
+            reasoning=_explain(match, best),
+        )
+
+    async def _disambiguate(self, message: str, match: Match, llm: LlmUse) -> Candidate | None:
+        """The LLM's pick among close candidates; the deterministic best when it fails."""
+        assert match.best is not None
+        if self._disambiguator is None:
+            return match.best
+        llm.calls += 1
+        try:
+            chosen = await self._disambiguator.choose(message, match.plausible)
+        except Exception:
+            log.warning("endpoint disambiguation failed; keeping the best score", exc_info=True)
+            return match.best
+        if chosen is None:
+            # Seed: a rejection of every close candidate may be a diluted multi-intent
+            # message; the decomposer gate decides, with the best score as the fallback.
+            return match.best
+        llm.validated = True
+        return chosen
+
+    async def _decompose(
+        self, message: str, llm: LlmUse, *, strict: bool = False, whole_evidence: float = float("-inf")
+    ) -> list[Candidate]:
+        """Endpoints of the message's sub-intents, when there are at least two distinct ones.
+        Two intents dilute one vector, so each focused part must match at least as clearly
+        as the whole message did; a fragment of one intent ("please go ahead") does not."""
+        limit = self._policy.max_parallel_endpoints
+        parts: list[str] = []
+        if self._decomposer is not None:
+            llm.calls += 1
+            try:
+                parts = (await self._decomposer.decompose(message, limit))[:limit]
+            except Exception:
+                log.warning("intent decomposition failed; using the conjunction split", exc_info=True)
+                parts = []
+        if len(parts) < 2:
+            parts = split_intents(message, limit)
+        if len(parts) < 2:
+            return []
+        results = await asyncio.gather(*(self._search.search(p, self._policy.search_limit) for p in parts))
+        chosen: dict[str, Candidate] = {}
+        for candidates in results:
+            part = assess(candidates, self._policy.profile)
+            if (
+                part.best is not None
+                and (part.confidence is Confidence.HIGH or not strict)
+                and part.evidence >= whole_evidence
+            ):
+                chosen.setdefault(part.best.name, part.best)
+        return list(chosen.values())[:limit] if len(chosen) >= 2 else []
+
+
+def _has_conjunction(message: str, policy: ApiToolPolicy) -> bool:
+    return bool(split_intents(message, policy.max_parallel_endpoints))
+
+
+def _explain(match: Match, chosen: Candidate) -> str:
+    how = "prototype" if chosen.has_prototype else "description"
+    return (
+        f"{match.confidence.value} confidence: {chosen.name} {how} score={match.score:.3f} "
+        f"evidence={match.evidence:+.3f} gap={match.gap:.3f} "
+        f"words={chosen.matched_terms}/{chosen.query_terms} hybrid_rank={chosen.hybrid_rank}"
+    )
