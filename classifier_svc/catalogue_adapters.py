@@ -47,7 +47,13 @@ class IndexerServiceSearch:
             Candidate(
                 endpoint_id=hit.service.service_id,
                 name=hit.service.name,
-                dense_cosine=hit.dense_cosine,
+                # The service gate and its knowledge-base rivalry are calibrated on the
+                # description (passage-side) scale, the scale knowledge passages live on;
+                # an example prototype scores on the query side, higher for everything.
+                dense_cosine=hit.description_cosine or hit.dense_cosine,
+                prototype_cosine=hit.prototype_cosine,
+                description_cosine=hit.description_cosine,
+                has_prototype=hit.has_prototype,
                 hybrid_rank=hit.hybrid_rank,
                 matched_terms=hit.matched_terms,
                 query_terms=response.query_terms,
