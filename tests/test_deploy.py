@@ -73,3 +73,27 @@ def test_envoy_keeps_server_sent_events_open() -> None:
     routes = manager["route_config"]["virtual_hosts"][0]["routes"]
     stream = next(r for r in routes if r["match"].get("prefix") == "/v1/orchestrate/stream")
     assert stream["route"]["timeout"] == "0s" and stream["route"]["idle_timeout"] == "0s"
+
+
+@pytest.mark.parametrize("deployment", deployments(), ids=lambda d: d["metadata"]["name"])
+def test_grpc_readiness_asks_for_the_service_and_metrics_are_scraped(deployment: dict) -> None:
+    template = deployment["spec"]["template"]
+    for container in template["spec"]["containers"]:
+        probe = container.get("readinessProbe", {}).get("grpc")
+        if probe is None:
+            continue
+        # The overall status stays SERVING while the process lives; the service's own
+        # status is what drops when it cannot work (loop_svc without Redis).
+        assert probe["service"].startswith("atc.") and probe["service"].endswith("Service")
+        metrics_port = int(template["metadata"]["annotations"]["prometheus.io/port"])
+        env = {e["name"]: e.get("value") for e in container["env"]}
+        assert any(k.endswith("_METRICS_PORT") and int(v) == metrics_port for k, v in env.items() if v)
+        assert metrics_port in {p["containerPort"] for p in container["ports"]}
+
+
+def test_envoy_hides_metrics_like_the_admin_api() -> None:
+    bootstrap = yaml.safe_load((K8S / "envoy-bootstrap.yaml").read_text())
+    manager = bootstrap["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
+    routes = manager["route_config"]["virtual_hosts"][0]["routes"]
+    blocked = [r["match"].get("prefix") for r in routes if "direct_response" in r]
+    assert "/metrics" in blocked and "/v1/admin" in blocked
