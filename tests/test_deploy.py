@@ -302,3 +302,25 @@ def test_prod_takes_redis_and_qdrant_from_secrets_it_does_not_ship() -> None:
         if "valueFrom" in env
     }
     assert {"atc-redis", "atc-qdrant", "atc-edge"} <= refs
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_grpc_services_are_scraped_on_their_metrics_port(overlay: str) -> None:
+    for deployment in of_kind(rendered(overlay), "Deployment"):
+        template = deployment["spec"]["template"]
+        for container in template["spec"]["containers"]:
+            if container.get("readinessProbe", {}).get("grpc") is None or container["name"] == "envoy":
+                continue
+            metrics_port = int(template["metadata"]["annotations"]["prometheus.io/port"])
+            env = {e["name"]: e.get("value") for e in container["env"]}
+            assert any(k.endswith("_METRICS_PORT") and v and int(v) == metrics_port for k, v in env.items())
+            assert metrics_port in {p["containerPort"] for p in container["ports"]}
+
+
+def test_envoy_hides_metrics_like_the_admin_api() -> None:
+    bootstrap = yaml.safe_load((DEPLOY / "envoy" / "envoy.yaml").read_text())
+    public = next(lst for lst in bootstrap["static_resources"]["listeners"] if lst["name"] == "public_http")
+    manager = public["filter_chains"][0]["filters"][0]["typed_config"]
+    routes = manager["route_config"]["virtual_hosts"][0]["routes"]
+    blocked = [r["match"].get("prefix") for r in routes if "direct_response" in r]
+    assert "/metrics" in blocked and "/v1/admin" in blocked

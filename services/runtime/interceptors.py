@@ -99,6 +99,38 @@ def unexpected_error_status(error: Exception) -> status_pb2.Status:
     )
 
 
+class _Malformed:
+    """What a request that does not parse as its message type is handed in as."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def _tolerant(deserializer: Callable[[bytes], Any] | None) -> Callable[[bytes], Any] | None:
+    """grpc answers a request that fails to parse with INTERNAL ("Unexpected DecodeError"),
+    before any handler runs; parsing here lets the RPC answer INVALID_ARGUMENT instead."""
+    if deserializer is None:
+        return None
+
+    def parse(raw: bytes) -> Any:
+        try:
+            return deserializer(raw)
+        except Exception as error:  # any parse failure is the client's malformed request
+            return _Malformed(error)
+
+    return parse
+
+
+async def _reject_malformed(request: Any, context: grpc.aio.ServicerContext) -> None:
+    if isinstance(request, _Malformed):
+        status = rich_status(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "MALFORMED_REQUEST",
+            "the request is not a valid message of this method's request type",
+        )
+        await context.abort_with_status(rpc_status.to_status(status))
+
+
 async def _mapped(context: grpc.aio.ServicerContext, run: Callable[[], Awaitable[Any]]) -> Any:
     """Runs the handler; domain errors and unexpected exceptions it lets out become real
     statuses (with an ErrorInfo) instead of UNKNOWN carrying the exception text."""
@@ -146,18 +178,23 @@ class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
         if handler.unary_unary:
             inner_uu = handler.unary_unary
 
+            async def checked_unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+                await _reject_malformed(request, context)
+                return await inner_uu(request, context)
+
             async def unary_unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-                return await observe(method, context, lambda: inner_uu(request, context))
+                return await observe(method, context, lambda: checked_unary(request, context))
 
             return grpc.unary_unary_rpc_method_handler(
                 unary_unary,
-                request_deserializer=handler.request_deserializer,
+                request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=handler.response_serializer,
             )
         if handler.unary_stream:
             inner_us = handler.unary_stream
 
             async def relay(request: Any, context: grpc.aio.ServicerContext) -> None:
+                await _reject_malformed(request, context)
                 if inspect.isasyncgenfunction(inner_us):
                     async with aclosing(inner_us(request, context)) as responses:
                         async for response in responses:
@@ -170,7 +207,7 @@ class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
 
             return grpc.unary_stream_rpc_method_handler(
                 unary_stream,
-                request_deserializer=handler.request_deserializer,
+                request_deserializer=_tolerant(handler.request_deserializer),
                 response_serializer=handler.response_serializer,
             )
         return handler

@@ -1,0 +1,90 @@
+"""Two loop_svc replicas serve the same chats (sessions live in Redis): one is stopped
+between turns and the other carries the conversation on."""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from pathlib import Path
+
+import httpx
+
+from caller_svc.app import build_server as build_caller
+from caller_svc.settings import CallerSettings
+from classifier_svc.app import build_server as build_classifier
+from classifier_svc.settings import ClassifierSettings
+from indexer_svc.app import build_server as build_indexer
+from indexer_svc.settings import IndexerSettings
+from loop_svc.app import build_server as build_loop
+from loop_svc.settings import LoopSettings
+from services.demo_apis.app import create_app as create_demo_app
+from services.edge.app import create_app as create_edge_app
+from services.edge.settings import EdgeSettings
+from services.launcher.inprocess import serve_asgi
+from services.launcher.mesh import CATALOGUE_FILE
+from services.redis_server import EmbeddedRedis
+from services.runtime.server import GrpcServer
+from tests.e2e.sse import stream_turn
+
+
+async def test_a_second_loop_replica_carries_the_chat_on(tmp_path: Path) -> None:
+    with EmbeddedRedis() as redis:
+        async with contextlib.AsyncExitStack() as stack:
+            demo_url = await stack.enter_async_context(serve_asgi(create_demo_app()))
+
+            async def start(server: GrpcServer) -> GrpcServer:
+                await server.start()
+                stack.push_async_callback(server.stop, 0)
+                return server
+
+            caller = await start(await build_caller(CallerSettings(port=0, redis_url=redis.url)))
+            loop_settings = LoopSettings(port=0, redis_url=redis.url, caller_target=caller.address)
+            first_loop = await start(await build_loop(loop_settings))
+            second_loop = await start(await build_loop(loop_settings))
+            indexer = await start(
+                await build_indexer(
+                    IndexerSettings(
+                        port=0,
+                        data_dir=str(tmp_path),
+                        catalogue_file=str(CATALOGUE_FILE),
+                        catalogue_base_url=demo_url,
+                    )
+                )
+            )
+            # Both replicas behind one target, as a Kubernetes Service's endpoints would be.
+            loop_target = f"ipv4:{first_loop.address},{second_loop.address}"
+            classifier = await start(
+                await build_classifier(
+                    ClassifierSettings(port=0, indexer_target=indexer.address, loop_target=loop_target)
+                )
+            )
+            edge_settings = EdgeSettings(
+                port=0, classifier_target=classifier.address, indexer_target=indexer.address
+            )
+            edge_url = await stack.enter_async_context(serve_asgi(create_edge_app(edge_settings)))
+
+            async with httpx.AsyncClient(base_url=edge_url, timeout=60) as edge:
+                chat_id = str(uuid.uuid4())
+                first = await stream_turn(edge, chat_id, "What are the public holidays in Estonia?")
+                assert first.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
+                # Stop the replica that served the first turn (GetSession + RunTurn).
+                busy, idle = sorted((first_loop, second_loop), key=rpcs_served, reverse=True)
+                assert rpcs_served(busy) >= 2
+                idle_before = rpcs_served(idle)
+                await busy.stop(0)
+
+                second = await stream_turn(edge, chat_id, "2026-01-01 to 2026-12-31")
+                assert second.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
+                assert "Independence Day" in second.text("TOKEN_KIND_ANSWER")
+                assert rpcs_served(idle) >= idle_before + 2, "the other replica served the second turn"
+
+
+def rpcs_served(server: GrpcServer) -> float:
+    """LoopService RPCs the replica answered (its own RED metrics)."""
+    return sum(
+        sample.value
+        for family in server.telemetry.registry.collect()
+        if family.name == "atc_rpc_requests"
+        for sample in family.samples
+        if sample.name.endswith("_total") and "LoopService" in sample.labels["method"]
+    )
