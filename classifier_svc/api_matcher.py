@@ -69,9 +69,10 @@ def thresholds_for(candidate: Candidate, profile: CalibrationProfile) -> ScoreTh
 
 def score_of(candidate: Candidate, profile: CalibrationProfile) -> float:
     if not candidate.has_prototype:
-        return candidate.description_cosine
+        return candidate.description_cosine + profile.description.coverage_weight * candidate.term_coverage
     w = profile.prototype.description_weight
-    return (candidate.prototype_cosine + w * candidate.description_cosine) / (1.0 + w)
+    dense = (candidate.prototype_cosine + w * candidate.description_cosine) / (1.0 + w)
+    return dense + profile.prototype.coverage_weight * candidate.term_coverage
 
 
 def rank(candidates: Sequence[Candidate], profile: CalibrationProfile) -> list[Scored]:

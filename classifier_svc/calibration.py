@@ -31,6 +31,9 @@ class ScoreThresholds(BaseModel):
     # Prototype scale only: the description cosine blended into the score,
     # score = (prototype + w × description) / (1 + w). The two vectors err differently.
     description_weight: float = Field(default=0.0, ge=0, le=10)
+    # Sparse evidence: this × the share of the query's words found in the endpoint's text is
+    # added to the score. It helps where only a description speaks for the endpoint.
+    coverage_weight: float = Field(default=0.0, ge=0, le=1)
 
 
 class CalibrationProfile(BaseModel):

@@ -13,6 +13,7 @@ A scale no folder has cases for keeps the current profile's values.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,8 @@ from services.routing_harness import Case, indexed_catalogue, load_cases, load_e
 SEARCH_LIMIT = 10
 # Description weights tried for the prototype scale (0 = prototype alone).
 DESCRIPTION_WEIGHTS = (0.0, 0.2, 0.35, 0.5)
+# Weights of the sparse evidence (share of the query's words in the endpoint's text).
+COVERAGE_WEIGHTS = (0.0, 0.01, 0.02, 0.04)
 
 
 @dataclass(frozen=True)
@@ -35,12 +38,14 @@ class Searched:
     siblings: tuple[str, ...]
 
 
-def _raw_profile(description_weight: float) -> CalibrationProfile:
+def _raw_profile(description_weight: float, coverage_weight: float) -> CalibrationProfile:
     """Thresholds 0: margins equal scores, so ranking is by the raw scale scores."""
     return CalibrationProfile(
         embedding_model="raw",
-        prototype=ScoreThresholds(accept=0.0, gap_weight=0.0, description_weight=description_weight),
-        description=ScoreThresholds(accept=0.0, gap_weight=0.0),
+        prototype=ScoreThresholds(
+            accept=0.0, gap_weight=0.0, description_weight=description_weight, coverage_weight=coverage_weight
+        ),
+        description=ScoreThresholds(accept=0.0, gap_weight=0.0, coverage_weight=coverage_weight),
     )
 
 
@@ -56,9 +61,11 @@ async def search_folder(folder: Path, probe: Sequence[str]) -> tuple[list[Search
     return out, model
 
 
-def scored_cases(searched: Sequence[Searched], description_weight: float) -> dict[str, list[ScoredCase]]:
+def scored_cases(
+    searched: Sequence[Searched], description_weight: float, coverage_weight: float
+) -> dict[str, list[ScoredCase]]:
     """Scored cases per scale ("prototype" / "description")."""
-    profile = _raw_profile(description_weight)
+    profile = _raw_profile(description_weight, coverage_weight)
     out: dict[str, list[ScoredCase]] = {"prototype": [], "description": []}
     for case in searched:
         ranked = rank(case.candidates, profile)
@@ -87,17 +94,15 @@ async def calibrate(
         searched.extend(found)
     fits: dict[str, Fit] = {}
     counts: dict[str, int] = {}
-    for weight in DESCRIPTION_WEIGHTS:
-        for kind, cases in scored_cases(searched, weight).items():
+    for weight, coverage in itertools.product(DESCRIPTION_WEIGHTS, COVERAGE_WEIGHTS):
+        for kind, cases in scored_cases(searched, weight, coverage).items():
             if not (any(c.out_of_scope for c in cases) and any(not c.out_of_scope for c in cases)):
                 continue
             fit = fit_thresholds(cases, oos_recall)
+            update: dict[str, float] = {"coverage_weight": coverage}
             if kind == "prototype":
-                fit = Fit(
-                    fit.thresholds.model_copy(update={"description_weight": weight}),
-                    fit.in_scope_accuracy,
-                    fit.oos_recall,
-                )
+                update["description_weight"] = weight
+            fit = Fit(fit.thresholds.model_copy(update=update), fit.in_scope_accuracy, fit.oos_recall)
             if kind not in fits or fit.in_scope_accuracy > fits[kind].in_scope_accuracy:
                 fits[kind] = fit
                 counts[kind] = len(cases)
