@@ -31,6 +31,8 @@ class TurnRequest:
     language: Lang | None = None
     resume: bool = False
     owner_id: str = ""
+    # Earlier messages of the chat, oldest first ("role: text" lines), for a model extractor.
+    history: str = ""
     # Values a new session starts with (the response cache's param_update seeds).
     seeded: dict[str, str] = field(default_factory=dict)
 
@@ -87,7 +89,7 @@ class TurnRunner:
             for _attempt in range(_SAVE_ATTEMPTS):
                 session = await self._session_for(request)
                 # Extraction is CPU work (regexes, stemming, maybe dateparser): off the event loop.
-                step = await asyncio.to_thread(self._loop.advance, session, request.message)
+                step = await asyncio.to_thread(self._loop.advance, session, request.message, request.history)
                 try:
                     await self._commit(request, session, step)
                 except SessionConflict:
