@@ -13,7 +13,8 @@ from loop_svc.cache_plan import CachePlanner
 from loop_svc.extraction import CountryNames, RuleExtractor
 from loop_svc.extraction.combined import RulesThenModel
 from loop_svc.extraction.llm import ParamExtractionModule
-from loop_svc.follow_up import RuleFollowUpDetector
+from loop_svc.follow_up import FollowUpDetector, RuleFollowUpDetector
+from loop_svc.follow_up_llm import FollowUpDetectorModule
 from loop_svc.loop import TurnLimits, TurnLoop
 from loop_svc.servicer import LoopServicer
 from loop_svc.session import SessionStore
@@ -59,9 +60,10 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         default_ttl_seconds=settings.cache_default_ttl_seconds,
         last_call_ttl_seconds=settings.last_call_ttl_seconds,
     )
-    planner = CachePlanner(
-        cache, extractor, RuleFollowUpDetector(extractor), enabled=settings.response_cache_enabled
+    detector_of_follow_ups: FollowUpDetector = (
+        FollowUpDetectorModule(lm) if lm is not None else RuleFollowUpDetector(extractor)
     )
+    planner = CachePlanner(cache, extractor, detector_of_follow_ups, enabled=settings.response_cache_enabled)
     servicer = LoopServicer(
         TurnRunner(store, loop, detector),
         caller_pb2_grpc.CallerServiceStub(caller_channel),

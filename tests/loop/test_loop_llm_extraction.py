@@ -12,9 +12,12 @@ prepare_llm_environment()  # before dspy is imported: no price-map fetch, cache 
 
 from dspy.utils import DummyLM  # noqa: E402
 
+from loop_svc.cache import LastCallContext  # noqa: E402
 from loop_svc.extraction import RuleExtractor  # noqa: E402
 from loop_svc.extraction.combined import RulesThenModel  # noqa: E402
 from loop_svc.extraction.llm import ParamExtractionModule, validated  # noqa: E402
+from loop_svc.follow_up import FollowUpKind  # noqa: E402
+from loop_svc.follow_up_llm import FollowUpDetectorModule  # noqa: E402
 from loop_svc.loop import Complete, NeedsInput, TurnLoop  # noqa: E402
 from loop_svc.schema import EndpointSpec  # noqa: E402
 
@@ -77,3 +80,28 @@ def test_llm_calls_reach_the_step_and_a_failing_model_is_survived(
     step = loop.advance(session, "holidays over there in 2026")  # the scripted answer has no such field
     assert isinstance(step.result, NeedsInput) and step.llm_calls == 1
     assert step.result.missing == ["countryIsoCode"]
+
+
+def _context(holidays: EndpointSpec) -> LastCallContext:
+    return LastCallContext(
+        api_name=holidays.name,
+        endpoint=holidays,
+        collected_params={"countryIsoCode": "EE", "validFrom": "2026-01-01", "validTo": "2026-12-31"},
+        original_query="Holidays in Estonia in 2026",
+    )
+
+
+def test_follow_up_module_checks_its_params_and_fails_open(holidays: EndpointSpec) -> None:
+    context = _context(holidays)
+    update = FollowUpDetectorModule(
+        DummyLM([{"follow_up_type": "param_update", "updated_params": '{"countryIsoCode": "lv", "x": 1}'}])
+    ).detect("And Latvia?", [context], "en")
+    assert update.kind is FollowUpKind.PARAM_UPDATE and update.updated_params == {"countryIsoCode": "LV"}
+
+    question = FollowUpDetectorModule(
+        DummyLM([{"follow_up_type": "response_question", "updated_params": "{}"}])
+    ).detect("Which of those is in May?", [context], "en")
+    assert question.kind is FollowUpKind.RESPONSE_QUESTION and question.context is context
+
+    broken = FollowUpDetectorModule(DummyLM([{"follow_up_type": "maybe", "updated_params": "{}"}]))
+    assert broken.detect("What?", [context], "en").kind is FollowUpKind.NEW_INTENT
