@@ -54,9 +54,8 @@ class FollowUpDetectorModule:
         try:
             import dspy
 
-            schema = [
-                {"name": p.name, "type": p.type, "description": p.description} for p in context.endpoint.params
-            ]
+            params = context.endpoint.params
+            schema = [{"name": p.name, "type": p.type, "description": p.description} for p in params]
             with dspy.context(lm=self._lm):
                 prediction = self._predict(
                     user_query=message,
