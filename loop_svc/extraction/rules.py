@@ -14,7 +14,7 @@ from loop_svc.extraction.dates import DateFindings, DateMention, find_dates, iso
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
 from loop_svc.extraction.languages import find_languages
 from loop_svc.extraction.relative import asks_for_upcoming, upcoming_range
-from loop_svc.extraction.spans import clock_times, name_spans
+from loop_svc.extraction.spans import clock_times, is_common_word, name_spans
 from loop_svc.extraction.text import outside, words
 from loop_svc.extraction.values import enum_value, number_words, numbers, registration_number, yes_no
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
@@ -438,7 +438,9 @@ def _free_text(text: str, taken: list[tuple[int, int]], param: ParamSpec) -> str
             taken.append((spans[0].start, spans[0].end))
             return spans[0].value
     remainder = _remainder(text, taken)
-    if remainder and (param.concept is Concept.ADDRESS or len(remainder.split()) <= _SHORT_REPLY_WORDS):
+    if not remainder or yes_no(remainder) is not None or all(is_common_word(w) for w in remainder.split()):
+        return None  # "Yes, that is fine" names nothing
+    if param.concept is Concept.ADDRESS or len(remainder.split()) <= _SHORT_REPLY_WORDS:
         return remainder
     return None
 
