@@ -258,6 +258,8 @@ class RuleExtractor:
             return None
         if concept is Concept.BOOLEAN:
             answer = yes_no(text) if asked_alone else None
+            if answer is None:
+                answer = _flag_mentioned(text, param)
             return None if answer is None else str(answer).lower()
         if concept is Concept.REGISTRATION:
             plate = registration_number(text)
@@ -359,6 +361,36 @@ def _context_role(text: str, start: int) -> Role:
         return "end"
     if _START_CONTEXT.search(before):
         return "start"
+    return None
+
+
+# Name words that do not say what a yes/no flag is about (has_wifi → wifi).
+_FLAG_GENERIC = frozenset(
+    {"has", "is", "are", "offers", "serves", "allowed", "welcome", "service", "services", "good", "for"}
+    | {"ride", "entry", "the", "in", "unit", "with", "flag"}
+)
+_ASKS_ABOUT_IT = re.compile(r"\s*(?:is|are|does|do|did|has|have|will|would|was|were)\b", re.I)
+_NEGATION = re.compile(r"\b(?:no|not|without|don'?t|doesn'?t|never|ilma|ei|без|не)\W+(?:\w+\W+){0,2}$", re.I)
+
+
+def _flag_mentioned(text: str, param: ParamSpec) -> bool | None:
+    """A yes/no flag the message names ("with wifi", "a shared ride") is true; named
+    after a negation ("without subtitles", "no pets") false; not named: unknown."""
+    flag_words = [w for w in param.words if w not in _FLAG_GENERIC and len(w) >= 3]
+    if not flag_words:
+        return None
+    for token in words(text):
+        lowered = token.lower
+        if any(lowered == w or (len(w) >= 5 and lowered.startswith(w[:5])) for w in flag_words):
+            sentence_end = re.search(r"[.!?]", text[token.end :])
+            sentence_start = max(text.rfind(mark, 0, token.start) for mark in ".!?") + 1
+            if (
+                sentence_end is not None
+                and sentence_end.group(0) == "?"
+                and _ASKS_ABOUT_IT.match(text[sentence_start : token.start])
+            ):
+                return None  # "Is it refundable?" asks about the offer; it does not ask for it
+            return not _NEGATION.search(text[max(0, token.start - 30) : token.start])
     return None
 
 
