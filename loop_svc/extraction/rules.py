@@ -194,6 +194,8 @@ class RuleExtractor:
                 first = only
             elif role == "end" or (start.name in known and end.name not in known):
                 last = only
+            elif (set(start.words) | set(end.words)) & _TRIP_WORDS:
+                first = only  # a trip's one date is when it starts; the return is asked for
             else:  # one day
                 first = last = only
         elif not years and start.name not in known and end.name not in known and asks_for_upcoming(text):
@@ -343,6 +345,8 @@ def _number_named(text: str, param: ParamSpec, found: list, taken: list[tuple[in
     return None
 
 
+# Date pairs of a trip or a stay: one date is its start, not a one-day range.
+_TRIP_WORDS = frozenset({"pickup", "departure", "depart", "checkin", "in", "out", "checkout", "dropoff", "return"})
 # Words shortly before a lone date that say which side of a range it is.
 _START_CONTEXT = re.compile(
     r"(?:pick(?:ing)?[\s-]?(?:it\s+)?up|check(?:ing)?[\s-]?in|depart\w*|leav\w*|start\w*|begin\w*)\W+(?:\w+\W+){0,4}$",
