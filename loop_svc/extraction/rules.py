@@ -346,7 +346,9 @@ def _number_named(text: str, param: ParamSpec, found: list, taken: list[tuple[in
 
 
 # Date pairs of a trip or a stay: one date is its start, not a one-day range.
-_TRIP_WORDS = frozenset({"pickup", "departure", "depart", "checkin", "in", "out", "checkout", "dropoff", "return"})
+_TRIP_WORDS = frozenset(
+    {"pickup", "departure", "depart", "checkin", "in", "out", "checkout", "dropoff", "return"}
+)
 # Words shortly before a lone date that say which side of a range it is.
 _START_CONTEXT = re.compile(
     r"(?:pick(?:ing)?[\s-]?(?:it\s+)?up|check(?:ing)?[\s-]?in|depart\w*|leav\w*|start\w*|begin\w*)\W+(?:\w+\W+){0,4}$",
