@@ -12,6 +12,7 @@ from loop_svc.follow_up import FollowUpKind, RuleFollowUpDetector, answer_data
 from loop_svc.schema import EndpointSpec
 
 YEAR_END = "2027-12-31"
+TOMORROW = "2026-03-11"  # conftest's today is 2026-03-10
 HOLIDAYS_2026 = {"countryIsoCode": "EE", "validFrom": "2026-01-01", "validTo": "2026-12-31"}
 
 
@@ -52,6 +53,7 @@ async def test_l1_and_l2_are_scoped_to_chat_and_owner(
         ("Same for Latvia?", "en", FollowUpKind.PARAM_UPDATE, {"countryIsoCode": "LV"}),
         ("And in Finland?", "en", FollowUpKind.PARAM_UPDATE, {"countryIsoCode": "FI"}),
         ("Aga Soomes?", "et", FollowUpKind.PARAM_UPDATE, {"countryIsoCode": "FI"}),
+        ("A mis homme?", "et", FollowUpKind.PARAM_UPDATE, {"validFrom": TOMORROW, "validTo": TOMORROW}),
         ("А в Латвии?", "ru", FollowUpKind.PARAM_UPDATE, {"countryIsoCode": "LV"}),
         ("And in 2027?", "en", FollowUpKind.PARAM_UPDATE, {"validFrom": "2027-01-01", "validTo": YEAR_END}),
         ("Which of those is a bank holiday?", "en", FollowUpKind.RESPONSE_QUESTION, {}),
