@@ -61,9 +61,7 @@ def turn_request(request: loop_pb2.RunTurnRequest) -> TurnRequest:
         language=from_proto(request.language) or from_proto(request.turn.language),
         resume=request.resume_session,
         owner_id=request.turn.owner_id,
-        history="\n".join(
-            f"{_role(m.role)}: {m.content}" for m in request.turn.conversation_history if m.content.strip()
-        ),
+        history=[(_role(m.role), m.content) for m in request.turn.conversation_history if m.content.strip()],
     )
 
 

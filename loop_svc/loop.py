@@ -21,10 +21,14 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from loop_svc import questions
+from loop_svc.extraction.dialogue import Message, track
 from loop_svc.extraction.values import yes_no
 from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.session import Session, SessionState
 from services.language import Lang
+
+# How far back a new session reads the conversation for values.
+HISTORY_MESSAGES = 6
 
 
 class ParamExtractor(Protocol):
@@ -126,6 +130,14 @@ class TurnLoop:
             values, calls = counting(message, session.params, history=history, **kwargs)
             return dict(values), int(calls)
         return self._extractor.extract(message, session.params, **kwargs), 0  # type: ignore[arg-type]
+
+    def seed_from_history(self, session: Session, history: Sequence[tuple[str, str]]) -> Session:
+        """A new session with the values the conversation so far states (the last
+        `HISTORY_MESSAGES` messages, read in order, later ones winning)."""
+        seeded = session.model_copy(deep=True)
+        recent = [Message(role, text) for role, text in history[-HISTORY_MESSAGES:]]
+        seeded.apply(track(recent, seeded.params, self._extractor, language=seeded.language))
+        return seeded
 
     def advance(self, session: Session, message: str, history: str = "") -> Step:
         session = session.model_copy(deep=True)

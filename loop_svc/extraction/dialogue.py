@@ -109,7 +109,15 @@ def track(
         if offer is not None and accepts_offer(message.content):
             state.update(_offered(offer, params, extractor, language, state))
         elif offer is not None and not _DECLINE.search(message.content):
-            # Asking about the offer ("What time does it start?") keeps the offered thing.
+            # Asking about the offer ("What time does it start?") keeps the offered thing
+            # and the kind of thing it is (an airline, a car type: allowed values).
+            kinds = [
+                p
+                for p in params
+                if p.concept is Concept.ENUM and p.name not in state and not all(v.isdigit() for v in p.enum)
+            ]
+            if kinds:
+                state.update(extractor.extract(offer, kinds, language=language, known=state))
             state.update(_offered_name(offer, params, state))
         state.update(extractor.extract(message.content, params, language=language, asked=asked, known=state))
         asked = []
