@@ -12,7 +12,7 @@ from services.settings import ServiceSettings
 
 
 class LoopSettings(ServiceSettings):
-    model_config = SettingsConfigDict(env_prefix="ATC_LOOP_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="ATC_LOOP_", extra="ignore", populate_by_name=True)
 
     port: int = 50053
     redis_url: str = "redis://127.0.0.1:6379/0"
