@@ -73,6 +73,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
     )
 
     async def close() -> None:
+        await servicer.drain()
         await caller_channel.close(None)
         await redis_client.aclose()
 
