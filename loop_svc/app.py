@@ -9,7 +9,10 @@ from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from loop_svc.cache import ResponseCache
 from loop_svc.cache_plan import CachePlanner
 from loop_svc.extraction import CountryNames, RuleExtractor
-from loop_svc.follow_up import RuleFollowUpDetector
+from loop_svc.extraction.combined import RulesThenModel
+from loop_svc.extraction.llm import ParamExtractionModule
+from loop_svc.follow_up import FollowUpDetector, RuleFollowUpDetector
+from loop_svc.follow_up_llm import FollowUpDetectorModule
 from loop_svc.loop import TurnLimits, TurnLoop
 from loop_svc.servicer import LoopServicer
 from loop_svc.session import SessionStore
@@ -17,6 +20,7 @@ from loop_svc.settings import LoopSettings
 from loop_svc.today import local_today
 from loop_svc.turns import TurnRunner
 from services.language import LanguageDetector
+from services.llm import build_lm
 from services.redis_client import connect_redis, redis_answers
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount
@@ -37,9 +41,12 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
     countries, detector = await asyncio.gather(
         asyncio.to_thread(CountryNames), asyncio.to_thread(LanguageDetector)
     )
-    extractor = RuleExtractor(countries, today=local_today(settings.time_zone))
+    today = local_today(settings.time_zone)
+    extractor = RuleExtractor(countries, today=today)
+    lm = build_lm(settings.llm_config)
+    model = ParamExtractionModule(lm) if lm is not None else None
     loop = TurnLoop(
-        extractor,
+        RulesThenModel(extractor, model, today),
         TurnLimits(
             max_turns=settings.max_turns,
             continuation_turn=settings.continuation_turn,
@@ -52,9 +59,10 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         default_ttl_seconds=settings.cache_default_ttl_seconds,
         last_call_ttl_seconds=settings.last_call_ttl_seconds,
     )
-    planner = CachePlanner(
-        cache, extractor, RuleFollowUpDetector(extractor), enabled=settings.response_cache_enabled
+    detector_of_follow_ups: FollowUpDetector = (
+        FollowUpDetectorModule(lm) if lm is not None else RuleFollowUpDetector(extractor)
     )
+    planner = CachePlanner(cache, extractor, detector_of_follow_ups, enabled=settings.response_cache_enabled)
     servicer = LoopServicer(
         TurnRunner(store, loop, detector),
         caller_pb2_grpc.CallerServiceStub(caller_channel),
@@ -64,6 +72,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
     )
 
     async def close() -> None:
+        await servicer.drain()
         await caller_channel.close(None)
         await redis_client.aclose()
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from google.protobuf import json_format
 
-from atc.common.v1 import catalogue_pb2, turn_event_pb2
+from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from atc.loop.v1 import loop_pb2
 from loop_svc.loop import Abandoned, NeedsInput
 from loop_svc.schema import EndpointSpec, ParamSpec
@@ -61,7 +61,12 @@ def turn_request(request: loop_pb2.RunTurnRequest) -> TurnRequest:
         language=from_proto(request.language) or from_proto(request.turn.language),
         resume=request.resume_session,
         owner_id=request.turn.owner_id,
+        history=[(_role(m.role), m.content) for m in request.turn.conversation_history if m.content.strip()],
     )
+
+
+def _role(role: int) -> str:
+    return chat_pb2.ChatRole.Name(role).removeprefix("CHAT_ROLE_").lower()
 
 
 def session_to_proto(session: Session) -> loop_pb2.Session:

@@ -81,17 +81,14 @@ class CallRelay:
         runner: TurnRunner,
         *,
         timeout: Callable[[], float | None],
+        background: set[asyncio.Task[None]],
     ) -> None:
         self._caller = caller
         self._cache = cache
         self._runner = runner
         self._timeout = timeout
-        self._background: set[asyncio.Task[None]] = set()
-
-    async def drain(self) -> None:
-        """Waits for pending cache writes (tests and shutdown)."""
-        if self._background:
-            await asyncio.gather(*self._background, return_exceptions=True)
+        # Owned by the servicer, which outlives this relay: running cache writes stay referenced.
+        self._background = background
 
     async def run(self, calls: list[Call], turn: Turn) -> AsyncIterator[turn_event_pb2.TurnEvent]:
         names = [c.endpoint.name for c in calls]

@@ -21,10 +21,14 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from loop_svc import questions
+from loop_svc.extraction.dialogue import Message, track
 from loop_svc.extraction.values import yes_no
 from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.session import Session, SessionState
 from services.language import Lang
+
+# How far back a new session reads the conversation for values.
+HISTORY_MESSAGES = 6
 
 
 class ParamExtractor(Protocol):
@@ -118,22 +122,39 @@ class TurnLoop:
             original_query=original_query,
         )
 
-    def advance(self, session: Session, message: str) -> Step:
+    def _extract(self, session: Session, message: str, history: str) -> tuple[dict[str, str], int]:
+        """Values in the message (and, for a model, the history), and the model calls it took."""
+        counting = getattr(self._extractor, "extract_with_calls", None)
+        kwargs = {"language": session.language, "asked": session.asked, "known": session.known}
+        if counting is not None:
+            values, calls = counting(message, session.params, history=history, **kwargs)
+            return dict(values), int(calls)
+        return self._extractor.extract(message, session.params, **kwargs), 0  # type: ignore[arg-type]
+
+    def seed_from_history(self, session: Session, history: Sequence[tuple[str, str]]) -> Session:
+        """A new session with the values the conversation so far states (the last
+        `HISTORY_MESSAGES` messages, read in order, later ones winning)."""
+        seeded = session.model_copy(deep=True)
+        recent = [Message(role, text) for role, text in history[-HISTORY_MESSAGES:]]
+        seeded.apply(track(recent, seeded.params, self._extractor, language=seeded.language))
+        return seeded
+
+    def advance(self, session: Session, message: str, history: str = "") -> Step:
         session = session.model_copy(deep=True)
         session.turn_count += 1
         lang = session.language
 
+        llm_calls = 0
+
         def done(result: TurnResult, keep: Session | None, extracted: dict[str, str]) -> Step:
-            return Step(result, keep, lang, session.original_query, 0, extracted)
+            return Step(result, keep, lang, session.original_query, llm_calls, extracted)
 
         if session.state is SessionState.AWAITING_CONTINUATION:
             if yes_no(message) is not True:
                 return done(Abandoned("declined"), None, {})
             session.state = SessionState.COLLECTING_PARAMS
 
-        extracted = self._extractor.extract(
-            message, session.params, language=lang, asked=session.asked, known=session.known
-        )
+        extracted, llm_calls = self._extract(session, message, history)
         session.apply(extracted)
         missing = session.missing()
         if not missing:

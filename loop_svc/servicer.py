@@ -3,6 +3,7 @@ runs the turn, and on completion relays caller_svc's ExecuteCalls stream."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -48,6 +49,12 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         self._downstream_timeout = downstream_timeout_seconds
         self._planner = planner
         self._cache = cache
+        self._background: set[asyncio.Task[None]] = set()
+
+    async def drain(self) -> None:
+        """Waits for pending cache writes (at shutdown, before the channels close)."""
+        if self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
 
     def _relay(self, context: grpc.aio.ServicerContext) -> CallRelay:
         return CallRelay(
@@ -55,6 +62,7 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             self._cache,
             self._runner,
             timeout=lambda: downstream_timeout(context, self._downstream_timeout),
+            background=self._background,
         )
 
     async def RunTurn(

@@ -4,10 +4,14 @@ resolve against the citizen's calendar day, not the server's UTC date."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 
-def local_today(time_zone: str) -> Callable[[], date]:
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def local_today(time_zone: str, now: Callable[[], datetime] = _utc_now) -> Callable[[], date]:
     zone = ZoneInfo(time_zone)
-    return lambda: datetime.now(zone).date()
+    return lambda: now().astimezone(zone).date()

@@ -32,6 +32,9 @@ class TurnRequest:
     language: Lang | None = None
     resume: bool = False
     owner_id: str = ""
+    # Earlier messages of the chat, oldest first, as (role, text): a new session starts
+    # with the values they state (the current message still wins).
+    history: list[tuple[str, str]] = field(default_factory=list)
     # Values a new session starts with (the response cache's param_update seeds).
     seeded: dict[str, str] = field(default_factory=dict)
 
@@ -88,7 +91,8 @@ class TurnRunner:
             for _attempt in range(_SAVE_ATTEMPTS):
                 session = await self._session_for(request)
                 # Extraction is CPU work (regexes, stemming, maybe dateparser): off the event loop.
-                step = await asyncio.to_thread(self._loop.advance, session, request.message)
+                history = "\n".join(f"{role}: {text}" for role, text in request.history)
+                step = await asyncio.to_thread(self._loop.advance, session, request.message, history)
                 try:
                     await self._commit(request, session, step)
                 except SessionConflict:
@@ -137,6 +141,8 @@ class TurnRunner:
             original_query=request.message.strip(),
             owner_id=request.owner_id,
         )
+        if request.history:
+            session = await asyncio.to_thread(self._loop.seed_from_history, session, request.history)
         session.apply(request.seeded)
         return session
 

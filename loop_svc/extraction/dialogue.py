@@ -108,6 +108,17 @@ def track(
             continue
         if offer is not None and accepts_offer(message.content):
             state.update(_offered(offer, params, extractor, language, state))
+        elif offer is not None and not _DECLINE.search(message.content):
+            # Asking about the offer ("What time does it start?") keeps the offered thing
+            # and the kind of thing it is (an airline, a car type: allowed values).
+            kinds = [
+                p
+                for p in params
+                if p.concept is Concept.ENUM and p.name not in state and not all(v.isdigit() for v in p.enum)
+            ]
+            if kinds:
+                state.update(extractor.extract(offer, kinds, language=language, known=state))
+            state.update(_offered_name(offer, params, state))
         state.update(extractor.extract(message.content, params, language=language, asked=asked, known=state))
         asked = []
         offer = None
@@ -127,11 +138,15 @@ def _offered(
         for k, v in extractor.extract(offer, params, language=language, known=state).items()
         if not (k in places and k in state)
     }
-    named = [p for p in params if set(p.words) & _NAME_WORDS and p.name not in values]
-    if named:
-        cue = _OFFER.search(offer)
-        after = offer[cue.end() :] if cue is not None else offer
-        spans = name_spans(after)
-        if spans:
-            values[named[0].name] = spans[0].value
-    return values
+    return {**values, **_offered_name(offer, params, values)}
+
+
+def _offered_name(offer: str, params: Sequence[ParamSpec], have: Mapping[str, str]) -> dict[str, str]:
+    """The first name after the offer's cue, for the parameter that holds the offered thing."""
+    named = [p for p in params if set(p.words) & _NAME_WORDS and p.name not in have]
+    if not named:
+        return {}
+    cue = _OFFER.search(offer)
+    after = offer[cue.end() :] if cue is not None else offer
+    spans = name_spans(after)
+    return {named[0].name: spans[0].value} if spans else {}

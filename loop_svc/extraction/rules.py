@@ -14,7 +14,7 @@ from loop_svc.extraction.dates import DateFindings, DateMention, find_dates, iso
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
 from loop_svc.extraction.languages import find_languages
 from loop_svc.extraction.relative import asks_for_upcoming, upcoming_range
-from loop_svc.extraction.spans import clock_times, name_spans
+from loop_svc.extraction.spans import clock_times, is_common_word, name_spans
 from loop_svc.extraction.text import outside, words
 from loop_svc.extraction.values import enum_value, number_words, numbers, registration_number, yes_no
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
@@ -194,6 +194,8 @@ class RuleExtractor:
                 first = only
             elif role == "end" or (start.name in known and end.name not in known):
                 last = only
+            elif (set(start.words) | set(end.words)) & _TRIP_WORDS:
+                first = only  # a trip's one date is when it starts; the return is asked for
             else:  # one day
                 first = last = only
         elif not years and start.name not in known and end.name not in known and asks_for_upcoming(text):
@@ -258,6 +260,8 @@ class RuleExtractor:
             return None
         if concept is Concept.BOOLEAN:
             answer = yes_no(text) if asked_alone else None
+            if answer is None:
+                answer = _flag_mentioned(text, param)
             return None if answer is None else str(answer).lower()
         if concept is Concept.REGISTRATION:
             plate = registration_number(text)
@@ -341,6 +345,10 @@ def _number_named(text: str, param: ParamSpec, found: list, taken: list[tuple[in
     return None
 
 
+# Date pairs of a trip or a stay: one date is its start, not a one-day range.
+_TRIP_WORDS = frozenset(
+    {"pickup", "departure", "depart", "checkin", "in", "out", "checkout", "dropoff", "return"}
+)
 # Words shortly before a lone date that say which side of a range it is.
 _START_CONTEXT = re.compile(
     r"(?:pick(?:ing)?[\s-]?(?:it\s+)?up|check(?:ing)?[\s-]?in|depart\w*|leav\w*|start\w*|begin\w*)\W+(?:\w+\W+){0,4}$",
@@ -359,6 +367,36 @@ def _context_role(text: str, start: int) -> Role:
         return "end"
     if _START_CONTEXT.search(before):
         return "start"
+    return None
+
+
+# Name words that do not say what a yes/no flag is about (has_wifi → wifi).
+_FLAG_GENERIC = frozenset(
+    {"has", "is", "are", "offers", "serves", "allowed", "welcome", "service", "services", "good", "for"}
+    | {"ride", "entry", "the", "in", "unit", "with", "flag"}
+)
+_ASKS_ABOUT_IT = re.compile(r"\s*(?:is|are|does|do|did|has|have|will|would|was|were)\b", re.I)
+_NEGATION = re.compile(r"\b(?:no|not|without|don'?t|doesn'?t|never|ilma|ei|без|не)\W+(?:\w+\W+){0,2}$", re.I)
+
+
+def _flag_mentioned(text: str, param: ParamSpec) -> bool | None:
+    """A yes/no flag the message names ("with wifi", "a shared ride") is true; named
+    after a negation ("without subtitles", "no pets") false; not named: unknown."""
+    flag_words = [w for w in param.words if w not in _FLAG_GENERIC and len(w) >= 3]
+    if not flag_words:
+        return None
+    for token in words(text):
+        lowered = token.lower
+        if any(lowered == w or (len(w) >= 5 and lowered.startswith(w[:5])) for w in flag_words):
+            sentence_end = re.search(r"[.!?]", text[token.end :])
+            sentence_start = max(text.rfind(mark, 0, token.start) for mark in ".!?") + 1
+            if (
+                sentence_end is not None
+                and sentence_end.group(0) == "?"
+                and _ASKS_ABOUT_IT.match(text[sentence_start : token.start])
+            ):
+                return None  # "Is it refundable?" asks about the offer; it does not ask for it
+            return not _NEGATION.search(text[max(0, token.start - 30) : token.start])
     return None
 
 
@@ -438,7 +476,9 @@ def _free_text(text: str, taken: list[tuple[int, int]], param: ParamSpec) -> str
             taken.append((spans[0].start, spans[0].end))
             return spans[0].value
     remainder = _remainder(text, taken)
-    if remainder and (param.concept is Concept.ADDRESS or len(remainder.split()) <= _SHORT_REPLY_WORDS):
+    if not remainder or yes_no(remainder) is not None or all(is_common_word(w) for w in remainder.split()):
+        return None  # "Yes, that is fine" names nothing
+    if param.concept is Concept.ADDRESS or len(remainder.split()) <= _SHORT_REPLY_WORDS:
         return remainder
     return None
 

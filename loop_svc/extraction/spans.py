@@ -28,12 +28,15 @@ _COMMON = frozenset(
     more less other another same again first last next today tomorrow tonight morning
     afternoon evening night day week month year time date price cheap expensive moderate
     monday tuesday wednesday thursday friday saturday sunday january february march april may june
-    july august september october november december mr mrs ms dr yup nope yea ya hmm okey alright
+    july august september october november december yup nope yea ya hmm okey alright
+    booking book booked search searching looking found here sorry unfortunately successfully confirmed
+    shall may might let's lets there're here's it'll i've you'd you're they're we're absolutely definitely
+    certainly exactly indeed done thank's thx please
     """.split()
 )
 _JOINERS = frozenset({"of", "the", "de", "la", "le", "del", "da", "and", "&", "vs", "vs.", "n"})
 # "St. Helena", "Mt. View": a period that does not end the name.
-_ABBREVIATIONS = frozenset({"st.", "mt.", "ft.", "dr.", "pt."})
+_ABBREVIATIONS = frozenset({"st.", "mt.", "ft.", "dr.", "pt.", "mr.", "mrs.", "ms.", "jr."})
 _TOKEN = re.compile(r"[\w'’&.-]+")
 _PLACE_PREPOSITIONS = {
     "in": "in",
@@ -54,6 +57,10 @@ class Span:
     end: int
     # The preposition just before the span: "in", "from" or "to" (see _PLACE_PREPOSITIONS).
     preposition: str | None = None
+
+
+def is_common_word(token: str) -> bool:
+    return token.lower().strip(".,;:!?'’") in _COMMON
 
 
 def _is_name_word(token: str) -> bool:
@@ -78,7 +85,9 @@ def name_spans(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Span]:
         while j + 1 < len(tokens):
             nxt, nxt_start = tokens[j + 1]
             between = text[end:nxt_start]
-            abbreviation = text[max(0, end - 3) : end + 1].strip().lower() in _ABBREVIATIONS
+            last = tokens[j][0]
+            # "St. Helena", "Dr. Susana M. Chou": a period after an abbreviation or an initial.
+            abbreviation = f"{last.lower()}." in _ABBREVIATIONS or (len(last) == 1 and last.isupper())
             if any(c in between for c in ",;:!?()") or ("." in between and not abbreviation):
                 break
             if not outside(list(taken), nxt_start, nxt_start + len(nxt)):

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime
+
 import pytest
 
 from loop_svc.extraction import RuleExtractor
 from loop_svc.schema import EndpointSpec, ParamSpec
+from loop_svc.settings import LoopSettings
+from loop_svc.today import local_today
 
 SINGLE = [ParamSpec(name="date", type="date", required=True, description="Date of the event")]
 
@@ -104,3 +108,11 @@ def test_address_anywhere_in_the_first_message(
 ) -> None:
     values = extractor.extract(message, address_search.params, language="en")
     assert values.get("address") == address
+
+
+def test_today_is_the_configured_zones_calendar_day() -> None:
+    late_evening_utc = datetime(2026, 3, 10, 22, 30, tzinfo=UTC)
+    assert local_today("Europe/Tallinn", lambda: late_evening_utc)() == date(2026, 3, 11)
+    assert local_today("UTC", lambda: late_evening_utc)() == date(2026, 3, 10)
+    with pytest.raises(ValueError, match="unknown time zone"):
+        LoopSettings(time_zone="Mars/Olympus")

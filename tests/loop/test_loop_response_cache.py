@@ -7,11 +7,15 @@ import pytest
 import redis.asyncio as aioredis
 
 from loop_svc.cache import LastCallContext, ResponseCache, param_hash
+from loop_svc.cache_plan import CachedAnswer, CachePlanner
 from loop_svc.extraction import RuleExtractor
 from loop_svc.follow_up import FollowUpKind, RuleFollowUpDetector, answer_data
 from loop_svc.schema import EndpointSpec
+from loop_svc.settings import LoopSettings
+from loop_svc.turns import TurnRequest
 
 YEAR_END = "2027-12-31"
+TOMORROW = "2026-03-11"  # conftest's today is 2026-03-10
 HOLIDAYS_2026 = {"countryIsoCode": "EE", "validFrom": "2026-01-01", "validTo": "2026-12-31"}
 
 
@@ -52,6 +56,7 @@ async def test_l1_and_l2_are_scoped_to_chat_and_owner(
         ("Same for Latvia?", "en", FollowUpKind.PARAM_UPDATE, {"countryIsoCode": "LV"}),
         ("And in Finland?", "en", FollowUpKind.PARAM_UPDATE, {"countryIsoCode": "FI"}),
         ("Aga Soomes?", "et", FollowUpKind.PARAM_UPDATE, {"countryIsoCode": "FI"}),
+        ("A mis homme?", "et", FollowUpKind.PARAM_UPDATE, {"validFrom": TOMORROW, "validTo": TOMORROW}),
         ("А в Латвии?", "ru", FollowUpKind.PARAM_UPDATE, {"countryIsoCode": "LV"}),
         ("And in 2027?", "en", FollowUpKind.PARAM_UPDATE, {"validFrom": "2027-01-01", "validTo": YEAR_END}),
         ("Which of those is a bank holiday?", "en", FollowUpKind.RESPONSE_QUESTION, {}),
@@ -86,3 +91,24 @@ def test_answer_data_keeps_the_items_the_question_names() -> None:
     assert answer_data({"items": holidays}, "Millised neist on detsembris?", "et") == {"items": holidays[1:]}
     # Nothing named: the whole list stays for the formatter.
     assert answer_data(holidays, "Which of those is the longest?", "en") == holidays
+
+
+async def test_the_master_switch_turns_every_read_off(
+    redis_client: aioredis.Redis,
+    extractor: RuleExtractor,
+    holidays: EndpointSpec,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cache = ResponseCache(redis_client)
+    await cache.set_l1("chat-off", holidays, HOLIDAYS_2026, [1], "")
+    context = LastCallContext(api_name=holidays.name, endpoint=holidays, collected_params=HOLIDAYS_2026)
+    await cache.set_l2("chat-off", [context])
+    planner = CachePlanner(cache, extractor, RuleFollowUpDetector(extractor), enabled=False)
+    request = TurnRequest("chat-off", "Holidays in Estonia in 2026", [holidays])
+    assert await planner.plan(request, "en") is None
+    assert (await planner.follow_up("chat-off", "", "Same for Latvia?", "en")).kind is FollowUpKind.NEW_INTENT
+    enabled = CachePlanner(cache, extractor, RuleFollowUpDetector(extractor))
+    assert isinstance(await enabled.plan(request, "en"), CachedAnswer)
+
+    monkeypatch.setenv("ATC_RESPONSE_CACHE_ENABLED", "false")
+    assert LoopSettings().response_cache_enabled is False

@@ -121,3 +121,23 @@ def test_parallel_endpoints_share_params_and_one_question(
 def test_turn_limits_for_several_endpoints() -> None:
     limits = TurnLimits(max_turns=5)
     assert [limits.max_turns_for(n) for n in (1, 2, 3, 4)] == [5, 6, 9, 9]
+
+
+def test_a_new_session_starts_with_what_the_history_states(
+    extractor: RuleExtractor, holidays: EndpointSpec
+) -> None:
+    loop = TurnLoop(extractor)
+    session = _start(loop, [holidays], "And the holidays in 2026?")
+    history = [
+        ("user", "I'm moving to Latvia soon."),
+        ("assistant", "Good luck with the move! How can I help?"),
+    ]
+    seeded = loop.seed_from_history(session, history)
+    assert seeded.collected == {holidays.name: {"countryIsoCode": "LV"}}
+    step = loop.advance(seeded, "And the holidays in 2026?")
+    assert isinstance(step.result, Complete)
+    assert step.result.calls[0].params == {
+        "countryIsoCode": "LV",
+        "validFrom": "2026-01-01",
+        "validTo": "2026-12-31",
+    }
