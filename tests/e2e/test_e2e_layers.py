@@ -78,3 +78,35 @@ async def test_out_of_domain_stays_out(edge: httpx.AsyncClient) -> None:
 async def test_api_questions_still_reach_the_api_layer(edge: httpx.AsyncClient) -> None:
     body = await ask(edge, "What are the public holidays in Estonia?")
     assert (body["workflow"], body["outcome"]) == ("api_tool_calling", "needs_input")
+
+
+async def test_declining_to_continue_falls_back_to_the_knowledge_base(edge: httpx.AsyncClient) -> None:
+    """The seed's fallback: a "no" to the continuation question → RAG with the original query."""
+    chat_id = str(uuid.uuid4())
+    first = await ask(edge, "What are the public holidays in Estonia?", chat_id)
+    assert (first["workflow"], first["outcome"]) == ("api_tool_calling", "needs_input")
+    for _ in range(5):  # replies with no dates until the loop asks whether to go on
+        reply = await ask(edge, "hmm, not sure", chat_id)
+        if reply["outcome"] != "needs_input" or not reply["question"]["missingParams"]:
+            break
+        if "continue" in reply["content"].lower():
+            break
+    assert "continue" in reply["content"].lower(), reply
+    final = await ask(edge, "no", chat_id)
+    assert (final["workflow"], final["outcome"]) == ("rag", "answered"), final
+    assert final["sources"][0]["title"] == "Public holidays in Estonia"
+    assert "24 February" in final["content"]
+
+
+async def test_running_out_of_turns_falls_back_to_the_knowledge_base(edge: httpx.AsyncClient) -> None:
+    chat_id = str(uuid.uuid4())
+    await ask(edge, "Millised on Eesti riigipühad?", chat_id)
+    outcomes = []
+    for reply_text in ["ei tea", "ei tea", "jah", "ei tea", "ei tea", "ei tea"]:
+        reply = await ask(edge, reply_text, chat_id)
+        outcomes.append(reply["outcome"])
+        if reply["outcome"] != "needs_input":
+            break
+    assert (reply["workflow"], reply["outcome"]) == ("rag", "answered"), (outcomes, reply)
+    assert reply["sources"][0]["title"] == "Riigipühad Eestis"
+    assert "24. veebruar" in reply["content"]
