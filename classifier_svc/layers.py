@@ -87,15 +87,43 @@ class ServiceLayer:
 
 
 class ApiToolLayer:
-    """A thin adapter: the endpoint matching itself lives with the router's matcher."""
+    """A thin adapter over the router's endpoint matcher, plus one rule shared with the
+    SERVICE layer: a single endpoint chosen for a question the knowledge base answers
+    clearly better is not this layer's ("Kuidas registreerida oma elukoht?" is about
+    registering a residence, not an address search). Endpoint descriptions and knowledge
+    passages are both embedded on the passage side, so their cosines compare; the
+    endpoint must be within `knowledge_margin` of the best passage the RAG gate accepts."""
 
     workflow = Workflow.API_TOOL_CALLING
 
-    def __init__(self, match: Callable[[TurnContext], Awaitable[Decision | None]]) -> None:
+    def __init__(
+        self,
+        match: Callable[[TurnContext], Awaitable[Decision | None]],
+        *,
+        knowledge: KnowledgeSearch | None = None,
+        gate: RagGate | None = None,
+        limit: int = 8,
+        knowledge_margin: float = 0.035,
+    ) -> None:
         self._match = match
+        self._knowledge = knowledge
+        self._gate = gate
+        self._limit = limit
+        self._margin = knowledge_margin
 
     async def decide(self, turn: TurnContext) -> Decision | None:
-        return await self._match(turn)
+        decision = await self._match(turn)
+        if decision is None or self._knowledge is None or self._gate is None:
+            return decision
+        if decision.reason is not Reason.NEW_MATCH or len(decision.endpoints) != 1:
+            return decision
+        chosen = decision.endpoints[0]
+        if not chosen.description_cosine:
+            return decision
+        passages = self._gate.relevant(await self._knowledge.search(turn.message, self._limit))
+        if passages and chosen.description_cosine < passages[0].dense_cosine - self._margin:
+            return None
+        return decision
 
 
 class ConversationAnswerer(Protocol):

@@ -92,7 +92,15 @@ class Router:
                 )
             )
         if policy.api_tool_enabled:
-            self._layers.append(ApiToolLayer(self._match_api_tool_turn))
+            self._layers.append(
+                ApiToolLayer(
+                    self._match_api_tool_turn,
+                    knowledge=knowledge,
+                    gate=policy.rag_gate,
+                    limit=policy.rag_search_limit,
+                    knowledge_margin=policy.service_knowledge_margin,
+                )
+            )
         if policy.context_enabled:
             self._layers.append(ContextLayer(conversation))
         if self._rag is not None:
