@@ -9,11 +9,11 @@ import pytest
 
 from atc.common.v1 import catalogue_pb2
 from atc.loop.v1 import loop_pb2
-from classifier_svc.api_matcher import Thresholds
 from classifier_svc.candidates import Candidate, Reason, Workflow
 from classifier_svc.follow_up import FollowUpRouting
 from classifier_svc.router import Router, RouterPolicy
 from services.language import LanguageDetector
+from tests.classifier.layer_support import matcher
 
 HOLIDAYS = catalogue_pb2.Endpoint(endpoint_id="id-h", name="get_national_holidays")
 
@@ -53,10 +53,9 @@ class NoSessions:
 
 
 def _router(loop: Loop, search: Search) -> Router:
-    thresholds = Thresholds(minimum=0.77, high=0.82, gap=0.0, min_term_coverage=0.5, dense_only=0.88)
-    policy = RouterPolicy(thresholds=thresholds, intent_switch_threshold=0.85, search_limit=5)
+    policy = RouterPolicy(search_limit=5)
     follow_ups = FollowUpRouting(loop, search, timeout=1.0, override_cosine=0.85)  # type: ignore[arg-type]
-    return Router(search, NoSessions(), LanguageDetector(), policy, follow_ups=follow_ups)
+    return Router(matcher(search), NoSessions(), LanguageDetector(), policy, follow_ups=follow_ups)
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +75,16 @@ async def test_a_follow_up_goes_back_to_the_last_endpoint(update: loop_pb2.Detec
 
 
 async def test_a_strong_match_elsewhere_beats_a_param_update(update: loop_pb2.DetectFollowUpResponse) -> None:
-    tax = Candidate("id-t", "get_vehicle_tax_info", 0.9, 1, matched_terms=3, query_terms=3, endpoint="tax")
+    tax = Candidate(
+        "id-t",
+        "get_vehicle_tax_info",
+        0.9,
+        1,
+        matched_terms=3,
+        query_terms=3,
+        endpoint="tax",
+        description_cosine=0.9,
+    )
     router = _router(Loop(update), Search([tax]))
     decision = await router.decide("chat-1", "Vehicle tax for 123ABC tomorrow", "en")
     assert [c.name for c in decision.endpoints] == ["get_vehicle_tax_info"]
