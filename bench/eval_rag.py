@@ -77,7 +77,8 @@ def candidates_of(result: Any) -> list[Candidate]:
         Candidate(
             hit.entity.service_id,
             hit.entity.name,
-            hit.dense_cosine,
+            # The service gate's scale, as classifier_svc/catalogue_adapters.py reads it.
+            hit.description_cosine or hit.dense_cosine,
             hit.hybrid_rank,
             matched_terms=hit.matched_terms,
             query_terms=result.query_terms,

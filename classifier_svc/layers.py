@@ -92,7 +92,8 @@ class ApiToolLayer:
     clearly better is not this layer's ("Kuidas registreerida oma elukoht?" is about
     registering a residence, not an address search). Endpoint descriptions and knowledge
     passages are both embedded on the passage side, so their cosines compare; the
-    endpoint must be within `knowledge_margin` of the best passage the RAG gate accepts."""
+    endpoint yields when the best passage the RAG gate accepts is more than
+    `knowledge_margin` closer and shares more of the question's words."""
 
     workflow = Workflow.API_TOOL_CALLING
 
@@ -121,9 +122,15 @@ class ApiToolLayer:
         if not chosen.description_cosine:
             return decision
         passages = self._gate.relevant(await self._knowledge.search(turn.message, self._limit))
-        if passages and chosen.description_cosine < passages[0].dense_cosine - self._margin:
-            return None
-        return decision
+        if not passages:
+            return decision
+        best = passages[0]
+        # Both signals must favour the knowledge base: a clearly closer passage that also
+        # shares more of the question's words. A holidays question matches the holidays
+        # endpoint's words as well as the knowledge article's, and stays an API question.
+        closer = chosen.description_cosine < best.dense_cosine - self._margin
+        wordier = best.matched_terms > chosen.matched_terms
+        return None if closer and wordier else decision
 
 
 class ConversationAnswerer(Protocol):

@@ -174,20 +174,20 @@ async def test_multi_intent_flag(detector: LanguageDetector) -> None:
 async def test_an_endpoint_far_behind_the_knowledge_base_is_not_taken(detector: LanguageDetector) -> None:
     endpoints = Scripted(
         {
-            "register my place of residence": [cand("search_address", 0.86)],
+            "register my place of residence": [cand("search_address", 0.86, matched=0)],
             "public holidays": [cand("get_national_holidays", 0.9)],
         }
     )
     knowledge = Scripted(
         {
             "register my place of residence": [passage("residence.en", 0.93)],
-            "public holidays": [passage("holidays.en", 0.88)],
+            # Closer than the endpoint, but no more of the question's words: still the API's.
+            "public holidays": [passage("holidays.en", 0.95)],
         }
     )
     routed = Router(matcher(endpoints), Sessions(), detector, POLICY, knowledge=knowledge)
     residence = await routed.decide("c1", "How do I register my place of residence?", None)
     assert residence.workflow is Workflow.RAG
-    # Within the margin of the best passage, the endpoint keeps the question.
     holidays = await routed.decide("c2", "Which public holidays are there?", None)
     assert holidays.workflow is Workflow.API_TOOL_CALLING
     assert [c.name for c in holidays.endpoints] == ["get_national_holidays"]
