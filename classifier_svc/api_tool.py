@@ -137,7 +137,10 @@ class ApiToolMatcher:
             # each clear matches too ("find the address … and calculate the vehicle tax …");
             # a single intent phrased with an "and" keeps its one endpoint.
             parallel = await self._decompose(
-                message, llm, strict=match.confidence is Confidence.HIGH, whole_evidence=match.evidence
+                message,
+                llm,
+                whole=match.best if match.confidence is Confidence.HIGH else None,
+                whole_evidence=match.evidence,
             )
             if parallel:
                 return Decision(
@@ -179,11 +182,20 @@ class ApiToolMatcher:
         return chosen
 
     async def _decompose(
-        self, message: str, llm: LlmUse, *, strict: bool = False, whole_evidence: float = float("-inf")
+        self,
+        message: str,
+        llm: LlmUse,
+        *,
+        whole: Candidate | None = None,
+        whole_evidence: float = float("-inf"),
     ) -> list[Candidate]:
         """Endpoints of the message's sub-intents, when there are at least two distinct ones.
         Two intents dilute one vector, so each focused part must match at least as clearly
-        as the whole message did; a fragment of one intent ("please go ahead") does not."""
+        as the whole message did; a fragment of one intent ("please go ahead") does not.
+        When the whole message clearly matches one endpoint (`whole`), the split must keep
+        that endpoint and the other parts need only be accepted matches: "find an address
+        for me and also calculate my vehicle tax" matches the tax endpoint as a whole, and
+        its address part is an accepted match of its own."""
         limit = self._policy.max_parallel_endpoints
         parts: list[str] = []
         if self._decomposer is not None:
@@ -201,12 +213,19 @@ class ApiToolMatcher:
         chosen: dict[str, Candidate] = {}
         for candidates in results:
             part = assess(candidates, self._policy.profile)
-            if (
-                part.best is not None
-                and (part.confidence is Confidence.HIGH or not strict)
-                and part.evidence >= whole_evidence
-            ):
+            if part.best is None:
+                continue
+            if whole is None:
+                clear = part.evidence >= whole_evidence
+            else:
+                clear = part.best.name == whole.name or part.confidence is not Confidence.NONE
+            if clear:
                 chosen.setdefault(part.best.name, part.best)
+        if whole is not None:
+            if whole.name not in chosen:
+                return []
+            # The endpoint the whole message matched stays the primary one.
+            chosen = {whole.name: chosen[whole.name], **chosen}
         return list(chosen.values())[:limit] if len(chosen) >= 2 else []
 
 

@@ -166,10 +166,20 @@ async def test_unknown_plate_is_asked_again(edge: httpx.AsyncClient, apis: Count
 
 
 async def session_of(mesh: InProcessMesh, chat_id: str) -> dict[str, dict[str, str]] | None:
+    """The chat's collected params as GetSession returns them to the chat's owner (the
+    anonymous owner the edge bound the chat to, read from the stored session)."""
+    redis = aioredis.from_url(mesh.redis_url)
+    try:
+        stored = await redis.get(f"session:{chat_id}")
+    finally:
+        await redis.aclose()
+    if stored is None:
+        return None
+    owner = json.loads(stored).get("owner_id", "")
     async with grpc.aio.insecure_channel(mesh.address("loop")) as channel:
         try:
             response = await loop_pb2_grpc.LoopServiceStub(channel).GetSession(
-                loop_pb2.GetSessionRequest(chat_id=chat_id)
+                loop_pb2.GetSessionRequest(chat_id=chat_id, owner_id=owner)
             )
         except grpc.aio.AioRpcError as error:
             assert error.code() == grpc.StatusCode.NOT_FOUND

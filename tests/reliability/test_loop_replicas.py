@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import uuid
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -37,7 +38,11 @@ async def test_a_second_loop_replica_carries_the_chat_on(tmp_path: Path) -> None
                 stack.push_async_callback(server.stop, 0)
                 return server
 
-            caller = await start(await build_caller(CallerSettings(port=0, redis_url=redis.url)))
+            # The demo APIs are on loopback: allow-listed exactly, as `atc up` does.
+            caller_settings = CallerSettings(
+                port=0, redis_url=redis.url, egress_allow=urlsplit(demo_url).netloc
+            )
+            caller = await start(await build_caller(caller_settings))
             loop_settings = LoopSettings(port=0, redis_url=redis.url, caller_target=caller.address)
             first_loop = await start(await build_loop(loop_settings))
             second_loop = await start(await build_loop(loop_settings))
