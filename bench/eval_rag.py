@@ -27,6 +27,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from classifier_svc.app import router_policy
 from classifier_svc.candidates import Candidate
 from classifier_svc.passages import Passage
 from classifier_svc.rag_extractive import ExtractiveAnswerer
@@ -88,20 +89,9 @@ def candidates_of(result: Any) -> list[Candidate]:
 
 
 def settings_gates(settings: ClassifierSettings) -> tuple[RagGate, Thresholds]:
-    rag = RagGate(
-        min_cosine=settings.rag_min_threshold,
-        min_term_coverage=settings.rag_min_term_coverage,
-        dense_only=settings.rag_dense_only_threshold,
-        max_passages=settings.rag_max_passages,
-    )
-    service = Thresholds(
-        minimum=settings.service_min_threshold,
-        high=settings.service_high_threshold,
-        gap=0.0,
-        min_term_coverage=settings.service_min_term_coverage,
-        dense_only=settings.service_dense_only_threshold,
-    )
-    return rag, service
+    """The RAG and service gates exactly as the classifier wires them."""
+    policy = router_policy(settings)
+    return policy.rag_gate, policy.service_thresholds
 
 
 async def ingest(catalogue: Catalogue, folder: Path) -> None:
@@ -205,9 +195,9 @@ async def main(catalog: Path, questions: list[dict[str, Any]], sweep: bool) -> d
             ]
         finally:
             await index.close()
-    settings = ClassifierSettings()
-    gate, service = settings_gates(settings)
-    margin = settings.service_knowledge_margin
+    classifier_settings = ClassifierSettings()
+    gate, service = settings_gates(classifier_settings)
+    margin = classifier_settings.service_knowledge_margin
     result = evaluate(searched, service_searched, gate, service, margin)
     if sweep:
         for minimum, coverage in itertools.product([0.78, 0.8, 0.82, 0.84], [0.34, 0.5, 0.6, 0.75]):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 
 import grpc
 
@@ -12,12 +11,9 @@ from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from classifier_svc.calibration import CalibrationProfile
 from classifier_svc.candidates import ActiveSession, Candidate, PendingParam
 from classifier_svc.deadlines import lookup_timeout
+from classifier_svc.query_vectors import QueryVectors
 from services import language
 from services.runtime.status import mesh_error_from_rpc
-
-# Distinct texts whose query vectors are kept: one turn searches a handful of texts
-# (the message, the offer it affirms, the parts of a multi-intent message).
-EMBEDDING_CACHE_SIZE = 512
 
 
 class IndexerEndpointSearch:
@@ -26,23 +22,27 @@ class IndexerEndpointSearch:
     and every response must come from the model the calibration profile was fitted for."""
 
     def __init__(
-        self, stub: indexer_pb2_grpc.IndexerServiceStub, profile: CalibrationProfile, default_timeout: float
+        self,
+        stub: indexer_pb2_grpc.IndexerServiceStub,
+        profile: CalibrationProfile,
+        default_timeout: float,
+        vectors: QueryVectors | None = None,
     ) -> None:
         self._stub = stub
         self._profile = profile
         self._default_timeout = default_timeout
-        self._vectors: OrderedDict[str, list[float]] = OrderedDict()
+        self._vectors = vectors if vectors is not None else QueryVectors()
 
     async def search(self, query: str, limit: int) -> list[Candidate]:
         request = indexer_pb2.SearchRequest(
             collection=indexer_pb2.COLLECTION_ENDPOINTS,
             query=query,
             limit=limit,
-            query_embedding=self._vectors.get(query, ()),
+            query_embedding=self._vectors.get(query),
         )
         response = await self._stub.Search(request, timeout=lookup_timeout(self._default_timeout))
         self._profile.check_model(response.embedding_model)
-        self._remember(query, list(response.query_embedding))
+        self._vectors.remember(query, response.query_embedding)
         return [
             Candidate(
                 endpoint_id=hit.endpoint.endpoint_id,
@@ -65,14 +65,6 @@ class IndexerEndpointSearch:
         embeds with the profile's model (a mismatch is a startup error, not a bad route)."""
         await self.search("warm-up", 1)
         self._vectors.clear()
-
-    def _remember(self, query: str, vector: list[float]) -> None:
-        if not vector:
-            return
-        self._vectors[query] = vector
-        self._vectors.move_to_end(query)
-        while len(self._vectors) > EMBEDDING_CACHE_SIZE:
-            self._vectors.popitem(last=False)
 
 
 log = logging.getLogger("atc.classifier.sessions")

@@ -16,6 +16,7 @@ from classifier_svc.catalogue_adapters import IndexerKnowledgeSearch, IndexerSer
 from classifier_svc.conversation import DspyConversationAnswerer
 from classifier_svc.follow_up import FollowUpRouting
 from classifier_svc.llm_steps import DspyEndpointDisambiguator, DspyIntentDecomposer
+from classifier_svc.query_vectors import QueryVectors
 from classifier_svc.rag_answer import RagResponder
 from classifier_svc.rag_dspy import DspyRagAnswerer
 from classifier_svc.rag_extractive import ExtractiveAnswerer
@@ -88,7 +89,9 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
     loop_stub = loop_pb2_grpc.LoopServiceStub(loop_channel)
     indexer_stub = indexer_pb2_grpc.IndexerServiceStub(indexer_channel)
     lookup_timeout = settings.lookup_timeout_seconds
-    search = IndexerEndpointSearch(indexer_stub, profile, lookup_timeout)
+    # One embedding per text across the endpoint, service and knowledge searches of a turn.
+    vectors = QueryVectors()
+    search = IndexerEndpointSearch(indexer_stub, profile, lookup_timeout, vectors)
     lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir)
     api_tool = ApiToolMatcher(
         search,
@@ -101,8 +104,8 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
         LoopSessionDirectory(loop_stub, lookup_timeout),
         LanguageDetector(),
         router_policy(settings),
-        services=IndexerServiceSearch(indexer_stub, lookup_timeout),
-        knowledge=IndexerKnowledgeSearch(indexer_stub, lookup_timeout),
+        services=IndexerServiceSearch(indexer_stub, lookup_timeout, vectors),
+        knowledge=IndexerKnowledgeSearch(indexer_stub, lookup_timeout, vectors),
         conversation=DspyConversationAnswerer(lm) if lm is not None else None,
         follow_ups=FollowUpRouting(
             loop_stub,

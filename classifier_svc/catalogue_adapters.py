@@ -12,6 +12,7 @@ from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from classifier_svc.candidates import Candidate
 from classifier_svc.deadlines import lookup_timeout
 from classifier_svc.passages import Passage
+from classifier_svc.query_vectors import QueryVectors
 
 SERVICE_TYPE = "service"
 
@@ -34,15 +35,27 @@ def service_as_endpoint(service: catalogue_pb2.Service) -> catalogue_pb2.Endpoin
 
 
 class IndexerServiceSearch:
-    def __init__(self, stub: indexer_pb2_grpc.IndexerServiceStub, timeout: float) -> None:
+    def __init__(
+        self,
+        stub: indexer_pb2_grpc.IndexerServiceStub,
+        timeout: float,
+        vectors: QueryVectors | None = None,
+    ) -> None:
         self._stub = stub
         self._timeout = timeout
+        self._vectors = vectors if vectors is not None else QueryVectors()
 
     async def search(self, query: str, limit: int) -> list[Candidate]:
         response = await self._stub.Search(
-            indexer_pb2.SearchRequest(collection=indexer_pb2.COLLECTION_SERVICES, query=query, limit=limit),
+            indexer_pb2.SearchRequest(
+                collection=indexer_pb2.COLLECTION_SERVICES,
+                query=query,
+                limit=limit,
+                query_embedding=self._vectors.get(query),
+            ),
             timeout=lookup_timeout(self._timeout),
         )
+        self._vectors.remember(query, response.query_embedding)
         return [
             Candidate(
                 endpoint_id=hit.service.service_id,
@@ -65,15 +78,27 @@ class IndexerServiceSearch:
 
 
 class IndexerKnowledgeSearch:
-    def __init__(self, stub: indexer_pb2_grpc.IndexerServiceStub, timeout: float) -> None:
+    def __init__(
+        self,
+        stub: indexer_pb2_grpc.IndexerServiceStub,
+        timeout: float,
+        vectors: QueryVectors | None = None,
+    ) -> None:
         self._stub = stub
         self._timeout = timeout
+        self._vectors = vectors if vectors is not None else QueryVectors()
 
     async def search(self, query: str, limit: int) -> list[Passage]:
         response = await self._stub.Search(
-            indexer_pb2.SearchRequest(collection=indexer_pb2.COLLECTION_KNOWLEDGE, query=query, limit=limit),
+            indexer_pb2.SearchRequest(
+                collection=indexer_pb2.COLLECTION_KNOWLEDGE,
+                query=query,
+                limit=limit,
+                query_embedding=self._vectors.get(query),
+            ),
             timeout=lookup_timeout(self._timeout),
         )
+        self._vectors.remember(query, response.query_embedding)
         return [
             Passage(
                 document_id=hit.document.document_id,

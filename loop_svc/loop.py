@@ -16,31 +16,19 @@ correction ("No, Latvia") wins. No I/O here: the caller loads and saves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal
 
 from loop_svc import questions
-from loop_svc.extraction.dialogue import Message, track
+from loop_svc.extraction.dialogue import Message, ParamExtractor, track
 from loop_svc.extraction.values import yes_no
-from loop_svc.schema import EndpointSpec, ParamSpec
+from loop_svc.schema import EndpointSpec
 from loop_svc.session import Session, SessionState
 from services.language import Lang
 
 # How far back a new session reads the conversation for values.
 HISTORY_MESSAGES = 6
-
-
-class ParamExtractor(Protocol):
-    def extract(
-        self,
-        message: str,
-        params: Sequence[ParamSpec],
-        *,
-        language: Lang,
-        asked: Sequence[str] = (),
-        known: Mapping[str, str] | None = None,
-    ) -> dict[str, str]: ...
 
 
 @dataclass(frozen=True)

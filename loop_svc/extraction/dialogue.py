@@ -27,7 +27,9 @@ _FROM_CUES = frozenset({"from", "leaving", "departing", "depart", "leave", "star
 _TO_CUES = frozenset({"to", "going", "headed", "heading", "destination", "travel", "visit", "kuhu", "куда"})
 
 
-class Extractor(Protocol):
+class ParamExtractor(Protocol):
+    """Values for `params` found in one message (rules, or rules then a model)."""
+
     def extract(
         self,
         message: str,
@@ -90,7 +92,7 @@ def accepts_offer(text: str) -> bool:
 def track(
     messages: Sequence[Message],
     params: Sequence[ParamSpec],
-    extractor: Extractor,
+    extractor: ParamExtractor,
     *,
     language: Lang,
     known: Mapping[str, str] | None = None,
@@ -126,7 +128,11 @@ def track(
 
 
 def _offered(
-    offer: str, params: Sequence[ParamSpec], extractor: Extractor, language: Lang, state: Mapping[str, str]
+    offer: str,
+    params: Sequence[ParamSpec],
+    extractor: ParamExtractor,
+    language: Lang,
+    state: Mapping[str, str],
 ) -> dict[str, str]:
     """What an accepted offer names: its values, and its first name for the
     parameter that holds the offered thing (restaurant_name, title, event_name...)."""
