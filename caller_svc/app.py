@@ -23,12 +23,10 @@ from caller_svc.servicer import CallerServicer, ReplyMargin
 from caller_svc.settings import CallerSettings
 from services.llm import LLMConfig, build_lm
 from services.runtime.channels import open_channel
-from services.runtime.server import GrpcServer, ServiceMount
+from services.runtime.server import GrpcServer, ServiceMount, service_server
 
 if TYPE_CHECKING:
     import dspy
-
-SERVICE_NAME = caller_pb2.DESCRIPTOR.services_by_name["CallerService"].full_name
 
 
 def open_redis(settings: CallerSettings) -> aioredis.Redis:
@@ -118,16 +116,10 @@ async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -
         if indexer_channel is not None:
             await indexer_channel.close(None)
 
-    return GrpcServer(
-        [
-            ServiceMount(
-                SERVICE_NAME,
-                lambda server: caller_pb2_grpc.add_CallerServiceServicer_to_server(servicer, server),
-            )
-        ],
-        host=settings.host,
-        port=settings.port,
-        grace_seconds=settings.grace_seconds,
-        runtime=settings,
+    return service_server(
+        settings,
+        ServiceMount.of(
+            caller_pb2, "CallerService", caller_pb2_grpc.add_CallerServiceServicer_to_server, servicer
+        ),
         on_shutdown=[close_clients],
     )

@@ -1,4 +1,5 @@
-"""atc.caller.v1.CallerService: proto ⇄ domain, status codes."""
+"""atc.caller.v1.CallerService: proto ⇄ domain. Domain errors are raised; the server's
+interceptor (services.runtime.interceptors) turns them into statuses."""
 
 from __future__ import annotations
 
@@ -23,11 +24,10 @@ from caller_svc.labels import FieldLabel, LabelBook
 from caller_svc.pacing import Sleep, paced_chunks
 from caller_svc.registry import EndpointRegistry
 from caller_svc.result_store import ResultStore
-from services.errors import FailedPrecondition, InvalidArgument, MeshError, NotFound
+from services.errors import FailedPrecondition, InvalidArgument, NotFound
 from services.language import DEFAULT_LANG, Lang, from_proto
 from services.runtime.channels import downstream_timeout
 from services.runtime.owner import acting_owner
-from services.runtime.status import abort_with
 
 log = logging.getLogger("atc.caller")
 
@@ -164,13 +164,10 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
     async def ExecuteCalls(
         self, request: caller_pb2.ExecuteCallsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[caller_pb2.ExecuteCallsResponse]:
-        try:
-            acting_owner(request.owner_id)
-            if not request.calls:
-                raise InvalidArgument("at least one call is required", field="calls")
-            calls = [planned_call(call, f"calls[{i}]") for i, call in enumerate(request.calls)]
-        except MeshError as error:
-            await abort_with(context, error)
+        acting_owner(request.owner_id)
+        if not request.calls:
+            raise InvalidArgument("at least one call is required", field="calls")
+        calls = [planned_call(call, f"calls[{i}]") for i, call in enumerate(request.calls)]
         lang = _language(request.language)
         names = [call.endpoint.name for call in calls]
         fetching = sum(1 for call in calls if not call.cached)
@@ -231,13 +228,10 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
     ) -> caller_pb2.CallEndpointResponse:
         """Calls a registered endpoint only: the request names it by endpoint_id and the
         catalogue's URL and method are used, never the request's (no open fetch proxy)."""
-        try:
-            acting_owner(request.owner_id)
-            if not request.HasField("call"):
-                raise InvalidArgument("call is required", field="call")
-            call = await self._registered_call(request.call, context)
-        except MeshError as error:
-            await abort_with(context, error)
+        acting_owner(request.owner_id)
+        if not request.HasField("call"):
+            raise InvalidArgument("call is required", field="call")
+        call = await self._registered_call(request.call, context)
         (report,) = await self._executor.run(
             [call],
             question="",
@@ -284,12 +278,9 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
     async def GetResult(
         self, request: caller_pb2.GetResultRequest, context: grpc.aio.ServicerContext
     ) -> caller_pb2.GetResultResponse:
-        try:
-            if not request.result_id:
-                raise InvalidArgument("result_id is required", field="result_id")
-            stored = await self._store.get(request.result_id, acting_owner(request.owner_id))
-        except MeshError as error:
-            await abort_with(context, error)
+        if not request.result_id:
+            raise InvalidArgument("result_id is required", field="result_id")
+        stored = await self._store.get(request.result_id, acting_owner(request.owner_id))
         return caller_pb2.GetResultResponse(
             result=caller_pb2.StoredResult(
                 result_id=stored.result_id,

@@ -29,11 +29,9 @@ from services.errors import FailedPrecondition
 from services.language import LanguageDetector
 from services.llm import build_lm
 from services.runtime.channels import open_channel
-from services.runtime.server import GrpcServer, ServiceMount
+from services.runtime.server import GrpcServer, ServiceMount, service_server
 
 log = logging.getLogger(__name__)
-
-SERVICE_NAME = classifier_pb2.DESCRIPTOR.services_by_name["ClassifierService"].full_name
 
 
 def router_policy(settings: ClassifierSettings) -> RouterPolicy:
@@ -129,15 +127,13 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
             await close_channels()
             raise
 
-    return GrpcServer(
-        [
-            ServiceMount(
-                SERVICE_NAME,
-                lambda s: classifier_pb2_grpc.add_ClassifierServiceServicer_to_server(servicer, s),
-            )
-        ],
-        host=settings.host,
-        port=settings.port,
-        grace_seconds=settings.grace_seconds,
+    return service_server(
+        settings,
+        ServiceMount.of(
+            classifier_pb2,
+            "ClassifierService",
+            classifier_pb2_grpc.add_ClassifierServiceServicer_to_server,
+            servicer,
+        ),
         on_shutdown=[close_channels],
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 
 import grpc
 
@@ -16,11 +17,11 @@ from classifier_svc.rag_answer import RagAnswer, RagResponder
 from classifier_svc.rag_extractive import ExtractiveAnswerer
 from classifier_svc.router import Router
 from services import language
-from services.errors import InvalidArgument, MeshError, Unavailable
+from services.errors import InvalidArgument, Unavailable
 from services.language import Lang
 from services.runtime.channels import downstream_timeout
 from services.runtime.owner import acting_owner
-from services.runtime.status import abort_with, error_event, mesh_error_from_rpc
+from services.runtime.relay import BrokenStream, failure_events, relay_events
 from services.tokens import split_tokens
 
 log = logging.getLogger(__name__)
@@ -161,31 +162,20 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
     async def _decide(
         self, turn: chat_pb2.ChatTurn, context: grpc.aio.ServicerContext, *, dry_run: bool
     ) -> Decision:
-        try:
-            validate_turn(turn)
-            acting_owner(turn.owner_id, field="turn.owner_id")
-            # Lookups made while deciding get what is left of the caller's deadline.
-            with turn_deadline(context.time_remaining()):
-                return await self._router.decide(
-                    turn.chat_id,
-                    turn.message,
-                    language.from_proto(turn.language),
-                    history=prior_messages(turn),
-                    dry_run=dry_run,
-                    owner_id=turn.owner_id,
-                )
-        except MeshError as exc:
-            await abort_with(context, exc)
-        except grpc.aio.AioRpcError as exc:
-            if exc.code() == grpc.StatusCode.PERMISSION_DENIED:
-                # The chat's session belongs to another owner: refused, left as it is.
-                await abort_with(context, mesh_error_from_rpc(exc))
-            log.warning("routing failed: %s %s", exc.code().name, exc.details())
-            await abort_with(
-                context,
-                Unavailable(f"a downstream service failed: {exc.details()}", reason="DOWNSTREAM_FAILED"),
+        """Domain errors and failed lookups propagate: the server's interceptor turns
+        them into statuses (another owner's chat stays PERMISSION_DENIED)."""
+        validate_turn(turn)
+        acting_owner(turn.owner_id, field="turn.owner_id")
+        # Lookups made while deciding get what is left of the caller's deadline.
+        with turn_deadline(context.time_remaining()):
+            return await self._router.decide(
+                turn.chat_id,
+                turn.message,
+                language.from_proto(turn.language),
+                history=prior_messages(turn),
+                dry_run=dry_run,
+                owner_id=turn.owner_id,
             )
-        raise AssertionError("unreachable")
 
     async def Classify(
         self, request: classifier_pb2.ClassifyRequest, context: grpc.aio.ServicerContext
@@ -267,32 +257,28 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
         # Once a token went out, the loop owns the turn: no second answer in one stream.
         streamed_token = False
         try:
-            async for response in call:
-                event = response.event
-                if (
-                    event.HasField("end")
-                    and event.end.outcome == turn_event_pb2.TURN_OUTCOME_ABANDONED
-                    and event.end.fallback_query
-                    and not streamed_token
-                ):
-                    async for fallback in self._fall_back(event.end, decision.language, context):
-                        yield fallback
-                    return
-                streamed_token = streamed_token or event.HasField("token")
-                if event.WhichOneof("kind") == "end" and decision.llm_calls:
-                    # The loop counts its own calls; the classifier's come on top.
-                    event.end.llm_calls += decision.llm_calls
-                yield classifier_pb2.RouteTurnResponse(event=_relabel(event, decision.workflow))
-        except grpc.aio.AioRpcError as exc:
-            log.warning("loop turn failed: %s %s", exc.code().name, exc.details())
-            for response in _text_events(TRY_AGAIN[decision.language]):
-                yield response
-            yield classifier_pb2.RouteTurnResponse(
-                event=error_event(
-                    Unavailable(f"loop_svc failed: {exc.details()}", reason="DOWNSTREAM_FAILED")
-                )
+            async with aclosing(relay_events(call, "loop_svc")) as events:
+                async for event in events:
+                    if (
+                        event.HasField("end")
+                        and event.end.outcome == turn_event_pb2.TURN_OUTCOME_ABANDONED
+                        and event.end.fallback_query
+                        and not streamed_token
+                    ):
+                        async for fallback in self._fall_back(event.end, decision.language, context):
+                            yield fallback
+                        return
+                    streamed_token = streamed_token or event.HasField("token")
+                    if event.HasField("end") and decision.llm_calls:
+                        # The loop counts its own calls; the classifier's come on top.
+                        event.end.llm_calls += decision.llm_calls
+                    yield classifier_pb2.RouteTurnResponse(event=_relabel(event, decision.workflow))
+        except BrokenStream as broken:
+            log.warning("loop turn failed: %s", broken.message)
+            failed = failure_events(
+                Unavailable(broken.message, reason="DOWNSTREAM_FAILED"),
+                TRY_AGAIN[decision.language],
+                workflow=_WORKFLOW[decision.workflow],
             )
-            yield _end(turn_event_pb2.TURN_OUTCOME_FAILED, decision.workflow)
-        finally:
-            # The edge went away (or we are done): stop the loop's work too.
-            call.cancel()
+            for event in failed:
+                yield classifier_pb2.RouteTurnResponse(event=event)

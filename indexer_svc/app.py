@@ -14,7 +14,7 @@ from indexer_svc.servicer import IndexerServicer
 from indexer_svc.settings import IndexerSettings
 from services.embeddings import Embedder, open_embedder
 from services.llm import build_lm
-from services.runtime.server import GrpcServer, ServiceMount
+from services.runtime.server import GrpcServer, ServiceMount, service_server
 from services.sparse import SparseEncoder
 from services.vector_index import VectorIndex, open_vector_index
 
@@ -78,16 +78,10 @@ async def build_server(settings: IndexerSettings, *, embedder: Embedder | None =
     # on a cold machine); pay it here, before the service reports SERVING.
     await catalogue.search("endpoint", query="warm-up", limit=1)
     servicer = IndexerServicer(catalogue)
-    return GrpcServer(
-        [
-            ServiceMount(
-                SERVICE_NAME,
-                lambda server: indexer_pb2_grpc.add_IndexerServiceServicer_to_server(servicer, server),
-            )
-        ],
-        host=settings.host,
-        port=settings.port,
-        grace_seconds=settings.grace_seconds,
-        runtime=settings,
+    return service_server(
+        settings,
+        ServiceMount.of(
+            indexer_pb2, "IndexerService", indexer_pb2_grpc.add_IndexerServiceServicer_to_server, servicer
+        ),
         on_shutdown=[index.close],
     )

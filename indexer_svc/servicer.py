@@ -1,9 +1,7 @@
-"""IndexerService over gRPC: proto ⇄ catalogue calls, domain errors → rich statuses."""
+"""IndexerService over gRPC: proto ⇄ catalogue calls. Domain errors are raised; the
+server's interceptor (services.runtime.interceptors) turns them into statuses."""
 
 from __future__ import annotations
-
-from collections.abc import Awaitable
-from typing import TypeVar
 
 import grpc
 
@@ -11,10 +9,7 @@ from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from indexer_svc.catalogue import Catalogue, Kind, Role, SearchHit
 from indexer_svc.proto_mapping import document_message, endpoint_message, message_to_body, service_message
 from indexer_svc.validation import Endpoint, KnowledgeDocument, Service
-from services.errors import InvalidArgument, MeshError
-from services.runtime.status import abort_with
-
-T = TypeVar("T")
+from services.errors import InvalidArgument
 
 _KINDS: dict[int, Kind] = {
     indexer_pb2.COLLECTION_ENDPOINTS: "endpoint",
@@ -25,13 +20,6 @@ _ROLES: dict[int, Role] = {
     indexer_pb2.EMBEDDING_ROLE_QUERY: "query",
     indexer_pb2.EMBEDDING_ROLE_PASSAGE: "passage",
 }
-
-
-async def _run(context: grpc.aio.ServicerContext, call: Awaitable[T]) -> T:
-    try:
-        return await call
-    except MeshError as error:
-        await abort_with(context, error)
 
 
 def _hit_message(hit: SearchHit) -> indexer_pb2.SearchHit:
@@ -63,11 +51,8 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
     async def IndexEndpoint(
         self, request: indexer_pb2.IndexEndpointRequest, context: grpc.aio.ServicerContext
     ) -> indexer_pb2.IndexEndpointResponse:
-        indexed = await _run(
-            context,
-            self._catalogue.index_endpoint(
-                message_to_body(request.endpoint), skip_enrichment=request.skip_enrichment
-            ),
+        indexed = await self._catalogue.index_endpoint(
+            message_to_body(request.endpoint), skip_enrichment=request.skip_enrichment
         )
         return indexer_pb2.IndexEndpointResponse(
             endpoint=endpoint_message(indexed.entity),
@@ -78,26 +63,23 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
     async def DeleteEndpoint(
         self, request: indexer_pb2.DeleteEndpointRequest, context: grpc.aio.ServicerContext
     ) -> indexer_pb2.DeleteEndpointResponse:
-        deleted = await _run(context, self._catalogue.delete("endpoint", request.endpoint_id))
+        deleted = await self._catalogue.delete("endpoint", request.endpoint_id)
         return indexer_pb2.DeleteEndpointResponse(deleted=deleted)
 
     async def GetEndpoint(
         self, request: indexer_pb2.GetEndpointRequest, context: grpc.aio.ServicerContext
     ) -> indexer_pb2.GetEndpointResponse:
-        endpoint = await _run(context, self._catalogue.get("endpoint", request.endpoint_id))
+        endpoint = await self._catalogue.get("endpoint", request.endpoint_id)
         return indexer_pb2.GetEndpointResponse(endpoint=endpoint_message(endpoint))
 
     async def ListEndpoints(
         self, request: indexer_pb2.ListEndpointsRequest, context: grpc.aio.ServicerContext
     ) -> indexer_pb2.ListEndpointsResponse:
-        listing = await _run(
-            context,
-            self._catalogue.list_page(
-                "endpoint",
-                page_size=request.page_size,
-                page_token=request.page_token,
-                service_id=request.service_id,
-            ),
+        listing = await self._catalogue.list_page(
+            "endpoint",
+            page_size=request.page_size,
+            page_token=request.page_token,
+            service_id=request.service_id,
         )
         return indexer_pb2.ListEndpointsResponse(
             endpoints=[endpoint_message(e) for e in listing.items], next_page_token=listing.next_page_token
@@ -108,11 +90,8 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
     async def IndexService(
         self, request: indexer_pb2.IndexServiceRequest, context: grpc.aio.ServicerContext
     ) -> indexer_pb2.IndexServiceResponse:
-        indexed = await _run(
-            context,
-            self._catalogue.index_service(
-                message_to_body(request.service), skip_enrichment=request.skip_enrichment
-            ),
+        indexed = await self._catalogue.index_service(
+            message_to_body(request.service), skip_enrichment=request.skip_enrichment
         )
         return indexer_pb2.IndexServiceResponse(
             service=service_message(indexed.entity), replaced=indexed.replaced, embed_text=indexed.embed_text
@@ -121,21 +100,20 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
     async def DeleteService(
         self, request: indexer_pb2.DeleteServiceRequest, context: grpc.aio.ServicerContext
     ) -> indexer_pb2.DeleteServiceResponse:
-        deleted = await _run(context, self._catalogue.delete("service", request.service_id))
+        deleted = await self._catalogue.delete("service", request.service_id)
         return indexer_pb2.DeleteServiceResponse(deleted=deleted)
 
     async def GetService(
         self, request: indexer_pb2.GetServiceRequest, context: grpc.aio.ServicerContext
     ) -> indexer_pb2.GetServiceResponse:
-        service = await _run(context, self._catalogue.get("service", request.service_id))
+        service = await self._catalogue.get("service", request.service_id)
         return indexer_pb2.GetServiceResponse(service=service_message(service))
 
     async def ListServices(
         self, request: indexer_pb2.ListServicesRequest, context: grpc.aio.ServicerContext
     ) -> indexer_pb2.ListServicesResponse:
-        listing = await _run(
-            context,
-            self._catalogue.list_page("service", page_size=request.page_size, page_token=request.page_token),
+        listing = await self._catalogue.list_page(
+            "service", page_size=request.page_size, page_token=request.page_token
         )
         return indexer_pb2.ListServicesResponse(
             services=[service_message(s) for s in listing.items], next_page_token=listing.next_page_token
@@ -146,9 +124,7 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
     async def IndexKnowledgeDocument(
         self, request: indexer_pb2.IndexKnowledgeDocumentRequest, context: grpc.aio.ServicerContext
     ) -> indexer_pb2.IndexKnowledgeDocumentResponse:
-        indexed = await _run(
-            context, self._catalogue.index_knowledge_document(message_to_body(request.document))
-        )
+        indexed = await self._catalogue.index_knowledge_document(message_to_body(request.document))
         return indexer_pb2.IndexKnowledgeDocumentResponse(
             document=document_message(indexed.entity), replaced=indexed.replaced
         )
@@ -156,23 +132,20 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
     async def DeleteKnowledgeDocument(
         self, request: indexer_pb2.DeleteKnowledgeDocumentRequest, context: grpc.aio.ServicerContext
     ) -> indexer_pb2.DeleteKnowledgeDocumentResponse:
-        deleted = await _run(context, self._catalogue.delete("knowledge", request.document_id))
+        deleted = await self._catalogue.delete("knowledge", request.document_id)
         return indexer_pb2.DeleteKnowledgeDocumentResponse(deleted=deleted)
 
     async def GetKnowledgeDocument(
         self, request: indexer_pb2.GetKnowledgeDocumentRequest, context: grpc.aio.ServicerContext
     ) -> indexer_pb2.GetKnowledgeDocumentResponse:
-        document = await _run(context, self._catalogue.get("knowledge", request.document_id))
+        document = await self._catalogue.get("knowledge", request.document_id)
         return indexer_pb2.GetKnowledgeDocumentResponse(document=document_message(document))
 
     async def ListKnowledgeDocuments(
         self, request: indexer_pb2.ListKnowledgeDocumentsRequest, context: grpc.aio.ServicerContext
     ) -> indexer_pb2.ListKnowledgeDocumentsResponse:
-        listing = await _run(
-            context,
-            self._catalogue.list_page(
-                "knowledge", page_size=request.page_size, page_token=request.page_token
-            ),
+        listing = await self._catalogue.list_page(
+            "knowledge", page_size=request.page_size, page_token=request.page_token
         )
         return indexer_pb2.ListKnowledgeDocumentsResponse(
             documents=[document_message(d) for d in listing.items], next_page_token=listing.next_page_token
@@ -185,19 +158,13 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
     ) -> indexer_pb2.SearchResponse:
         kind = _KINDS.get(request.collection)
         if kind is None:
-            await abort_with(
-                context,
-                InvalidArgument("collection must be ENDPOINTS, SERVICES or KNOWLEDGE", field="collection"),
-            )
-        result = await _run(
-            context,
-            self._catalogue.search(
-                kind,
-                query=request.query,
-                query_embedding=list(request.query_embedding),
-                limit=request.limit,
-                service_id=request.service_id,
-            ),
+            raise InvalidArgument("collection must be ENDPOINTS, SERVICES or KNOWLEDGE", field="collection")
+        result = await self._catalogue.search(
+            kind,
+            query=request.query,
+            query_embedding=list(request.query_embedding),
+            limit=request.limit,
+            service_id=request.service_id,
         )
         return indexer_pb2.SearchResponse(
             hits=[_hit_message(hit) for hit in result.hits],
@@ -211,10 +178,10 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
     ) -> indexer_pb2.EmbedResponse:
         role = _ROLES.get(request.role)
         if role is None:
-            await abort_with(context, InvalidArgument("role must be QUERY or PASSAGE", field="role"))
+            raise InvalidArgument("role must be QUERY or PASSAGE", field="role")
         if not request.texts:
-            await abort_with(context, InvalidArgument("texts must not be empty", field="texts"))
-        vectors = await _run(context, self._catalogue.embed(list(request.texts), role))
+            raise InvalidArgument("texts must not be empty", field="texts")
+        vectors = await self._catalogue.embed(list(request.texts), role)
         return indexer_pb2.EmbedResponse(
             embeddings=[indexer_pb2.Embedding(values=v) for v in vectors],
             model=self._catalogue.embedding_model,

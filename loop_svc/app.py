@@ -23,9 +23,7 @@ from services.language import LanguageDetector
 from services.llm import build_lm
 from services.redis_client import connect_redis, redis_answers
 from services.runtime.channels import open_channel
-from services.runtime.server import GrpcServer, ServiceMount
-
-SERVICE_NAME = loop_pb2.DESCRIPTOR.services_by_name["LoopService"].full_name
+from services.runtime.server import GrpcServer, ServiceMount, service_server
 
 
 async def build_server(settings: LoopSettings) -> GrpcServer:
@@ -76,12 +74,9 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         await caller_channel.close(None)
         await redis_client.aclose()
 
-    return GrpcServer(
-        [ServiceMount(SERVICE_NAME, lambda s: loop_pb2_grpc.add_LoopServiceServicer_to_server(servicer, s))],
-        host=settings.host,
-        port=settings.port,
-        grace_seconds=settings.grace_seconds,
-        runtime=settings,
+    return service_server(
+        settings,
+        ServiceMount.of(loop_pb2, "LoopService", loop_pb2_grpc.add_LoopServiceServicer_to_server, servicer),
         readiness=[redis_answers(redis_client)],
         on_shutdown=[close],
     )

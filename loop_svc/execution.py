@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,7 @@ from loop_svc.session import Session
 from loop_svc.turns import TurnRunner
 from services.errors import Unavailable
 from services.language import Lang, to_proto
-from services.runtime.status import error_event
+from services.runtime.relay import BrokenStream, failure_events, relay_events
 
 log = logging.getLogger(__name__)
 _CACHED_DETAIL = "answering from the response cache for "
@@ -116,50 +117,41 @@ class CallRelay:
             chat_id=turn.chat_id,
         )
         stream = self._caller.ExecuteCalls(execute, timeout=self._timeout())
-        ended = False
-        failure: str | None = None
         succeeded: list[tuple[Call, str]] = []
+        # Leaving `events` cancels the call: a client that went away must not leave the
+        # APIs being called for nobody.
         try:
-            async for response in stream:
-                event = response.event
-                if event.HasField("call_outcome"):
-                    outcome = event.call_outcome
-                    call = next((c for c in calls if c.endpoint.name == outcome.endpoint_name), None)
-                    if call is not None and outcome.success and outcome.result_id:
-                        succeeded.append((call, outcome.result_id))
-                    if (
-                        call is not None
-                        and turn.finished is not None
-                        and len(calls) == 1
-                        and 400 <= outcome.http_status < 500
-                    ):
-                        question = await self._reask(call, outcome.result_id, turn)
-                        if question is not None:
-                            yield event
-                            for asked in question:
-                                yield asked
-                            return
-                if event.HasField("end"):
-                    event.end.llm_calls += turn.llm_calls
-                    ended = True
-                yield event
-                if ended:
-                    break
-        except grpc.aio.AioRpcError as error:
-            failure = f"caller_svc failed: {error.code().name}: {error.details()}"
-        finally:
-            # A client that went away must not leave the APIs being called for nobody.
-            stream.cancel()
-        if not ended and failure is None:
-            failure = "caller_svc ended its stream without an End event"
-        if failure is not None:
-            log.warning("chat %s: %s", turn.chat_id, failure)
-            for event in convert.token_events(
-                questions.CALLER_UNAVAILABLE[turn.language], turn_event_pb2.TOKEN_KIND_ANSWER
+            async with aclosing(relay_events(stream, "caller_svc")) as events:
+                async for event in events:
+                    if event.HasField("call_outcome"):
+                        outcome = event.call_outcome
+                        call = next((c for c in calls if c.endpoint.name == outcome.endpoint_name), None)
+                        if call is not None and outcome.success and outcome.result_id:
+                            succeeded.append((call, outcome.result_id))
+                        if (
+                            call is not None
+                            and turn.finished is not None
+                            and len(calls) == 1
+                            and 400 <= outcome.http_status < 500
+                        ):
+                            question = await self._reask(call, outcome.result_id, turn)
+                            if question is not None:
+                                yield event
+                                for asked in question:
+                                    yield asked
+                                return
+                    if event.HasField("end"):
+                        event.end.llm_calls += turn.llm_calls
+                    yield event
+        except BrokenStream as broken:
+            log.warning("chat %s: %s", turn.chat_id, broken.message)
+            for event in failure_events(
+                Unavailable(broken.message, reason="CALLER_UNAVAILABLE"),
+                questions.CALLER_UNAVAILABLE[turn.language],
+                workflow=convert.WORKFLOW,
+                llm_calls=turn.llm_calls,
             ):
                 yield event
-            yield error_event(Unavailable(failure, reason="CALLER_UNAVAILABLE"))
-            yield convert.end_event(turn_event_pb2.TURN_OUTCOME_FAILED, turn.llm_calls)
             return
         if succeeded and turn.remember and self._cache is not None:
             task = asyncio.create_task(self._remember(succeeded, turn))

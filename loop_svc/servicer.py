@@ -21,11 +21,11 @@ from loop_svc.follow_up import FollowUpKind
 from loop_svc.loop import Abandoned, NeedsInput
 from loop_svc.store_errors import STORE_UNAVAILABLE
 from loop_svc.turns import TurnRunner, require_chat_id
-from services.errors import MeshError, Unavailable
+from services.errors import Unavailable
 from services.language import from_proto
 from services.runtime.channels import downstream_timeout
 from services.runtime.owner import acting_owner
-from services.runtime.status import abort_with, error_event
+from services.runtime.relay import failure_events
 
 log = logging.getLogger(__name__)
 
@@ -97,17 +97,12 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             step = await self._runner.run(turn)
         except Unavailable as error:
             if error.reason != STORE_UNAVAILABLE:
-                await abort_with(context, error)
+                raise
             # Redis is down: say so in the chat's language; the next turn works once it is back.
-            lang = turn.language or "en"
-            text = questions.STORE_UNAVAILABLE[lang]
-            for event in convert.token_events(text, turn_event_pb2.TOKEN_KIND_ANSWER):
+            text = questions.STORE_UNAVAILABLE[turn.language or "en"]
+            for event in failure_events(error, text, workflow=convert.WORKFLOW):
                 yield _response(event)
-            yield _response(error_event(error))
-            yield _response(convert.end_event(turn_event_pb2.TURN_OUTCOME_FAILED))
             return
-        except MeshError as error:
-            await abort_with(context, error)
         result = step.result
         if isinstance(result, NeedsInput):
             for event in convert.question_events(result, step.llm_calls):
@@ -131,34 +126,23 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
     async def GetSession(
         self, request: loop_pb2.GetSessionRequest, context: grpc.aio.ServicerContext
     ) -> loop_pb2.GetSessionResponse:
-        try:
-            owner = acting_owner(request.owner_id)
-            session = await self._runner.get(request.chat_id, owner)
-        except MeshError as error:
-            await abort_with(context, error)
+        session = await self._runner.get(request.chat_id, acting_owner(request.owner_id))
         return loop_pb2.GetSessionResponse(session=convert.session_to_proto(session))
 
     async def DeleteSession(
         self, request: loop_pb2.DeleteSessionRequest, context: grpc.aio.ServicerContext
     ) -> loop_pb2.DeleteSessionResponse:
-        try:
-            owner = acting_owner(request.owner_id)
-            deleted = await self._runner.delete(request.chat_id, owner)
-            if deleted and self._cache is not None:
-                # An intent switch: the last call's follow-up context goes with the session.
-                async with self._runner.store_guard.guarded(request.chat_id):
-                    await self._cache.invalidate_l2(request.chat_id)
-        except MeshError as error:
-            await abort_with(context, error)
+        deleted = await self._runner.delete(request.chat_id, acting_owner(request.owner_id))
+        if deleted and self._cache is not None:
+            # An intent switch: the last call's follow-up context goes with the session.
+            async with self._runner.store_guard.guarded(request.chat_id):
+                await self._cache.invalidate_l2(request.chat_id)
         return loop_pb2.DeleteSessionResponse(deleted=deleted)
 
     async def DetectFollowUp(
         self, request: loop_pb2.DetectFollowUpRequest, context: grpc.aio.ServicerContext
     ) -> loop_pb2.DetectFollowUpResponse:
-        try:
-            require_chat_id(request.chat_id)
-        except MeshError as error:
-            await abort_with(context, error)
+        require_chat_id(request.chat_id)
         if self._planner is None or not request.message.strip():
             return loop_pb2.DetectFollowUpResponse(kind=loop_pb2.FOLLOW_UP_KIND_NEW_INTENT)
         language = from_proto(request.language) or "en"

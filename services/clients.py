@@ -9,6 +9,7 @@ need no grpc imports to tell a bad request from an unavailable service.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Sequence
+from contextlib import aclosing
 from typing import Literal
 
 import grpc
@@ -18,8 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
+from services.errors import Unavailable
 from services.language import Lang, to_proto
 from services.runtime.owner import OWNER_HEADER
+from services.runtime.relay import BrokenStream, relay_events
 from services.runtime.request_context import REQUEST_ID_HEADER
 from services.runtime.status import mesh_error_from_rpc
 
@@ -93,22 +96,22 @@ class ClassifierClient:
     async def route_turn(
         self, turn: ChatTurnInput, *, timeout: float | None = None
     ) -> AsyncGenerator[turn_event_pb2.TurnEvent, None]:
-        """The turn's events as they stream in. Closing the iterator (or
-        cancelling the task reading it) cancels the gRPC call."""
+        """The turn's events as they stream in, up to End; a failed call raises its
+        MeshError, a stream without End Unavailable. Closing the iterator (or cancelling
+        the task reading it) cancels the gRPC call."""
         call = self._stub.RouteTurn(
             classifier_pb2.RouteTurnRequest(turn=turn.to_proto()),
             timeout=timeout,
             metadata=_metadata(turn.request_id, turn.owner_id),
         )
         try:
-            async for response in call:
-                yield response.event
-        except grpc.aio.AioRpcError as exc:
-            raise mesh_error_from_rpc(exc) from exc
-        finally:
-            # Synchronous on purpose: cleanup must not await, or a cancelled
-            # consumer could be interrupted before the upstream call is cancelled.
-            call.cancel()
+            async with aclosing(relay_events(call, "classifier_svc")) as events:
+                async for event in events:
+                    yield event
+        except BrokenStream as broken:
+            if broken.rpc_error is not None:
+                raise mesh_error_from_rpc(broken.rpc_error) from broken
+            raise Unavailable("the turn stream ended without an end event") from broken
 
     async def classify(
         self, turn: ChatTurnInput, *, timeout: float | None = None

@@ -1,5 +1,6 @@
 """Domain errors. Domain modules raise these (they know nothing of gRPC);
-servicers turn them into gRPC statuses with `services.runtime.status.abort_with`."""
+servicers let them out and the server's interceptor
+(services.runtime.interceptors) turns them into gRPC statuses with an ErrorInfo."""
 
 from __future__ import annotations
 

@@ -17,8 +17,6 @@ from typing import Any
 from google.protobuf import json_format
 
 from atc.common.v1 import turn_event_pb2
-from services.errors import MeshError
-from services.runtime.status import error_event
 
 END_CONTENT = "END"
 _RESERVED = ("chatId", "type", "content")
@@ -66,14 +64,6 @@ def event_payload(chat_id: str, event: turn_event_pb2.TurnEvent) -> dict[str, An
 def to_sse_frame(chat_id: str, event: turn_event_pb2.TurnEvent) -> SseFrame:
     payload = event_payload(chat_id, event)
     return SseFrame(event=payload["type"], data=json.dumps(payload, ensure_ascii=False))
-
-
-def failure_events(error: MeshError) -> list[turn_event_pb2.TurnEvent]:
-    """What the stream ends with when the upstream call fails after the stream started."""
-    return [
-        error_event(error),
-        turn_event_pb2.TurnEvent(end=turn_event_pb2.End(outcome=turn_event_pb2.TURN_OUTCOME_FAILED)),
-    ]
 
 
 def enum_label(name: str, prefix: str) -> str:

@@ -27,7 +27,7 @@ from services.runtime.request_context import (
     current_request_id,
     new_request_id,
 )
-from services.runtime.status import rich_status, status_for
+from services.runtime.status import downstream_error, rich_status, status_for
 from services.runtime.telemetry import (
     TRACEPARENT_HEADER,
     Telemetry,
@@ -132,14 +132,19 @@ async def _reject_malformed(request: Any, context: grpc.aio.ServicerContext) -> 
 
 
 async def _mapped(context: grpc.aio.ServicerContext, run: Callable[[], Awaitable[Any]]) -> Any:
-    """Runs the handler; domain errors and unexpected exceptions it lets out become real
-    statuses (with an ErrorInfo) instead of UNKNOWN carrying the exception text."""
+    """Runs the handler; what it lets out becomes a real status with an ErrorInfo instead
+    of UNKNOWN carrying the exception text: a domain error (services.errors) its own code
+    and reason, a failed call to another service `downstream_error`'s, anything else
+    UNAVAILABLE or INTERNAL. Servicers therefore just raise."""
     try:
         return await run()
     except grpc.aio.AbortError:
         raise
     except MeshError as error:
         status = status_for(error)
+    except grpc.aio.AioRpcError as error:
+        log.warning("downstream call failed: %s %s", error.code().name, error.details())
+        status = status_for(downstream_error(error))
     except Exception as error:
         if isinstance(error, _OUTAGES):
             log.warning("backing service unavailable: %r", error)

@@ -14,13 +14,15 @@ import logging
 import signal
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from types import ModuleType
+from typing import Any, Protocol, TypeVar
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
+from services.logging_setup import configure_logging
 from services.runtime.backpressure import ConcurrencyLimit
 from services.runtime.channels import MAX_MESSAGE_BYTES
 from services.runtime.interceptors import RpcObservingInterceptor
@@ -38,6 +40,18 @@ class ServiceMount:
     full_name: str
     register: Callable[[grpc.aio.Server], None]
 
+    @classmethod
+    def of(
+        cls,
+        pb2: ModuleType,
+        service: str,
+        add_to_server: Callable[[Any, grpc.aio.Server], None],
+        servicer: object,
+    ) -> ServiceMount:
+        """`ServiceMount.of(loop_pb2, "LoopService", add_LoopServiceServicer_to_server, servicer)`."""
+        full_name: str = pb2.DESCRIPTOR.services_by_name[service].full_name
+        return cls(full_name, lambda server: add_to_server(servicer, server))
+
 
 class PortInUseError(RuntimeError):
     pass
@@ -54,6 +68,15 @@ class RuntimeOptions(Protocol):
     otlp_endpoint: str
     max_concurrent_rpcs: int
     overload_retry_after_seconds: float
+
+
+class ServerSettings(RuntimeOptions, Protocol):
+    """A service's own settings (services.settings.ServiceSettings): where it listens too."""
+
+    host: str
+    port: int
+    grace_seconds: float
+    log_level: str
 
 
 class GrpcServer:
@@ -225,3 +248,39 @@ async def serve_until_signal(
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
         await server.stop()
+
+
+def service_server(
+    settings: ServerSettings,
+    *mounts: ServiceMount,
+    on_shutdown: Sequence[Callable[[], Awaitable[None]]] = (),
+    readiness: Sequence[ReadinessProbe] = (),
+) -> GrpcServer:
+    """The one way a service's app builds its server: address, grace period, metrics,
+    traces and concurrency limit all from its settings."""
+    return GrpcServer(
+        mounts,
+        host=settings.host,
+        port=settings.port,
+        grace_seconds=settings.grace_seconds,
+        runtime=settings,
+        on_shutdown=on_shutdown,
+        readiness=readiness,
+    )
+
+
+SettingsT = TypeVar("SettingsT", bound=ServerSettings)
+
+
+def run_service(
+    service: str, settings: SettingsT, build: Callable[[SettingsT], Awaitable[GrpcServer]]
+) -> None:
+    """What every service's `__main__` does: JSON logs named `service`, build the server
+    from `settings`, serve until SIGTERM/SIGINT, then stop gracefully."""
+    configure_logging(settings.log_level, service)
+
+    async def main() -> None:
+        server = await build(settings)
+        await serve_until_signal(server, ready=lambda s: log.info("%s ready on %s", service, s.address))
+
+    asyncio.run(main())

@@ -104,6 +104,21 @@ def mesh_error_from_rpc(error: grpc.aio.AioRpcError) -> MeshError:
     return error_class(message, reason=reason or code.name, **metadata)
 
 
+# Refusals of the caller's own request (another owner's chat, no credential): passed on
+# as they are, so the edge answers 403/401. Anything else a downstream service answers is
+# this hop's failure to serve the request.
+_PASSED_ON = frozenset({grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED})
+
+
+def downstream_error(error: grpc.aio.AioRpcError) -> MeshError:
+    """What a failed call to another service becomes when a handler lets it out: the
+    same refusal for PERMISSION_DENIED/UNAUTHENTICATED, else UNAVAILABLE with reason
+    DOWNSTREAM_FAILED."""
+    if error.code() in _PASSED_ON:
+        return mesh_error_from_rpc(error)
+    return Unavailable(f"a downstream service failed: {error.details()}", reason="DOWNSTREAM_FAILED")
+
+
 async def error_info_from_call(call: grpc.aio.Call) -> error_details_pb2.ErrorInfo | None:
     """The ErrorInfo a failed call carried in its trailers, if any."""
     from grpc_status import _async as rpc_status_async
@@ -115,6 +130,7 @@ async def error_info_from_call(call: grpc.aio.Call) -> error_details_pb2.ErrorIn
 __all__ = [
     "abort_with",
     "code_pb2",
+    "downstream_error",
     "error_event",
     "error_info",
     "error_info_from_call",

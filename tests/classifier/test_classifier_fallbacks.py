@@ -17,6 +17,7 @@ from classifier_svc.candidates import ActiveSession
 from classifier_svc.router import Router
 from classifier_svc.servicer import ClassifierServicer
 from services.language import LanguageDetector
+from services.runtime.server import GrpcServer, ServiceMount
 from tests.classifier.layer_support import Scripted, Sessions, cand, matcher, passage
 from tests.classifier.test_classifier_layers import POLICY
 
@@ -119,20 +120,18 @@ async def mesh(detector: LanguageDetector) -> AsyncIterator[Mesh]:
         knowledge=Scripted(KNOWLEDGE),
     )
     broken = Router(matcher(Scripted()), Sessions(fail=True), detector, POLICY, knowledge=Scripted(KNOWLEDGE))
-    classifier_server = grpc.aio.server()
     async with grpc.aio.insecure_channel(f"127.0.0.1:{loop_port}") as loop_channel:
         loop = loop_pb2_grpc.LoopServiceStub(loop_channel)
-        classifier_pb2_grpc.add_ClassifierServiceServicer_to_server(
-            ClassifierServicer(router, loop, 30), classifier_server
+        add = classifier_pb2_grpc.add_ClassifierServiceServicer_to_server
+        # The services' own server skeleton: its interceptor maps what the servicer raises.
+        classifier_server = GrpcServer(
+            [ServiceMount.of(classifier_pb2, "ClassifierService", add, ClassifierServicer(router, loop, 30))]
         )
-        port = classifier_server.add_insecure_port("127.0.0.1:0")
-        broken_server = grpc.aio.server()
-        classifier_pb2_grpc.add_ClassifierServiceServicer_to_server(
-            ClassifierServicer(broken, loop, 30), broken_server
+        broken_server = GrpcServer(
+            [ServiceMount.of(classifier_pb2, "ClassifierService", add, ClassifierServicer(broken, loop, 30))]
         )
-        broken_port = broken_server.add_insecure_port("127.0.0.1:0")
-        await classifier_server.start()
-        await broken_server.start()
+        port = await classifier_server.start()
+        broken_port = await broken_server.start()
         async with (
             grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel,
             grpc.aio.insecure_channel(f"127.0.0.1:{broken_port}") as broken_channel,

@@ -8,8 +8,9 @@ import pytest
 from google.rpc import error_details_pb2
 
 from atc.common.v1 import turn_event_pb2 as te
-from services.edge.sse import TurnSummary, event_payload, failure_events, to_sse_frame
+from services.edge.sse import TurnSummary, event_payload, to_sse_frame
 from services.errors import Unavailable
+from services.runtime.relay import failure_events
 
 
 def test_token_frame_is_named_after_the_oneof_field_and_carries_the_text() -> None:

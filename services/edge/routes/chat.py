@@ -34,9 +34,10 @@ from services.edge.routes.common import (
     rejected_body,
     request_id_for,
 )
-from services.edge.sse import TurnSummary, failure_events, to_sse_frame
+from services.edge.sse import TurnSummary, to_sse_frame
 from services.edge.upstream import Upstream
 from services.errors import MeshError, Unavailable
+from services.runtime.relay import failure_events
 from services.runtime.request_context import REQUEST_ID_HEADER
 
 log = logging.getLogger("atc.edge.chat")

@@ -1,0 +1,72 @@
+"""Relaying another service's stream of TurnEvents.
+
+Every hop of a turn (edge → classifier → loop → caller) forwards the events the next one
+streams. The rules are the same at each hop: stop after End, treat a failed call or a
+stream without End as broken, and cancel the downstream call as soon as this hop stops
+reading — also when its own client went away — so no work runs on for nobody.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from typing import Any
+
+import grpc
+
+from atc.common.v1 import turn_event_pb2
+from services.errors import MeshError
+from services.runtime.status import error_event
+from services.tokens import split_tokens
+
+
+class BrokenStream(Exception):
+    """The downstream stream failed (`rpc_error`), or ended without its End event."""
+
+    def __init__(self, message: str, rpc_error: grpc.aio.AioRpcError | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rpc_error = rpc_error
+
+
+async def relay_events(
+    call: grpc.aio.UnaryStreamCall[Any, Any], source: str
+) -> AsyncGenerator[turn_event_pb2.TurnEvent, None]:
+    """The `event` of each response of `call` (a server stream from `source`, e.g.
+    "caller_svc"), up to and including End; raises BrokenStream when the call fails or
+    the stream ends without End.
+
+    Read it inside `contextlib.aclosing(...)`: closing it cancels the call. The cancel is
+    synchronous on purpose — cleanup that awaited could be interrupted by the consumer's
+    own cancellation before the downstream call is stopped."""
+    try:
+        async for response in call:
+            event: turn_event_pb2.TurnEvent = response.event
+            yield event
+            if event.HasField("end"):
+                return
+    except grpc.aio.AioRpcError as error:
+        raise BrokenStream(f"{source} failed: {error.code().name}: {error.details()}", error) from error
+    finally:
+        call.cancel()
+    raise BrokenStream(f"{source} ended its stream without an End event")
+
+
+def failure_events(
+    error: MeshError,
+    text: str = "",
+    *,
+    workflow: int = turn_event_pb2.WORKFLOW_UNSPECIFIED,
+    llm_calls: int = 0,
+) -> list[turn_event_pb2.TurnEvent]:
+    """How a hop ends a turn it cannot finish: `text` for the reader (a localized "please
+    try again") as answer tokens, the error as an in-stream error event, End(FAILED)."""
+    tokens = [
+        turn_event_pb2.TurnEvent(
+            token=turn_event_pb2.Token(text=piece, kind=turn_event_pb2.TOKEN_KIND_ANSWER)
+        )
+        for piece in split_tokens(text)
+    ]
+    end = turn_event_pb2.End(
+        outcome=turn_event_pb2.TURN_OUTCOME_FAILED, workflow=workflow, llm_calls=llm_calls
+    )
+    return [*tokens, error_event(error), turn_event_pb2.TurnEvent(end=end)]
