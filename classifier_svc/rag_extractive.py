@@ -11,9 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from classifier_svc.passages import Passage
-from services.knowledge.chunking import split_sentences
 from services.language import Lang, parse_lang
-from services.sparse import STOPWORDS, SparseEncoder, content_words, tokenize
+from services.text import STOPWORDS, Stemmer, content_words, split_sentences, tokenize
 
 MAX_SENTENCES = 4
 MAX_CHARS = 700
@@ -33,8 +32,8 @@ class ExtractiveAnswer:
 
 
 class ExtractiveAnswerer:
-    def __init__(self, sparse: SparseEncoder | None = None) -> None:
-        self._sparse = sparse or SparseEncoder()
+    def __init__(self, stemmer: Stemmer | None = None) -> None:
+        self._stemmer = stemmer or Stemmer()
 
     def answer(self, question: str, passages: Sequence[Passage], lang: Lang) -> ExtractiveAnswer:
         """`passages` best first (non-empty). Passages in the question's language are
@@ -61,8 +60,10 @@ class ExtractiveAnswerer:
         if not question_words or not heading_words:
             return 0
         same_opening = question_words[0] == heading_words[0] and question_words[0] in STOPWORDS
-        stems = {s for w in question_words for s in self._sparse.terms(w)}
-        shared = len(set(question_words) & set(heading_words)) + len(stems & set(self._sparse.terms(heading)))
+        stems = {s for w in question_words for s in self._stemmer.terms(w)}
+        shared = len(set(question_words) & set(heading_words)) + len(
+            stems & set(self._stemmer.terms(heading))
+        )
         return 3 * same_opening + shared
 
     def _best_sentences(self, question: str, passage: Passage) -> list[str]:
@@ -72,9 +73,9 @@ class ExtractiveAnswerer:
         sentences = split_sentences(passage.text.replace("\n\n", " "))
         if sum(len(s) for s in sentences) <= MAX_CHARS and len(sentences) <= MAX_SENTENCES:
             return sentences
-        question_stems = {s for w in content_words(question) for s in self._sparse.terms(w)}
+        question_stems = {s for w in content_words(question) for s in self._stemmer.terms(w)}
         scored = [
-            (len(question_stems & set(self._sparse.terms(sentence))), position, sentence)
+            (len(question_stems & set(self._stemmer.terms(sentence))), position, sentence)
             for position, sentence in enumerate(sentences)
         ]
         chosen: list[tuple[int, str]] = []

@@ -7,16 +7,16 @@ import logging
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from indexer_svc.catalogue import Catalogue, CollectionNames
 from indexer_svc.catalogue_file import read_catalogue_file
+from indexer_svc.embeddings import Embedder, open_embedder
 from indexer_svc.enrichment import EndpointEnricher
 from indexer_svc.example_phrasings import ExamplePhrasingWriter
 from indexer_svc.knowledge_loader import load_startup_content
 from indexer_svc.servicer import IndexerServicer
 from indexer_svc.settings import IndexerSettings
-from services.embeddings import Embedder, open_embedder
+from indexer_svc.sparse import SparseEncoder
+from indexer_svc.vector_index import VectorIndex, open_vector_index
 from services.llm import build_lm
 from services.runtime.server import GrpcServer, ServiceMount, service_server
-from services.sparse import SparseEncoder
-from services.vector_index import VectorIndex, open_vector_index
 
 log = logging.getLogger(__name__)
 

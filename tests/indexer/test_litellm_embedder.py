@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from services.embeddings import open_embedder
+from indexer_svc.embeddings import open_embedder
 from tests.support import serve_asgi
 
 DIM = 8
@@ -62,7 +62,7 @@ async def test_litellm_embedder_probes_dimension_and_embeds(embeddings_server: t
 
 
 async def test_litellm_embedder_bounds_its_input(embeddings_server: tuple[str, Starlette]) -> None:
-    from services.embeddings.litellm_embedder import LiteLLMEmbedder
+    from indexer_svc.embeddings.litellm_embedder import LiteLLMEmbedder
 
     api_base, app = embeddings_server
     embedder = LiteLLMEmbedder(

@@ -7,7 +7,8 @@ import os
 import subprocess
 import sys
 
-from services.sparse import SparseEncoder, term_index, tokenize
+from indexer_svc.sparse import SparseEncoder, term_index
+from services.text import tokenize
 
 
 def test_term_index_is_a_fixed_literal() -> None:
@@ -20,7 +21,7 @@ def test_term_index_is_a_fixed_literal() -> None:
 
 def test_same_vectors_in_another_process_with_another_hash_seed() -> None:
     code = (
-        "import json; from services.sparse import SparseEncoder; "
+        "import json; from indexer_svc.sparse import SparseEncoder; "
         "v = SparseEncoder().encode('Public holidays in Estonia; riigipühad; праздники'); "
         "print(json.dumps([v.indices, v.values]))"
     )
@@ -87,7 +88,7 @@ def test_function_words_are_dropped_in_each_language() -> None:
 
 
 def test_names_inside_a_sentence_are_values_not_intent_words() -> None:
-    from services.sparse import intent_words, names
+    from services.text import intent_words, names
 
     assert names("Otsi aadressi Rüütli 10 Tartu") == {"rüütli", "tartu"}
     assert intent_words("Otsi aadressi Rüütli 10 Tartu") == {"otsi", "aadressi"}

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from services.vector_index import (
+from indexer_svc.vector_index import (
     IndexPoint,
     PayloadFilter,
     SparseVector,
     VectorIndex,
     open_vector_index,
 )
-from services.vector_index.edge_index import EdgeVectorIndex
+from indexer_svc.vector_index.edge_index import EdgeVectorIndex
 
 COLLECTION = "endpoints"
 DIM = 4

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from services.knowledge.chunking import chunk_document, document_of
-from services.knowledge.sources import UnreadableSource, collect_files, read_source
+from indexer_svc.knowledge.chunking import chunk_document, document_of
+from indexer_svc.knowledge.sources import UnreadableSource, collect_files, read_source
 from services.language import LanguageDetector
 
 

@@ -1,4 +1,5 @@
-"""Hashed term-frequency sparse vectors for hybrid search (Qdrant applies IDF).
+"""Word-level text analysis shared by the indexer (sparse vectors, lexical evidence at
+search) and the classifier (extractive answers): tokens, function words, stems, sentences.
 
 Tokens: camelCase and snake_case split into words, lowercased, split on anything that
 is not a letter or digit. Each token is stemmed so inflections meet:
@@ -13,26 +14,18 @@ is not a letter or digit. Each token is stemmed so inflections meet:
 Function words of en/et/ru are dropped first: Qdrant's IDF discounts words that are
 everywhere, but a catalogue of a few dozen endpoints is too small for that ("are" in one
 description outweighed "public" in another).
-Each term maps to MD5(term)[:4] big-endian % vocab_size: stable across processes
-(never Python's salted hash()), so stored vectors stay valid across restarts.
-Colliding terms add up their frequencies.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections import Counter
 
 import snowballstemmer
-
-from services.vector_index.models import SparseVector
-
-DEFAULT_VOCAB_SIZE = 50_000
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-zà-ÿ0-9])(?=[A-ZÀ-Þ])")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _CYRILLIC = re.compile(r"[\u0400-\u04FF]")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=[\"'«„(]?[A-ZÕÄÖÜŠŽА-ЯЁ0-9])")
 
 # Question words, articles, pronouns, auxiliaries and prepositions: frequent in questions
 # and descriptions, never what distinguishes one endpoint from another.
@@ -81,24 +74,20 @@ def intent_words(text: str) -> set[str]:
     return content_words(text) - names(text)
 
 
-def term_index(term: str, vocab_size: int = DEFAULT_VOCAB_SIZE) -> int:
-    digest = hashlib.md5(term.encode("utf-8"), usedforsecurity=False).digest()
-    return int.from_bytes(digest[:4], "big") % vocab_size
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
-class SparseEncoder:
+class Stemmer:
     """Not thread-safe (the stemmers keep state): call it from one thread, e.g. the event loop.
     It is cheap (tens of microseconds per short text)."""
 
-    def __init__(self, vocab_size: int = DEFAULT_VOCAB_SIZE) -> None:
-        if vocab_size <= 0:
-            raise ValueError("vocab_size must be positive")
-        self.vocab_size = vocab_size
+    def __init__(self) -> None:
         self._english = snowballstemmer.stemmer("english")
         self._estonian = snowballstemmer.stemmer("estonian")
         self._russian = snowballstemmer.stemmer("russian")
 
-    def _stems(self, token: str) -> list[str]:
+    def stems(self, token: str) -> list[str]:
         if _CYRILLIC.search(token):
             return [self._russian.stemWord(token)]
         english = self._english.stemWord(token)
@@ -106,22 +95,5 @@ class SparseEncoder:
         return [english] if estonian == english else [english, estonian]
 
     def terms(self, text: str) -> list[str]:
-        return [stem for token in tokenize(text) if token not in STOPWORDS for stem in self._stems(token)]
-
-    def matched_terms(self, query: str, text_terms: set[str]) -> int:
-        """How many distinct content words of `query` occur, by stem, in a text whose
-        `terms()` are `text_terms` (computed once at indexing: stemming an endpoint's
-        text takes milliseconds, too long to repeat for every search hit).
-
-        Lexical evidence that does not depend on the embedding model: a small
-        multilingual model scores unrelated questions almost as high as related ones,
-        but an unrelated question rarely shares a content word with the endpoint's
-        text. Numbers are left out: dates and years match parameter descriptions."""
-        return sum(
-            1 for word in content_words(query) if any(stem in text_terms for stem in self._stems(word))
-        )
-
-    def encode(self, text: str) -> SparseVector:
-        frequencies: Counter[int] = Counter(term_index(term, self.vocab_size) for term in self.terms(text))
-        indices = sorted(frequencies)
-        return SparseVector(indices=indices, values=[float(frequencies[i]) for i in indices])
+        """The stems of the words of `text`, function words left out."""
+        return [stem for token in tokenize(text) if token not in STOPWORDS for stem in self.stems(token)]

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from services.knowledge.chunking import DEFAULT_MAX_CHARS, Chunk, chunk_document, chunk_id
-from services.knowledge.sources import LanguageGuesser, UnreadableSource, collect_files, read_source
+from indexer_svc.knowledge.chunking import DEFAULT_MAX_CHARS, Chunk, chunk_document, chunk_id
+from indexer_svc.knowledge.sources import LanguageGuesser, UnreadableSource, collect_files, read_source
 
 # Bound on chunks looked for past the end of a shortened document.
 MAX_STALE_PROBE = 10_000

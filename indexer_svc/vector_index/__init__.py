@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from services.vector_index.models import (
+from indexer_svc.vector_index.models import (
     DENSE_VECTOR,
     SPARSE_VECTOR,
     IndexPoint,
@@ -15,7 +15,7 @@ from services.vector_index.models import (
     SparseVector,
     StoredPoint,
 )
-from services.vector_index.protocol import VectorIndex
+from indexer_svc.vector_index.protocol import VectorIndex
 
 Backend = Literal["edge", "qdrant"]
 
@@ -31,11 +31,11 @@ def open_vector_index(
     qdrant: qdrant-client against `qdrant_url`; without a URL, its local mode (in `data_dir`
     when set, else in memory)."""
     if backend == "edge":
-        from services.vector_index.edge_index import EdgeVectorIndex
+        from indexer_svc.vector_index.edge_index import EdgeVectorIndex
 
         return EdgeVectorIndex(data_dir)
     if backend == "qdrant":
-        from services.vector_index.client_index import ClientVectorIndex
+        from indexer_svc.vector_index.client_index import ClientVectorIndex
 
         location = qdrant_url or (str(data_dir) if data_dir not in (None, "") else ":memory:")
         return ClientVectorIndex(location, api_key=qdrant_api_key)

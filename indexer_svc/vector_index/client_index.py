@@ -14,7 +14,7 @@ from typing import Any
 from qdrant_client import AsyncQdrantClient
 from qdrant_client import models as qm
 
-from services.vector_index.models import (
+from indexer_svc.vector_index.models import (
     DENSE_VECTOR,
     SPARSE_VECTOR,
     IndexPoint,
@@ -24,7 +24,7 @@ from services.vector_index.models import (
     SparseVector,
     StoredPoint,
 )
-from services.vector_index.scoring import build_hits, missing_cosine_ids
+from indexer_svc.vector_index.scoring import build_hits, missing_cosine_ids
 
 
 def _client_filter(where: PayloadFilter | None) -> qm.Filter | None:

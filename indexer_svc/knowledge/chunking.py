@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import asdict, dataclass
 
-from services.knowledge.sources import SourceDocument
+from indexer_svc.knowledge.sources import SourceDocument
+from services.text import split_sentences
 
 DEFAULT_MAX_CHARS = 900
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=[\"'«„(]?[A-ZÕÄÖÜŠŽА-ЯЁ0-9])")
 
 
 @dataclass(frozen=True)
@@ -40,10 +39,6 @@ def chunk_id(slug: str, position: int) -> str:
 def document_of(document_id: str) -> str:
     """The source document a chunk id belongs to ("id-card.et#2" → "id-card.et")."""
     return document_id.rsplit("#", 1)[0]
-
-
-def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
 def _pieces(paragraph: str, max_chars: int) -> list[str]:

@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from services.vector_index.models import ScoredPoint
+from indexer_svc.vector_index.models import ScoredPoint
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:

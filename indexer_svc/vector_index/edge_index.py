@@ -18,7 +18,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
-from services.vector_index.models import (
+from indexer_svc.vector_index.models import (
     DENSE_VECTOR,
     RRF_K,
     SPARSE_VECTOR,
@@ -29,7 +29,7 @@ from services.vector_index.models import (
     SparseVector,
     StoredPoint,
 )
-from services.vector_index.scoring import build_hits, missing_cosine_ids
+from indexer_svc.vector_index.scoring import build_hits, missing_cosine_ids
 
 log = logging.getLogger(__name__)
 

