@@ -74,7 +74,7 @@ constraints: $(STAMP)
 proto: $(STAMP)
 	$(BIN)/buf lint
 	$(BIN)/buf format -w
-	$(BIN)/python -m services.protogen
+	$(BIN)/python -m services.devtools.protogen
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

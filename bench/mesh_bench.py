@@ -27,9 +27,9 @@ import httpx
 
 from atc.common.v1 import catalogue_pb2
 from services.clients import IndexerClient
-from services.launcher.inprocess import running_mesh
-from services.launcher.subprocess_mesh import atc_up
-from services.redis_server import EmbeddedRedis, free_port
+from services.devtools.launcher.inprocess import running_mesh
+from services.devtools.launcher.subprocess_mesh import atc_up
+from services.devtools.redis_server import EmbeddedRedis, free_port
 from services.runtime.channels import open_channel
 
 QUESTION = "What are the public holidays in Estonia?"
@@ -161,7 +161,7 @@ def process_tree_rss_mib(root_pid: int) -> dict[str, Any]:
         kib = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
         args = [a.decode(errors="replace") for a in cmdline if a]
         name = args[args.index("-m") + 1] if "-m" in args else Path(args[0]).name if args else str(pid)
-        if name == "services.cli":
+        if name == "services.devtools.cli":
             name = "atc up"
         rss[name] = max(rss.get(name, 0.0), round(kib / 1024, 1))
     return rss

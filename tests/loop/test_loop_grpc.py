@@ -18,7 +18,7 @@ from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from loop_svc.app import build_server
 from loop_svc.settings import LoopSettings
-from services.redis_server import EmbeddedRedis, free_port
+from services.devtools.redis_server import EmbeddedRedis, free_port
 from services.runtime.server import GrpcServer, ServiceMount
 from services.runtime.status import error_info
 

@@ -18,12 +18,12 @@ from indexer_svc.app import build_server as build_indexer
 from indexer_svc.settings import IndexerSettings
 from loop_svc.app import build_server as build_loop
 from loop_svc.settings import LoopSettings
-from services.demo_apis.app import create_app as create_demo_app
+from services.devtools.demo_apis.app import create_app as create_demo_app
+from services.devtools.launcher.inprocess import serve_asgi
+from services.devtools.launcher.mesh import CATALOGUE_FILE
+from services.devtools.redis_server import EmbeddedRedis
 from services.edge.app import create_app as create_edge_app
 from services.edge.settings import EdgeSettings
-from services.launcher.inprocess import serve_asgi
-from services.launcher.mesh import CATALOGUE_FILE
-from services.redis_server import EmbeddedRedis
 from services.runtime.server import GrpcServer
 from tests.e2e.sse import stream_turn
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from services.demo_apis.calendar_rules import easter_sunday, weekday_on_or_after
+from services.devtools.demo_apis.calendar_rules import easter_sunday, weekday_on_or_after
 
 DateRule = Callable[[int], date]
 # Stable ids: the same holiday on the same day always has the same id.

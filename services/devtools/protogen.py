@@ -1,6 +1,6 @@
 """Generate the Python gRPC code for `protos/atc/**` into `services/gen/`.
 
-Run `python -m services.protogen` after editing a .proto file; the generated
+Run `python -m services.devtools.protogen` after editing a .proto file; the generated
 files are committed and tests/test_protos.py fails when they drift.
 The vendored `protos/google/**` is not generated: googleapis-common-protos
 ships those modules.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from grpc_tools import protoc
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 PROTO_ROOT = REPO_ROOT / "protos"
 GEN_ROOT = REPO_ROOT / "services" / "gen"
 

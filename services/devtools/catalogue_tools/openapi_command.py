@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import TextIO
 
 from atc.indexer.v1 import indexer_pb2_grpc
-from services.catalogue_tools.index_command import Body, CatalogueIndexer, IndexReport, index_bodies
-from services.catalogue_tools.openapi import SpecError, convert, load_spec
-from services.catalogue_tools.progress import ProgressBar
+from services.devtools.catalogue_tools.index_command import Body, CatalogueIndexer, IndexReport, index_bodies
+from services.devtools.catalogue_tools.openapi import SpecError, convert, load_spec
+from services.devtools.catalogue_tools.progress import ProgressBar
 from services.runtime.channels import open_channel
 
 

@@ -10,7 +10,7 @@ import signal
 from collections.abc import Callable
 from typing import TextIO
 
-from services.supervisor import ChildSpec, ChildStartError, Supervisor, tail
+from services.devtools.supervisor import ChildSpec, ChildStartError, Supervisor, tail
 
 
 async def run_foreground(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from services.demo_apis.calendar_rules import monday_of_iso_week, weekday_on_or_after
-from services.demo_apis.holidays import Holiday
+from services.devtools.demo_apis.calendar_rules import monday_of_iso_week, weekday_on_or_after
+from services.devtools.demo_apis.holidays import Holiday
 
 _NAMES: dict[str, dict[str, str]] = {
     "autumn": {"EN": "Autumn holidays", "ET": "Sügisvaheaeg", "RU": "Осенние каникулы"},

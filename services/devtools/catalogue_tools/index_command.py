@@ -22,7 +22,7 @@ from google.protobuf.message import Message
 
 from atc.common.v1 import catalogue_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
-from services.catalogue_tools.progress import ProgressBar
+from services.devtools.catalogue_tools.progress import ProgressBar
 from services.runtime.channels import open_channel
 
 BASE_URL_PLACEHOLDER = "{base_url}"

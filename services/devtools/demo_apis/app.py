@@ -11,17 +11,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from services.demo_apis.addresses import search_addresses
-from services.demo_apis.application_status import (
+from services.devtools.demo_apis.addresses import search_addresses
+from services.devtools.demo_apis.application_status import (
     InvalidApplicationNumber,
     application_status,
     parse_service_call,
 )
-from services.demo_apis.electricity import MAX_SPAN, parse_instant, price_report
-from services.demo_apis.holidays import PUBLIC_HOLIDAY_RULES, Holiday, public_holidays
-from services.demo_apis.school_holidays import SCHOOL_HOLIDAY_COUNTRIES, school_holidays
-from services.demo_apis.vehicle_tax import UnknownPlate, normalise_plate, vehicle_tax
-from services.demo_apis.votings import DEFAULT_LIMIT, MAX_LIMIT, recent_votings
+from services.devtools.demo_apis.electricity import MAX_SPAN, parse_instant, price_report
+from services.devtools.demo_apis.holidays import PUBLIC_HOLIDAY_RULES, Holiday, public_holidays
+from services.devtools.demo_apis.school_holidays import SCHOOL_HOLIDAY_COUNTRIES, school_holidays
+from services.devtools.demo_apis.vehicle_tax import UnknownPlate, normalise_plate, vehicle_tax
+from services.devtools.demo_apis.votings import DEFAULT_LIMIT, MAX_LIMIT, recent_votings
 
 MAX_HOLIDAY_SPAN_DAYS = 3 * 366
 FIRST_TAX_YEAR = 2025

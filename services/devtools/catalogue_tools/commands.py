@@ -38,9 +38,9 @@ def add_catalogue_commands(commands: Any) -> None:
 
 
 def run_catalogue_command(args: argparse.Namespace) -> int:
-    from services.catalogue_tools.index_command import run_index
-    from services.catalogue_tools.ingest_command import run_ingest
-    from services.catalogue_tools.openapi_command import run_import_openapi
+    from services.devtools.catalogue_tools.index_command import run_index
+    from services.devtools.catalogue_tools.ingest_command import run_ingest
+    from services.devtools.catalogue_tools.openapi_command import run_import_openapi
 
     if args.command == "ingest":
         import grpc

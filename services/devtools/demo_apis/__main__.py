@@ -1,4 +1,4 @@
-"""`python -m services.demo_apis`: serve the demo APIs (ATC_DEMO_HOST / ATC_DEMO_PORT)."""
+"""`python -m services.devtools.demo_apis`: serve the demo APIs (ATC_DEMO_HOST / ATC_DEMO_PORT)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import sys
 
 import uvicorn
 
-from services.demo_apis.app import create_app
-from services.demo_apis.settings import DemoApiSettings
+from services.devtools.demo_apis.app import create_app
+from services.devtools.demo_apis.settings import DemoApiSettings
 from services.logging_setup import configure_logging
 from services.runtime.listen import PortTaken, bind_socket
 

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from services.catalogue_tools.commands import (
+from services.devtools.catalogue_tools.commands import (
     CATALOGUE_COMMANDS,
     add_catalogue_commands,
     run_catalogue_command,
@@ -89,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _seed(args: argparse.Namespace) -> int:
-    from services.launcher.seed import run_seed
+    from services.devtools.launcher.seed import run_seed
 
     if args.endpoints is None and args.knowledge is None:
         print("atc seed: give --endpoints and/or --knowledge", file=sys.stderr)
@@ -105,10 +105,10 @@ def _seed(args: argparse.Namespace) -> int:
 
 
 def _up(args: argparse.Namespace) -> int:
-    from services.launcher.foreground import run_foreground
-    from services.launcher.mesh import MeshConfigError, MeshOptions, plan_mesh, redis_url_from_env
+    from services.devtools.launcher.foreground import run_foreground
+    from services.devtools.launcher.mesh import MeshConfigError, MeshOptions, plan_mesh, redis_url_from_env
+    from services.devtools.supervisor import RestartPolicy, Supervisor
     from services.runtime.listen import PortTaken
-    from services.supervisor import RestartPolicy, Supervisor
 
     options = MeshOptions(
         host=args.host,
@@ -147,7 +147,7 @@ def _up(args: argparse.Namespace) -> int:
 
 
 def _chat(args: argparse.Namespace) -> int:
-    from services.launcher.chat import run_chat
+    from services.devtools.launcher.chat import run_chat
 
     try:
         return asyncio.run(
@@ -167,7 +167,7 @@ def _chat(args: argparse.Namespace) -> int:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from classifier_svc.calibration import DEFAULT_PROFILE_PATH
-    from services.calibrate import run
+    from services.devtools.calibrate import run
 
     for folder in args.catalog:
         if not (folder / "endpoints.json").is_file() or not (folder / "routing_cases.jsonl").is_file():

@@ -9,17 +9,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import services
 from atc.caller.v1 import caller_pb2
 from atc.classifier.v1 import classifier_pb2
 from atc.indexer.v1 import indexer_pb2
 from atc.loop.v1 import loop_pb2
-from services.redis_server import free_port, redis_command
+from services.devtools.demo_apis.catalogue import CATALOGUE_PATH
+from services.devtools.redis_server import free_port, redis_command
+from services.devtools.supervisor import ChildSpec, grpc_ready, http_ready, redis_ready
 from services.runtime.listen import ensure_port_free
-from services.supervisor import ChildSpec, grpc_ready, http_ready, redis_ready
 
 INTERNAL_HOST = "127.0.0.1"
-CATALOGUE_FILE = Path(services.__file__).resolve().parent / "demo_apis" / "catalogue.json"
+CATALOGUE_FILE = CATALOGUE_PATH
 # The demo's registered services and its knowledge base (ingested at the indexer's start).
 SERVICES_FILE = CATALOGUE_FILE.with_name("services.json")
 KNOWLEDGE_DIR = CATALOGUE_FILE.with_name("knowledge")
@@ -122,7 +122,7 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
     specs += [
         ChildSpec(
             name="demo_apis",
-            argv=_module(options.python, "services.demo_apis"),
+            argv=_module(options.python, "services.devtools.demo_apis"),
             env={**common_env, "ATC_DEMO_HOST": INTERNAL_HOST, "ATC_DEMO_PORT": str(demo_port)},
             ready=http_ready(f"{demo_url}/healthz"),
             ready_timeout=options.ready_timeout,

@@ -43,7 +43,7 @@ async def atc_up(port: int, data_dir: Path, *, start_timeout: float = 120) -> As
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "services.cli",
+        "services.devtools.cli",
         "up",
         "--port",
         str(port),

@@ -2,7 +2,7 @@
 
 Every service is still a real gRPC server (on a free port) and the demo APIs
 and the edge are real uvicorn servers: only the process boundary is gone.
-`atc up` (services/launcher/mesh.py) runs the same parts as separate processes.
+`atc up` (services/devtools/launcher/mesh.py) runs the same parts as separate processes.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from indexer_svc.app import build_server as build_indexer
 from indexer_svc.settings import IndexerSettings
 from loop_svc.app import build_server as build_loop
 from loop_svc.settings import LoopSettings
-from services.demo_apis.app import create_app as create_demo_app
+from services.devtools.demo_apis.app import create_app as create_demo_app
+from services.devtools.launcher.mesh import CATALOGUE_FILE, KNOWLEDGE_DIR, SERVICES_FILE
 from services.edge.app import create_apps as create_edge_apps
 from services.edge.settings import EdgeSettings
-from services.launcher.mesh import CATALOGUE_FILE, KNOWLEDGE_DIR, SERVICES_FILE
 from services.runtime.server import GrpcServer
 
 Lifespan = Literal["on", "off", "auto"]

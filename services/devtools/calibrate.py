@@ -22,7 +22,7 @@ from classifier_svc.api_matcher import rank
 from classifier_svc.calibration import CalibrationProfile, ScoreThresholds, load_profile, save_profile
 from classifier_svc.calibration_fit import Fit, ScoredCase, fit_thresholds
 from classifier_svc.candidates import Candidate
-from services.routing_harness import Case, indexed_catalogue, load_cases, load_endpoints
+from services.devtools.routing_harness import Case, indexed_catalogue, load_cases, load_endpoints
 
 SEARCH_LIMIT = 10
 # Description weights tried for the prototype scale (0 = prototype alone).

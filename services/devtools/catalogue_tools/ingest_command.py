@@ -9,8 +9,8 @@ from typing import TextIO
 
 from atc.indexer.v1 import indexer_pb2_grpc
 from indexer_svc.knowledge.ingest import IngestReport, ingest_paths
-from services.catalogue_tools.knowledge_store import IndexerKnowledgeStore
-from services.catalogue_tools.progress import ProgressBar
+from services.devtools.catalogue_tools.knowledge_store import IndexerKnowledgeStore
+from services.devtools.catalogue_tools.progress import ProgressBar
 from services.language import LanguageDetector
 from services.runtime.channels import open_channel
 
