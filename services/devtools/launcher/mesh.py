@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import secrets
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from types import ModuleType
 
 from atc.caller.v1 import caller_pb2
 from atc.classifier.v1 import classifier_pb2
@@ -26,10 +27,6 @@ KNOWLEDGE_DIR = CATALOGUE_FILE.with_name("knowledge")
 
 # The documented default ports, used with --fixed-ports.
 DEFAULT_PORTS = {"demo_apis": 8090, "indexer": 50051, "classifier": 50052, "loop": 50053, "caller": 50054}
-
-
-def _service_name(pb2: object, name: str) -> str:
-    return str(pb2.DESCRIPTOR.services_by_name[name].full_name)  # type: ignore[attr-defined]
 
 
 class MeshConfigError(Exception):
@@ -66,8 +63,134 @@ class MeshPlan:
     admin_token: str = ""
 
 
-def _module(python: str, module: str) -> list[str]:
-    return [python, "-m", module]
+@dataclass(frozen=True)
+class Wiring:
+    """What the children's settings are made of: where each one listens and the mesh's
+    shared parts."""
+
+    options: MeshOptions
+    data_dir: Path
+    # name → (host, port) for every child in SERVICES.
+    listen: dict[str, tuple[str, int]]
+    redis_url: str
+    admin_port: int
+    admin_token: str
+
+    def target(self, name: str) -> str:
+        host, port = self.listen[name]
+        return f"{host}:{port}"
+
+    def url(self, name: str) -> str:
+        return f"http://{self.target(name)}"
+
+
+@dataclass(frozen=True)
+class ServiceSpec:
+    """One child of the mesh: `python -m module`, configured through `env_prefix` variables
+    (HOST, PORT, LOG_LEVEL and what `settings` adds); ready when its gRPC health says
+    SERVING for `grpc_service`, or when `http_probe` answers."""
+
+    name: str
+    module: str
+    env_prefix: str
+    settings: Callable[[Wiring], dict[str, str]] = lambda _: {}
+    grpc_service: str = ""
+    http_probe: str = ""
+    # Appended to an HTTP child's URL to make the address shown to the user.
+    address_path: str = ""
+
+
+def _grpc_name(pb2: ModuleType, service: str) -> str:
+    return str(pb2.DESCRIPTOR.services_by_name[service].full_name)
+
+
+# In start order: each child starts once the ones before it are ready.
+SERVICES: tuple[ServiceSpec, ...] = (
+    ServiceSpec("demo_apis", "services.devtools.demo_apis", "ATC_DEMO_", http_probe="/healthz"),
+    ServiceSpec(
+        "indexer",
+        "indexer_svc",
+        "ATC_INDEXER_",
+        lambda w: {
+            "data_dir": str(w.data_dir / "index"),
+            "catalogue_file": str(w.options.catalogue_file),
+            "catalogue_base_url": w.url("demo_apis"),
+            "services_file": str(w.options.services_file or ""),
+            "knowledge_dir": str(w.options.knowledge_dir or ""),
+        },
+        grpc_service=_grpc_name(indexer_pb2, "IndexerService"),
+    ),
+    ServiceSpec(
+        "caller",
+        "caller_svc",
+        "ATC_CALLER_",
+        lambda w: {
+            "redis_url": w.redis_url,
+            # The demo's own APIs are on loopback: the only internal address the caller may reach.
+            "egress_allow": w.target("demo_apis"),
+            "indexer_target": w.target("indexer"),
+        },
+        grpc_service=_grpc_name(caller_pb2, "CallerService"),
+    ),
+    ServiceSpec(
+        "loop",
+        "loop_svc",
+        "ATC_LOOP_",
+        lambda w: {"redis_url": w.redis_url, "caller_target": w.target("caller")},
+        grpc_service=_grpc_name(loop_pb2, "LoopService"),
+    ),
+    ServiceSpec(
+        "classifier",
+        "classifier_svc",
+        "ATC_CLASSIFIER_",
+        lambda w: {"indexer_target": w.target("indexer"), "loop_target": w.target("loop")},
+        grpc_service=_grpc_name(classifier_pb2, "ClassifierService"),
+    ),
+    ServiceSpec(
+        "edge",
+        "services.edge",
+        "ATC_EDGE_",
+        lambda w: {
+            "classifier_target": w.target("classifier"),
+            "indexer_target": w.target("indexer"),
+            "caller_target": w.target("caller"),
+            "admin_host": INTERNAL_HOST,
+            "admin_port": str(w.admin_port),
+            "admin_token": w.admin_token,
+        },
+        http_probe="/readyz",
+        address_path="/",
+    ),
+)
+
+
+def _child(spec: ServiceSpec, wiring: Wiring) -> ChildSpec:
+    options = wiring.options
+    host, port = wiring.listen[spec.name]
+    env = {
+        # Offline by default: litellm must not fetch its price map, DSPy caches under .atc.
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        "DSPY_CACHEDIR": str(wiring.data_dir / "dspy-cache"),
+        f"{spec.env_prefix}HOST": host,
+        f"{spec.env_prefix}PORT": str(port),
+        f"{spec.env_prefix}LOG_LEVEL": options.log_level.upper(),
+        **{f"{spec.env_prefix}{key.upper()}": value for key, value in spec.settings(wiring).items()},
+    }
+    if spec.grpc_service:
+        address = wiring.target(spec.name)
+        ready = grpc_ready(address, spec.grpc_service)
+    else:
+        address = wiring.url(spec.name) + spec.address_path
+        probe_host = INTERNAL_HOST if host in ("0.0.0.0", "::") else host
+        ready = http_ready(f"http://{probe_host}:{port}{spec.http_probe}")
+    return ChildSpec(
+        name=spec.name,
+        argv=[options.python, "-m", spec.module],
+        env=env,
+        ready=ready,
+        ready_timeout=options.ready_timeout,
+        address=address,
+    )
 
 
 def plan_mesh(options: MeshOptions) -> MeshPlan:
@@ -82,27 +205,12 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
     if not options.catalogue_file.is_file():
         raise MeshConfigError(f"demo catalogue not found: {options.catalogue_file}")
 
-    def port_of(name: str) -> int:
-        return DEFAULT_PORTS[name] if options.fixed_ports else free_port(INTERNAL_HOST)
-
     data_dir = options.data_dir.resolve()
-    level = options.log_level.upper()
-    target = {name: f"{INTERNAL_HOST}:{port_of(name)}" for name in DEFAULT_PORTS}
-    demo_port = int(target["demo_apis"].rsplit(":", 1)[1])
-    demo_url = f"http://{INTERNAL_HOST}:{demo_port}"
-    # Offline by default: litellm must not fetch its price map, DSPy caches under .atc.
-    common_env = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "DSPY_CACHEDIR": str(data_dir / "dspy-cache")}
-
-    def grpc_env(prefix: str, name: str, **extra: str) -> dict[str, str]:
-        host, port = target[name].rsplit(":", 1)
-        return {
-            **common_env,
-            f"{prefix}HOST": host,
-            f"{prefix}PORT": port,
-            f"{prefix}LOG_LEVEL": level,
-            **{f"{prefix}{key.upper()}": value for key, value in extra.items()},
-        }
-
+    listen = {
+        name: (INTERNAL_HOST, DEFAULT_PORTS[name] if options.fixed_ports else free_port(INTERNAL_HOST))
+        for name in DEFAULT_PORTS
+    }
+    listen["edge"] = (options.host, options.port)
     specs: list[ChildSpec] = []
     redis_url = options.redis_url
     if redis_url is None:
@@ -119,100 +227,16 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
                 address=redis_url,
             )
         )
-    specs += [
-        ChildSpec(
-            name="demo_apis",
-            argv=_module(options.python, "services.devtools.demo_apis"),
-            env={**common_env, "ATC_DEMO_HOST": INTERNAL_HOST, "ATC_DEMO_PORT": str(demo_port)},
-            ready=http_ready(f"{demo_url}/healthz"),
-            ready_timeout=options.ready_timeout,
-            address=demo_url,
-        ),
-        ChildSpec(
-            name="indexer",
-            argv=_module(options.python, "indexer_svc"),
-            env=grpc_env(
-                "ATC_INDEXER_",
-                "indexer",
-                data_dir=str(data_dir / "index"),
-                catalogue_file=str(options.catalogue_file),
-                catalogue_base_url=demo_url,
-                services_file=str(options.services_file or ""),
-                knowledge_dir=str(options.knowledge_dir or ""),
-            ),
-            ready=grpc_ready(target["indexer"], _service_name(indexer_pb2, "IndexerService")),
-            ready_timeout=options.ready_timeout,
-            address=target["indexer"],
-        ),
-        ChildSpec(
-            name="caller",
-            argv=_module(options.python, "caller_svc"),
-            env=grpc_env(
-                "ATC_CALLER_",
-                "caller",
-                redis_url=redis_url,
-                # The demo's own APIs are on loopback: the only internal address the caller may reach.
-                egress_allow=urlsplit(demo_url).netloc,
-                indexer_target=target["indexer"],
-            ),
-            ready=grpc_ready(target["caller"], _service_name(caller_pb2, "CallerService")),
-            ready_timeout=options.ready_timeout,
-            address=target["caller"],
-        ),
-        ChildSpec(
-            name="loop",
-            argv=_module(options.python, "loop_svc"),
-            env=grpc_env("ATC_LOOP_", "loop", redis_url=redis_url, caller_target=target["caller"]),
-            ready=grpc_ready(target["loop"], _service_name(loop_pb2, "LoopService")),
-            ready_timeout=options.ready_timeout,
-            address=target["loop"],
-        ),
-        ChildSpec(
-            name="classifier",
-            argv=_module(options.python, "classifier_svc"),
-            env=grpc_env(
-                "ATC_CLASSIFIER_",
-                "classifier",
-                indexer_target=target["indexer"],
-                loop_target=target["loop"],
-            ),
-            ready=grpc_ready(target["classifier"], _service_name(classifier_pb2, "ClassifierService")),
-            ready_timeout=options.ready_timeout,
-            address=target["classifier"],
-        ),
-    ]
-    edge_url = f"http://{options.host}:{options.port}/"
-    admin_url = f"http://{INTERNAL_HOST}:{admin_port}/v1/admin/endpoints"
-    admin_token = secrets.token_urlsafe(24)
-    probe_host = INTERNAL_HOST if options.host in ("0.0.0.0", "::") else options.host
-    specs.append(
-        ChildSpec(
-            name="edge",
-            argv=_module(options.python, "services.edge"),
-            env={
-                **common_env,
-                "ATC_EDGE_HOST": options.host,
-                "ATC_EDGE_PORT": str(options.port),
-                "ATC_EDGE_LOG_LEVEL": level,
-                "ATC_EDGE_CLASSIFIER_TARGET": target["classifier"],
-                "ATC_EDGE_INDEXER_TARGET": target["indexer"],
-                "ATC_EDGE_ADMIN_HOST": INTERNAL_HOST,
-                "ATC_EDGE_ADMIN_PORT": str(admin_port),
-                "ATC_EDGE_ADMIN_TOKEN": admin_token,
-                "ATC_EDGE_CALLER_TARGET": target["caller"],
-            },
-            ready=http_ready(f"http://{probe_host}:{options.port}/readyz"),
-            ready_timeout=options.ready_timeout,
-            address=edge_url,
-        )
-    )
+    wiring = Wiring(options, data_dir, listen, redis_url, admin_port, secrets.token_urlsafe(24))
+    specs += [_child(spec, wiring) for spec in SERVICES]
+    addresses = {spec.name: spec.address for spec in specs}
     return MeshPlan(
         specs=specs,
-        edge_url=edge_url,
+        edge_url=addresses["edge"],
         log_dir=data_dir / "logs",
-        addresses={spec.name: spec.address for spec in specs},
-        admin_url=admin_url,
-        admin_token=admin_token,
+        addresses=addresses,
+        admin_url=f"http://{INTERNAL_HOST}:{admin_port}/v1/admin/endpoints",
+        admin_token=wiring.admin_token,
     )
 
 
