@@ -29,14 +29,16 @@ from typing import Any
 
 from classifier_svc.app import router_policy
 from classifier_svc.candidates import Candidate
+from classifier_svc.catalogue_adapters import knowledge_passages, service_candidates
 from classifier_svc.passages import Passage
 from classifier_svc.rag_extractive import ExtractiveAnswerer
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds, assess
 from classifier_svc.settings import ClassifierSettings
 from indexer_svc.app import build_catalogue
-from indexer_svc.catalogue import Catalogue
+from indexer_svc.catalogue import Catalogue, SearchResult
 from indexer_svc.knowledge.chunking import document_of
+from indexer_svc.servicer import search_response
 from indexer_svc.settings import IndexerSettings
 from services.devtools.launcher.mesh import KNOWLEDGE_DIR, SERVICES_FILE
 from services.language import parse_lang
@@ -55,37 +57,13 @@ SERVICE_QUESTIONS = [
 SEARCH_LIMIT = 8
 
 
-def passages_of(result: Any) -> list[Passage]:
-    return [
-        Passage(
-            document_id=hit.entity.document_id,
-            title=hit.entity.title,
-            section=hit.entity.section,
-            text=hit.entity.text,
-            url=hit.entity.source_url,
-            language=hit.entity.language,
-            dense_cosine=hit.dense_cosine,
-            hybrid_rank=hit.hybrid_rank,
-            matched_terms=hit.matched_terms,
-            query_terms=result.query_terms,
-        )
-        for hit in result.hits
-    ]
+def passages_of(result: SearchResult) -> list[Passage]:
+    """The passages the classifier reads, through the same conversions as the mesh."""
+    return knowledge_passages(search_response(result))
 
 
-def candidates_of(result: Any) -> list[Candidate]:
-    return [
-        Candidate(
-            hit.entity.service_id,
-            hit.entity.name,
-            # The service gate's scale, as classifier_svc/catalogue_adapters.py reads it.
-            hit.description_cosine or hit.dense_cosine,
-            hit.hybrid_rank,
-            matched_terms=hit.matched_terms,
-            query_terms=result.query_terms,
-        )
-        for hit in result.hits
-    ]
+def candidates_of(result: SearchResult) -> list[Candidate]:
+    return service_candidates(search_response(result))
 
 
 def settings_gates(settings: ClassifierSettings) -> tuple[RagGate, Thresholds]:

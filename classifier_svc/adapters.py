@@ -10,16 +10,19 @@ from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from classifier_svc.calibration import CalibrationProfile
 from classifier_svc.candidates import ActiveSession, Candidate, PendingParam
+from classifier_svc.catalogue_adapters import CollectionSearch, endpoint_candidates
 from classifier_svc.deadlines import lookup_timeout
 from classifier_svc.query_vectors import QueryVectors
 from services import language
 from services.runtime.status import mesh_error_from_rpc
 
 
-class IndexerEndpointSearch:
+class IndexerEndpointSearch(CollectionSearch[Candidate]):
     """Searches the indexer's endpoint collection. Each distinct text is embedded once
     (the first search returns its vector; later searches of the same text send it back),
     and every response must come from the model the calibration profile was fitted for."""
+
+    collection = indexer_pb2.COLLECTION_ENDPOINTS
 
     def __init__(
         self,
@@ -28,43 +31,20 @@ class IndexerEndpointSearch:
         default_timeout: float,
         vectors: QueryVectors | None = None,
     ) -> None:
-        self._stub = stub
+        super().__init__(stub, default_timeout, vectors)
         self._profile = profile
-        self._default_timeout = default_timeout
-        self._vectors = vectors if vectors is not None else QueryVectors()
 
-    async def search(self, query: str, limit: int) -> list[Candidate]:
-        request = indexer_pb2.SearchRequest(
-            collection=indexer_pb2.COLLECTION_ENDPOINTS,
-            query=query,
-            limit=limit,
-            query_embedding=self._vectors.get(query),
-        )
-        response = await self._stub.Search(request, timeout=lookup_timeout(self._default_timeout))
+    def check(self, response: indexer_pb2.SearchResponse) -> None:
         self._profile.check_model(response.embedding_model)
-        self._vectors.remember(query, response.query_embedding)
-        return [
-            Candidate(
-                endpoint_id=hit.endpoint.endpoint_id,
-                name=hit.endpoint.name,
-                dense_cosine=hit.dense_cosine,
-                hybrid_rank=hit.hybrid_rank,
-                matched_terms=hit.matched_terms,
-                query_terms=response.query_terms,
-                endpoint=hit.endpoint,
-                prototype_cosine=hit.prototype_cosine,
-                description_cosine=hit.description_cosine or hit.dense_cosine,
-                has_prototype=hit.has_prototype,
-            )
-            for hit in response.hits
-            if hit.WhichOneof("item") == "endpoint"
-        ]
+
+    def found(self, response: indexer_pb2.SearchResponse) -> list[Candidate]:
+        return endpoint_candidates(response)
 
     async def warm_up(self) -> None:
         """One search at startup: loads the indexer's model and index, and checks that it
         embeds with the profile's model (a mismatch is a startup error, not a bad route)."""
         await self.search("warm-up", 1)
-        self._vectors.clear()
+        self.vectors.clear()
 
 
 log = logging.getLogger("atc.classifier.sessions")

@@ -1,4 +1,6 @@
-"""gRPC-backed searches of the services and knowledge collections.
+"""gRPC-backed searches of the services and knowledge collections, and the conversions
+of a SearchResponse into what the classifier's gates read (bench/eval_rag.py uses the
+same conversions).
 
 A service is handed on as an Endpoint with type "service" (POST to its URL, its
 entities as parameters): the loop collects the entities exactly like endpoint
@@ -6,6 +8,8 @@ parameters, and caller_svc sends the Bürokratt service body for that type.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar, Generic, Literal, TypeVar
 
 from atc.common.v1 import catalogue_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
@@ -15,6 +19,7 @@ from classifier_svc.passages import Passage
 from classifier_svc.query_vectors import QueryVectors
 
 SERVICE_TYPE = "service"
+Found = TypeVar("Found")
 
 
 def service_as_endpoint(service: catalogue_pb2.Service) -> catalogue_pb2.Endpoint:
@@ -34,50 +39,74 @@ def service_as_endpoint(service: catalogue_pb2.Service) -> catalogue_pb2.Endpoin
     )
 
 
-class IndexerServiceSearch:
-    def __init__(
-        self,
-        stub: indexer_pb2_grpc.IndexerServiceStub,
-        timeout: float,
-        vectors: QueryVectors | None = None,
-    ) -> None:
-        self._stub = stub
-        self._timeout = timeout
-        self._vectors = vectors if vectors is not None else QueryVectors()
-
-    async def search(self, query: str, limit: int) -> list[Candidate]:
-        response = await self._stub.Search(
-            indexer_pb2.SearchRequest(
-                collection=indexer_pb2.COLLECTION_SERVICES,
-                query=query,
-                limit=limit,
-                query_embedding=self._vectors.get(query),
-            ),
-            timeout=lookup_timeout(self._timeout),
-        )
-        self._vectors.remember(query, response.query_embedding)
-        return [
+def catalogue_candidates(
+    response: indexer_pb2.SearchResponse, item: Literal["endpoint", "service"]
+) -> list[Candidate]:
+    """The endpoint (or service) hits of `response` as the gates score them."""
+    candidates = []
+    for hit in response.hits:
+        if hit.WhichOneof("item") != item:
+            continue
+        if item == "service":
+            endpoint = service_as_endpoint(hit.service)
+            # The service gate and its knowledge-base rivalry are calibrated on the
+            # description (passage-side) scale, the scale knowledge passages live on;
+            # an example prototype scores on the query side, higher for everything.
+            dense, description = hit.description_cosine or hit.dense_cosine, hit.description_cosine
+        else:
+            endpoint = hit.endpoint
+            dense, description = hit.dense_cosine, hit.description_cosine or hit.dense_cosine
+        candidates.append(
             Candidate(
-                endpoint_id=hit.service.service_id,
-                name=hit.service.name,
-                # The service gate and its knowledge-base rivalry are calibrated on the
-                # description (passage-side) scale, the scale knowledge passages live on;
-                # an example prototype scores on the query side, higher for everything.
-                dense_cosine=hit.description_cosine or hit.dense_cosine,
+                endpoint_id=endpoint.endpoint_id,
+                name=endpoint.name,
+                dense_cosine=dense,
                 prototype_cosine=hit.prototype_cosine,
-                description_cosine=hit.description_cosine,
+                description_cosine=description,
                 has_prototype=hit.has_prototype,
                 hybrid_rank=hit.hybrid_rank,
                 matched_terms=hit.matched_terms,
                 query_terms=response.query_terms,
-                endpoint=service_as_endpoint(hit.service),
+                endpoint=endpoint,
             )
-            for hit in response.hits
-            if hit.WhichOneof("item") == "service"
-        ]
+        )
+    return candidates
 
 
-class IndexerKnowledgeSearch:
+def service_candidates(response: indexer_pb2.SearchResponse) -> list[Candidate]:
+    return catalogue_candidates(response, "service")
+
+
+def endpoint_candidates(response: indexer_pb2.SearchResponse) -> list[Candidate]:
+    return catalogue_candidates(response, "endpoint")
+
+
+def knowledge_passages(response: indexer_pb2.SearchResponse) -> list[Passage]:
+    return [
+        Passage(
+            document_id=hit.document.document_id,
+            title=hit.document.title,
+            section=hit.document.section,
+            text=hit.document.text,
+            url=hit.document.source_url,
+            language=hit.document.language,
+            dense_cosine=hit.dense_cosine,
+            hybrid_rank=hit.hybrid_rank,
+            matched_terms=hit.matched_terms,
+            query_terms=response.query_terms,
+        )
+        for hit in response.hits
+        if hit.WhichOneof("item") == "document"
+    ]
+
+
+class CollectionSearch(Generic[Found]):
+    """One collection of the indexer, searched with what is left of the turn's deadline;
+    a text already embedded this turn is sent as its vector. Subclasses name the
+    collection and how its hits become what the router reads."""
+
+    collection: ClassVar[indexer_pb2.Collection]
+
     def __init__(
         self,
         stub: indexer_pb2_grpc.IndexerServiceStub,
@@ -86,32 +115,38 @@ class IndexerKnowledgeSearch:
     ) -> None:
         self._stub = stub
         self._timeout = timeout
-        self._vectors = vectors if vectors is not None else QueryVectors()
+        self.vectors = vectors if vectors is not None else QueryVectors()
 
-    async def search(self, query: str, limit: int) -> list[Passage]:
+    def found(self, response: indexer_pb2.SearchResponse) -> list[Found]:
+        raise NotImplementedError
+
+    def check(self, response: indexer_pb2.SearchResponse) -> None:
+        """Runs before the response's vector is remembered (e.g. the embedding model's check)."""
+
+    async def search(self, query: str, limit: int) -> list[Found]:
         response = await self._stub.Search(
             indexer_pb2.SearchRequest(
-                collection=indexer_pb2.COLLECTION_KNOWLEDGE,
+                collection=self.collection,
                 query=query,
                 limit=limit,
-                query_embedding=self._vectors.get(query),
+                query_embedding=self.vectors.get(query),
             ),
             timeout=lookup_timeout(self._timeout),
         )
-        self._vectors.remember(query, response.query_embedding)
-        return [
-            Passage(
-                document_id=hit.document.document_id,
-                title=hit.document.title,
-                section=hit.document.section,
-                text=hit.document.text,
-                url=hit.document.source_url,
-                language=hit.document.language,
-                dense_cosine=hit.dense_cosine,
-                hybrid_rank=hit.hybrid_rank,
-                matched_terms=hit.matched_terms,
-                query_terms=response.query_terms,
-            )
-            for hit in response.hits
-            if hit.WhichOneof("item") == "document"
-        ]
+        self.check(response)
+        self.vectors.remember(query, response.query_embedding)
+        return self.found(response)
+
+
+class IndexerServiceSearch(CollectionSearch[Candidate]):
+    collection = indexer_pb2.COLLECTION_SERVICES
+
+    def found(self, response: indexer_pb2.SearchResponse) -> list[Candidate]:
+        return service_candidates(response)
+
+
+class IndexerKnowledgeSearch(CollectionSearch[Passage]):
+    collection = indexer_pb2.COLLECTION_KNOWLEDGE
+
+    def found(self, response: indexer_pb2.SearchResponse) -> list[Passage]:
+        return knowledge_passages(response)

@@ -27,14 +27,7 @@ class CatalogueKnowledgeStore:
             d = await self._catalogue.get("knowledge", document_id)
         except NotFound:
             return None
-        return stored_chunk_hash(
-            document_id=d.document_id,
-            title=d.title,
-            section=d.section,
-            text=d.text,
-            source_url=d.source_url,
-            language=d.language,
-        )
+        return stored_chunk_hash(d)
 
     async def put(self, chunk: Chunk) -> None:
         await self._catalogue.index_knowledge_document(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import grpc
 
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
-from indexer_svc.catalogue import Catalogue, Kind, Role, SearchHit
+from indexer_svc.catalogue import Catalogue, Kind, Role, SearchHit, SearchResult
 from indexer_svc.proto_mapping import document_message, endpoint_message, message_to_body, service_message
 from indexer_svc.validation import Endpoint, KnowledgeDocument, Service
 from services.errors import InvalidArgument
@@ -40,6 +40,15 @@ def _hit_message(hit: SearchHit) -> indexer_pb2.SearchHit:
     elif isinstance(hit.entity, KnowledgeDocument):
         message.document.CopyFrom(document_message(hit.entity))
     return message
+
+
+def search_response(result: SearchResult) -> indexer_pb2.SearchResponse:
+    return indexer_pb2.SearchResponse(
+        hits=[_hit_message(hit) for hit in result.hits],
+        query_embedding=result.query_embedding,
+        query_terms=result.query_terms,
+        embedding_model=result.embedding_model,
+    )
 
 
 class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
@@ -166,12 +175,7 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
             limit=request.limit,
             service_id=request.service_id,
         )
-        return indexer_pb2.SearchResponse(
-            hits=[_hit_message(hit) for hit in result.hits],
-            query_embedding=result.query_embedding,
-            query_terms=result.query_terms,
-            embedding_model=result.embedding_model,
-        )
+        return search_response(result)
 
     async def Embed(
         self, request: indexer_pb2.EmbedRequest, context: grpc.aio.ServicerContext

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Protocol
 
@@ -32,10 +32,10 @@ class KnowledgeStore(Protocol):
     async def delete(self, document_id: str) -> bool: ...
 
 
-def stored_chunk_hash(
-    *, document_id: str, title: str, section: str, text: str, source_url: str, language: str
-) -> str:
-    return Chunk(document_id, title, section, text, source_url, language).content_hash
+def stored_chunk_hash(document: object) -> str:
+    """The content hash of a stored knowledge document: the domain one or its proto
+    message, both of which carry every field of Chunk."""
+    return Chunk(*(getattr(document, f.name) for f in fields(Chunk))).content_hash
 
 
 @dataclass

@@ -117,9 +117,11 @@ async def chat_server() -> AsyncIterator[ChatServer]:
     servicer = ChatStandIn()
     server = GrpcServer(
         [
-            ServiceMount(
-                classifier_pb2.DESCRIPTOR.services_by_name["ClassifierService"].full_name,
-                lambda s: classifier_pb2_grpc.add_ClassifierServiceServicer_to_server(servicer, s),
+            ServiceMount.of(
+                classifier_pb2,
+                "ClassifierService",
+                classifier_pb2_grpc.add_ClassifierServiceServicer_to_server,
+                servicer,
             )
         ],
         port=0,

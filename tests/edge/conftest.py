@@ -139,10 +139,6 @@ class IndexerStandIn(indexer_pb2_grpc.IndexerServiceServicer):
         )
 
 
-def _mount(pb2, name: str, add, servicer) -> ServiceMount:  # type: ignore[no-untyped-def]
-    return ServiceMount(pb2.DESCRIPTOR.services_by_name[name].full_name, lambda s: add(servicer, s))
-
-
 @dataclass
 class Mesh:
     classifier: ClassifierStandIn
@@ -155,13 +151,13 @@ async def mesh() -> AsyncIterator[Mesh]:
     classifier, indexer = ClassifierStandIn(), IndexerStandIn()
     server = GrpcServer(
         [
-            _mount(
+            ServiceMount.of(
                 classifier_pb2,
                 "ClassifierService",
                 classifier_pb2_grpc.add_ClassifierServiceServicer_to_server,
                 classifier,
             ),
-            _mount(
+            ServiceMount.of(
                 indexer_pb2, "IndexerService", indexer_pb2_grpc.add_IndexerServiceServicer_to_server, indexer
             ),
         ],

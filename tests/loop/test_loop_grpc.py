@@ -110,9 +110,8 @@ async def mesh(redis_server: EmbeddedRedis, redis_client: aioredis.Redis) -> Asy
     double = CallerDouble()
     caller_server = GrpcServer(
         [
-            ServiceMount(
-                caller_pb2.DESCRIPTOR.services_by_name["CallerService"].full_name,
-                lambda s: caller_pb2_grpc.add_CallerServiceServicer_to_server(double, s),
+            ServiceMount.of(
+                caller_pb2, "CallerService", caller_pb2_grpc.add_CallerServiceServicer_to_server, double
             )
         ],
         grace_seconds=0.5,

@@ -79,9 +79,11 @@ bodies = st.one_of(
 def test_generated_requests_never_get_a_5xx_and_rejections_reach_nobody() -> None:
     with asyncio.Runner() as runner:
         classifier = RecordingClassifier()
-        mount = ServiceMount(
-            classifier_pb2.DESCRIPTOR.services_by_name["ClassifierService"].full_name,
-            lambda s: classifier_pb2_grpc.add_ClassifierServiceServicer_to_server(classifier, s),
+        mount = ServiceMount.of(
+            classifier_pb2,
+            "ClassifierService",
+            classifier_pb2_grpc.add_ClassifierServiceServicer_to_server,
+            classifier,
         )
         server = GrpcServer([mount], grace_seconds=0)
         runner.run(server.start())

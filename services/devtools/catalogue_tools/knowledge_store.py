@@ -36,14 +36,7 @@ class IndexerKnowledgeStore:
                 return None
             raise
         d = response.document
-        return stored_chunk_hash(
-            document_id=d.document_id,
-            title=d.title,
-            section=d.section,
-            text=d.text,
-            source_url=d.source_url,
-            language=d.language,
-        )
+        return stored_chunk_hash(d)
 
     async def put(self, chunk: Chunk) -> None:
         await self._stub.IndexKnowledgeDocument(
