@@ -21,7 +21,7 @@ from caller_svc.registry import IndexerEndpointRegistry
 from caller_svc.result_store import ResultStore
 from caller_svc.servicer import CallerServicer, ReplyMargin
 from caller_svc.settings import CallerSettings
-from services.llm import LLMConfig, build_lm
+from services.llm import build_lm
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount, service_server
 
@@ -48,13 +48,7 @@ def answer_writer(
 ) -> AnswerWriter:
     """The DSPy formatters when a model is configured (or handed in), else the deterministic one."""
     if lm is None:
-        lm = build_lm(
-            LLMConfig(
-                model=settings.llm_model or None,
-                api_base=settings.llm_api_base or None,
-                api_key=settings.llm_api_key or None,
-            )
-        )
+        lm = build_lm(settings.llm_config())
     if lm is None:
         return DeterministicAnswers(formatter)
     from caller_svc.llm_formatter import LlmAnswers  # imports dspy: only with a model

@@ -3,10 +3,11 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
-from services.settings import ServiceSettings
+from services.settings import LLMServiceSettings
 
 
-class CallerSettings(ServiceSettings):
+class CallerSettings(LLMServiceSettings):
+    # LLM_* (LLMServiceSettings): the DSPy formatter; no model = deterministic formatter.
     model_config = SettingsConfigDict(env_prefix="ATC_CALLER_", extra="ignore")
 
     port: int = 50054
@@ -40,7 +41,3 @@ class CallerSettings(ServiceSettings):
     time_zone: str = "Europe/Tallinn"
     # Pace of the streamed deterministic answer (seconds between word chunks); 0 = no pause.
     stream_chunk_delay_seconds: float = Field(default=0.02, ge=0)
-    # litellm model for the DSPy formatter; empty = deterministic formatter.
-    llm_model: str = ""
-    llm_api_base: str = ""
-    llm_api_key: str = ""

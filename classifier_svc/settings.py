@@ -11,11 +11,12 @@ from __future__ import annotations
 from pydantic import AliasChoices, Field
 from pydantic_settings import SettingsConfigDict
 
-from services.llm import LLMConfig
-from services.settings import ServiceSettings
+from services.settings import LLMServiceSettings
 
 
-class ClassifierSettings(ServiceSettings):
+class ClassifierSettings(LLMServiceSettings):
+    # LLM_* (LLMServiceSettings): grounded RAG answers, conversation questions, the
+    # disambiguator and the intent decomposer; none → deterministic paths.
     model_config = SettingsConfigDict(env_prefix="ATC_CLASSIFIER_", extra="ignore", populate_by_name=True)
 
     port: int = 50052
@@ -74,20 +75,3 @@ class ClassifierSettings(ServiceSettings):
     rag_dense_only_threshold: float = Field(default=0.9, ge=0, le=1)
     rag_max_passages: int = Field(default=4, ge=1, le=10)
     rag_search_limit: int = Field(default=8, ge=1, le=50)
-
-    # LLM for grounded RAG answers and conversation questions; none → deterministic paths.
-    llm_model: str = ""
-    llm_api_base: str = ""
-    llm_api_key: str = ""
-    llm_temperature: float | None = Field(default=None, ge=0.0, le=2.0)
-    llm_max_tokens: int | None = Field(default=None, gt=0)
-    dspy_cache_dir: str = ".atc/dspy-cache"
-
-    def llm_config(self) -> LLMConfig:
-        return LLMConfig(
-            model=self.llm_model or None,
-            api_base=self.llm_api_base or None,
-            api_key=self.llm_api_key or None,
-            temperature=self.llm_temperature,
-            max_tokens=self.llm_max_tokens,
-        )

@@ -7,11 +7,12 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import SettingsConfigDict
 
-from services.llm import LLMConfig
-from services.settings import ServiceSettings
+from services.settings import LLMServiceSettings
 
 
-class IndexerSettings(ServiceSettings):
+class IndexerSettings(LLMServiceSettings):
+    # LLM_* (LLMServiceSettings): enrichment and example phrasings; no model → the
+    # deterministic context.
     model_config = SettingsConfigDict(env_prefix="ATC_INDEXER_", extra="ignore")
 
     port: int = 50051
@@ -40,14 +41,6 @@ class IndexerSettings(ServiceSettings):
     sparse_vocab_size: int = Field(default=50_000, gt=0)
     search_default_limit: int = Field(default=5, gt=0, le=100)
 
-    # Enrichment LLM; no model → the deterministic context.
-    llm_model: str = ""
-    llm_api_base: str = ""
-    llm_api_key: str = ""
-    llm_temperature: float | None = Field(default=None, ge=0.0, le=2.0)
-    llm_max_tokens: int | None = Field(default=None, gt=0)
-    dspy_cache_dir: str = ".atc/dspy-cache"
-
     # JSON list of endpoint bodies indexed before the service reports SERVING.
     catalogue_file: str = ""
     # Replaces the literal "{base_url}" in catalogue URLs.
@@ -57,12 +50,3 @@ class IndexerSettings(ServiceSettings):
     # Folder of Markdown/HTML/text files ingested into the knowledge collection at start
     # (idempotent: unchanged passages are not embedded again).
     knowledge_dir: str = ""
-
-    def llm_config(self) -> LLMConfig:
-        return LLMConfig(
-            model=self.llm_model or None,
-            api_base=self.llm_api_base or None,
-            api_key=self.llm_api_key or None,
-            temperature=self.llm_temperature,
-            max_tokens=self.llm_max_tokens,
-        )

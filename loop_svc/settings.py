@@ -7,11 +7,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import SettingsConfigDict
 
-from services.llm import LLMConfig
-from services.settings import ServiceSettings
+from services.settings import LLMServiceSettings
 
 
-class LoopSettings(ServiceSettings):
+class LoopSettings(LLMServiceSettings):
+    # LLM_* (LLMServiceSettings): ParamExtractionModule and follow-up detection; no model =
+    # rules only.
     model_config = SettingsConfigDict(env_prefix="ATC_LOOP_", extra="ignore", populate_by_name=True)
 
     port: int = 50053
@@ -31,12 +32,6 @@ class LoopSettings(ServiceSettings):
         default=True,
         validation_alias=AliasChoices("ATC_RESPONSE_CACHE_ENABLED", "ATC_LOOP_RESPONSE_CACHE_ENABLED"),
     )
-    # A model for ParamExtractionModule (any litellm model through DSPy); empty = rules only.
-    llm_model: str = ""
-    llm_api_base: str = ""
-    llm_api_key: str = ""
-    llm_temperature: float | None = Field(default=None, ge=0.0, le=2.0)
-    llm_max_tokens: int | None = Field(default=None, gt=0)
     # Relative dates ("today", "next month") are read in this zone.
     time_zone: str = "Europe/Tallinn"
     cache_default_ttl_seconds: int = Field(default=1800, gt=0)
@@ -50,13 +45,3 @@ class LoopSettings(ServiceSettings):
         except (ZoneInfoNotFoundError, ValueError) as error:
             raise ValueError(f"unknown time zone {value!r}: use an IANA name (Europe/Tallinn)") from error
         return value
-
-    @property
-    def llm_config(self) -> LLMConfig:
-        return LLMConfig(
-            model=self.llm_model or None,
-            api_base=self.llm_api_base or None,
-            api_key=self.llm_api_key or None,
-            temperature=self.llm_temperature,
-            max_tokens=self.llm_max_tokens,
-        )

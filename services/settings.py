@@ -6,6 +6,8 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from services.llm import LLMConfig
+
 
 class ServiceSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ATC_", extra="ignore")
@@ -26,3 +28,24 @@ class ServiceSettings(BaseSettings):
     # RetryInfo comes back at once instead of a queue that outlives every deadline. 0: unbounded.
     max_concurrent_rpcs: int = Field(default=128, ge=0)
     overload_retry_after_seconds: float = Field(default=1.0, ge=0)
+
+
+class LLMServiceSettings(ServiceSettings):
+    """A service with DSPy steps: `<PREFIX>LLM_MODEL` (any litellm model) and its access;
+    no model → every step takes its deterministic path."""
+
+    llm_model: str = ""
+    llm_api_base: str = ""
+    llm_api_key: str = ""
+    llm_temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    llm_max_tokens: int | None = Field(default=None, gt=0)
+    dspy_cache_dir: str = ".atc/dspy-cache"
+
+    def llm_config(self) -> LLMConfig:
+        return LLMConfig(
+            model=self.llm_model or None,
+            api_base=self.llm_api_base or None,
+            api_key=self.llm_api_key or None,
+            temperature=self.llm_temperature,
+            max_tokens=self.llm_max_tokens,
+        )

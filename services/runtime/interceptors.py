@@ -22,6 +22,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.errors import MeshError
 from services.runtime.backpressure import ConcurrencyLimit
+from services.runtime.owner import OWNER_HEADER, current_owner
 from services.runtime.request_context import (
     REQUEST_ID_HEADER,
     current_request_id,
@@ -156,8 +157,8 @@ async def _mapped(context: grpc.aio.ServicerContext, run: Callable[[], Awaitable
 
 class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
     """Per RPC: admits it or refuses it fast at the concurrency limit, binds the caller's
-    x-request-id (or a new one), continues the caller's trace in a server span, counts it,
-    and logs method, final status and duration once it ends.
+    x-request-id (or a new one) and x-atc-owner, continues the caller's trace in a server
+    span, counts it, and logs method, final status and duration once it ends.
 
     Every handler is run as one coroutine (streams write through `context.write`): what
     it binds to contextvars is then reset in the very task and context that bound it,
@@ -222,6 +223,8 @@ class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
     ) -> Any:
         metadata = _metadata(context)
         token = current_request_id.set(metadata.get(REQUEST_ID_HEADER) or new_request_id())
+        # None: the caller sent no owner (services.runtime.owner.acting_owner decides).
+        owner_token = current_owner.set(metadata.get(OWNER_HEADER))
         try:
             if not method.startswith(_ALWAYS_ADMITTED) and not self._limit.try_acquire():
                 self._log_done(method, "RESOURCE_EXHAUSTED", 0.0)
@@ -235,6 +238,7 @@ class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
                 if not method.startswith(_ALWAYS_ADMITTED):
                     self._limit.release()
         finally:
+            current_owner.reset(owner_token)
             current_request_id.reset(token)
 
     async def _traced(

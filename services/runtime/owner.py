@@ -2,8 +2,9 @@
 
 The edge verifies who is asking (a bearer JWT or its own signed chat token) and
 sends the owner id as `x-atc-owner` metadata. Every server binds that value to
-`current_owner` for the handler (`OwnerInterceptor`); every channel opened with
-`services.runtime.channels.open_channel` forwards it (`owner_client_interceptors`).
+`current_owner` for the handler (services.runtime.interceptors, with the request id);
+every channel opened with `services.runtime.channels.open_channel` forwards it
+(`owner_client_interceptors`).
 Servicers then call `acting_owner(field_owner)`: when the metadata names an owner,
 the owner in the request body must be the same one, so a hop cannot be talked into
 acting for somebody else by a body field.
@@ -15,9 +16,7 @@ the owner in its body: the network policies keep such callers off the public pat
 from __future__ import annotations
 
 import contextvars
-import inspect
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
@@ -35,13 +34,6 @@ current_owner: contextvars.ContextVar[str | None] = contextvars.ContextVar("atc_
 
 def is_valid_owner(owner: str) -> bool:
     return bool(_VALID_OWNER.match(owner))
-
-
-def _owner_from(context: grpc.aio.ServicerContext) -> str | None:
-    for key, value in context.invocation_metadata() or ():
-        if key == OWNER_HEADER:
-            return str(value)
-    return None
 
 
 def acting_owner(field_owner: str, *, field: str = "owner_id") -> str:
@@ -64,53 +56,6 @@ def check_resource_owner(resource_owner: str, acting: str, what: str) -> None:
     """Refuse to act on a resource bound to another owner (an unbound one is shared)."""
     if resource_owner and resource_owner != acting:
         raise PermissionDenied(f"{what} belongs to another owner", reason="OWNED_BY_ANOTHER")
-
-
-class OwnerInterceptor(grpc.aio.ServerInterceptor):
-    """Binds the caller's `x-atc-owner` metadata (or None) to `current_owner`
-    for the duration of the handler, streams included."""
-
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        handler = await continuation(handler_call_details)
-        if handler is None:
-            return handler
-        if handler.unary_unary:
-            inner_uu = handler.unary_unary
-
-            async def unary_unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-                token = current_owner.set(_owner_from(context))
-                try:
-                    return await inner_uu(request, context)
-                finally:
-                    current_owner.reset(token)
-
-            return grpc.unary_unary_rpc_method_handler(
-                unary_unary,
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        if handler.unary_stream and inspect.isasyncgenfunction(handler.unary_stream):
-            inner_us = handler.unary_stream
-
-            async def unary_stream(request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-                token = current_owner.set(_owner_from(context))
-                try:
-                    async for response in inner_us(request, context):
-                        yield response
-                finally:
-                    current_owner.reset(token)
-
-            return grpc.unary_stream_rpc_method_handler(
-                unary_stream,
-                request_deserializer=handler.request_deserializer,
-                response_serializer=handler.response_serializer,
-            )
-        # Health.Watch and friends: nothing owned.
-        return handler
 
 
 def with_owner(metadata: Any, owner: str | None) -> grpc.aio.Metadata:

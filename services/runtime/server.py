@@ -27,7 +27,6 @@ from services.runtime.backpressure import ConcurrencyLimit
 from services.runtime.channels import MAX_MESSAGE_BYTES
 from services.runtime.interceptors import RpcObservingInterceptor
 from services.runtime.metrics_server import MetricsServer
-from services.runtime.owner import OwnerInterceptor
 from services.runtime.telemetry import Telemetry
 
 log = logging.getLogger("atc.server")
@@ -110,7 +109,7 @@ class GrpcServer:
         # so_reuseport off: a second process on a taken port must fail, not share it.
         # Message sizes match the channels' (services.runtime.channels), explicitly.
         self._server = grpc.aio.server(
-            interceptors=[RpcObservingInterceptor(self.telemetry, self.limit), OwnerInterceptor()],
+            interceptors=[RpcObservingInterceptor(self.telemetry, self.limit)],
             options=[
                 ("grpc.so_reuseport", 0),
                 ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
