@@ -292,10 +292,6 @@ class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
         )
 
 
-# The name the services and tests have used; it now does all of the above.
-RequestLoggingInterceptor = RpcObservingInterceptor
-
-
 class _OutgoingMetadataMixin:
     """Adds the current request id and trace context to every outgoing call."""
 
