@@ -68,6 +68,7 @@ def api_tool_policy(settings: ClassifierSettings, profile: CalibrationProfile) -
         search_limit=settings.search_limit,
         multi_intent_enabled=settings.multi_intent_enabled,
         max_parallel_endpoints=settings.max_parallel_endpoints,
+        context_messages=settings.affirmation_context_messages,
     )
 
 
