@@ -24,6 +24,7 @@ from caller_svc.settings import CallerSettings
 from services.llm import LLMConfig, build_lm
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount
+from services.runtime.telemetry import DomainMetrics, Telemetry
 
 if TYPE_CHECKING:
     import dspy
@@ -47,6 +48,7 @@ def answer_writer(
     store: ResultStore,
     formatter: DeterministicFormatter,
     lm: dspy.LM | None = None,
+    telemetry: DomainMetrics | None = None,
 ) -> AnswerWriter:
     """The DSPy formatters when a model is configured (or handed in), else the deterministic one."""
     if lm is None:
@@ -55,7 +57,8 @@ def answer_writer(
                 model=settings.llm_model or None,
                 api_base=settings.llm_api_base or None,
                 api_key=settings.llm_api_key or None,
-            )
+            ),
+            telemetry=telemetry,
         )
     if lm is None:
         return DeterministicAnswers(formatter)
@@ -71,6 +74,7 @@ def answer_writer(
 
 
 async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -> GrpcServer:
+    telemetry = Telemetry.from_settings("caller", settings)
     guard = EgressGuard(parse_allow_list(settings.egress_allow))
     http = httpx.AsyncClient(
         transport=GuardedTransport(guard),
@@ -83,6 +87,7 @@ async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -
         redis,
         failure_threshold=settings.breaker_failure_threshold,
         cooldown_seconds=settings.breaker_cooldown_seconds,
+        telemetry=telemetry,
     )
     caller = ApiCaller(
         http,
@@ -90,14 +95,15 @@ async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -
         timeout_seconds=settings.http_timeout_seconds,
         max_response_bytes=settings.max_response_bytes,
         guard=guard,
+        telemetry=telemetry,
     )
-    store = ResultStore(redis, ttl_seconds=settings.result_ttl_seconds)
+    store = ResultStore(redis, ttl_seconds=settings.result_ttl_seconds, telemetry=telemetry)
     formatter = DeterministicFormatter(max_items=settings.formatter_max_items, time_zone=settings.time_zone)
     indexer_channel = open_channel(settings.indexer_target) if settings.indexer_target else None
     servicer = CallerServicer(
         CallExecutor(caller, store, batch_timeout_seconds=settings.batch_timeout_seconds),
         store,
-        answer_writer(settings, store, formatter, lm),
+        answer_writer(settings, store, formatter, lm, telemetry),
         batch_timeout_seconds=settings.batch_timeout_seconds,
         registry=(
             IndexerEndpointRegistry(indexer_pb2_grpc.IndexerServiceStub(indexer_channel))
@@ -129,5 +135,6 @@ async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -
         port=settings.port,
         grace_seconds=settings.grace_seconds,
         runtime=settings,
+        telemetry=telemetry,
         on_shutdown=[close_clients],
     )

@@ -30,6 +30,7 @@ from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds
 from services.errors import InvalidArgument, PermissionDenied
 from services.language import Lang, LanguageDetector
+from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,9 @@ class Router:
         knowledge: KnowledgeSearch | None = None,
         conversation: ConversationAnswerer | None = None,
         follow_ups: FollowUpRouting | None = None,
+        telemetry: DomainTelemetry | None = None,
     ) -> None:
+        self._telemetry = telemetry or NoTelemetry()
         self._follow_ups = follow_ups
         self._api_tool = api_tool
         self._sessions = sessions
@@ -127,7 +130,7 @@ class Router:
         but the old session is left in place."""
         lang = requested or self._detector.detect(message)
         try:
-            return await self._decide(chat_id, message, requested, lang, history, dry_run, owner_id)
+            decision = await self._decide(chat_id, message, requested, lang, history, dry_run, owner_id)
         except (InvalidArgument, PermissionDenied):
             # The caller's own fault or another owner's chat: never papered over by RAG.
             raise
@@ -135,9 +138,15 @@ class Router:
             if not self._policy.fallback_to_rag_on_error:
                 raise
             log.warning("classification failed (%s: %s); falling back to RAG", type(exc).__name__, exc)
-            return await self.answer_from_knowledge(
+            self._telemetry.increment("classifier_rag_fallbacks", error=type(exc).__name__)
+            decision = await self.answer_from_knowledge(
                 message, lang, why=f"classifier error ({type(exc).__name__}); RAG fallback"
             )
+        if not dry_run:
+            self._telemetry.increment(
+                "classifier_decisions", workflow=decision.workflow.name, reason=decision.reason.name
+            )
+        return decision
 
     async def _decide(
         self,
@@ -164,7 +173,10 @@ class Router:
                 return followed
         turn = TurnContext(chat_id, message, requested, lang, tuple(history))
         for layer in self._layers:
-            if (found := await layer.decide(turn)) is not None:
+            with self._telemetry.span("classifier.layer", layer=layer.workflow.name) as span:
+                found = await layer.decide(turn)
+                span.set_attribute("answered", found is not None)
+            if found is not None:
                 return found
         return _out_of_domain(lang, "no layer matched")
 
@@ -190,6 +202,7 @@ class Router:
             if target is not None:
                 if not dry_run:
                     await self._sessions.drop_session(session.chat_id, owner_id)
+                    self._telemetry.increment("intent_switches")
                 new_lang = requested or self._detector.detect(message, fallback=lang)
                 return Decision(
                     Workflow.API_TOOL_CALLING,
