@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import httpx
@@ -73,7 +75,14 @@ def answer_writer(
     )
 
 
-async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -> GrpcServer:
+async def build_server(
+    settings: CallerSettings,
+    *,
+    lm: dspy.LM | None = None,
+    clock: Callable[[], float] = time.time,
+) -> GrpcServer:
+    """The caller server. `clock` is the breaker's wall clock (shared by every replica
+    through Redis); tests hand in one they move by hand."""
     telemetry = Telemetry.from_settings("caller", settings)
     guard = EgressGuard(parse_allow_list(settings.egress_allow))
     http = httpx.AsyncClient(
@@ -88,6 +97,7 @@ async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -
         failure_threshold=settings.breaker_failure_threshold,
         cooldown_seconds=settings.breaker_cooldown_seconds,
         telemetry=telemetry,
+        clock=clock,
     )
     caller = ApiCaller(
         http,
