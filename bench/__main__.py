@@ -3,7 +3,8 @@ line), the cold start of `atc up`, and the answers benchmark when it is present.
 
     .venv/bin/python -m bench [--quick]
 
-`--quick` bounds every part (shorter loads, catalogues up to 1,000 endpoints).
+`--quick` bounds every part (shorter loads, catalogues up to 1,000 endpoints). The caller's
+word pacing is off unless `--pacing SECONDS` (it would be most of every turn).
 Each benchmark is also runnable alone (`python -m bench.mesh_bench`, ...). Routing quality
 needs the evaluation data outside the repo and runs alone:
 `python -m bench.eval_routing --catalog ../shared/eval/clinc_dev`.
@@ -46,10 +47,18 @@ def answers_benchmark(quick: bool) -> dict[str, Any] | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="bounded runs (a few minutes in all)")
+    parser.add_argument(
+        "--pacing",
+        type=float,
+        default=0.0,
+        help="the caller's word pacing in seconds (ATC_CALLER_STREAM_CHUNK_DELAY_SECONDS; default 0: off)",
+    )
     args = parser.parse_args()
     summary: dict[str, Any] = {}
     asyncio.run(cold_start.main())
-    summary["mesh"] = asyncio.run(mesh_bench.guarded(lambda: mesh_bench.run(args.quick)))
+    summary["mesh"] = asyncio.run(
+        mesh_bench.guarded(lambda: mesh_bench.run(args.quick, pacing_seconds=args.pacing))
+    )
     answers = answers_benchmark(args.quick)
     summary["answers"] = answers if answers is not None else "bench/bench_answers.py not present"
     if isinstance(answers, dict):
@@ -58,6 +67,7 @@ def main() -> None:
         summary.update({k: v for k, v in answers.items() if isinstance(v, int | float)})
     turn = summary["mesh"].get("turn", {})
     summary["ratio"] = turn.get("ratio")
+    summary["first_event_ratio"] = turn.get("first_event_ratio")
     print(json.dumps(summary, ensure_ascii=False))
 
 

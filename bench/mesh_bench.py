@@ -13,12 +13,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import http.cookiejar
 import json
+import os
 import random
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +30,7 @@ import httpx
 from atc.common.v1 import catalogue_pb2
 from services.clients import IndexerClient
 from services.devtools.launcher.inprocess import running_mesh
-from services.devtools.launcher.subprocess_mesh import atc_up
+from services.devtools.launcher.subprocess_mesh import MeshProcess, atc_up
 from services.devtools.redis_server import EmbeddedRedis, free_port
 from services.runtime.channels import open_channel
 
@@ -42,6 +44,10 @@ class TurnResult:
     first_event: float | None
     status: int
     error: bool
+    # Why a turn failed ("403 OWNED_BY_ANOTHER", "error frame: …", "ReadTimeout"); "" when it did not.
+    detail: str = ""
+    # The chat token the edge issued on this turn (its `X-Chat-Token` header), if any.
+    chat_token: str | None = None
 
 
 @dataclass
@@ -53,6 +59,14 @@ class Load:
     @property
     def ok(self) -> list[TurnResult]:
         return [r for r in self.results if r.status == 200 and not r.error]
+
+    def error_kinds(self) -> dict[str, int]:
+        """Failed turns (429s apart) by what they said."""
+        kinds: dict[str, int] = {}
+        for r in self.results:
+            if r.status != 429 and (r.status != 200 or r.error):
+                kinds[r.detail] = kinds.get(r.detail, 0) + 1
+        return kinds
 
 
 def percentile(samples: Sequence[float], q: float) -> float | None:
@@ -66,45 +80,83 @@ def ms(value: float | None) -> float | None:
     return round(value * 1000, 1) if value is not None else None
 
 
-async def timed_turn(client: httpx.AsyncClient, chat_id: str, message: str) -> TurnResult:
+def chat_client(base_url: str, **kwargs: Any) -> httpx.AsyncClient:
+    """An HTTP client that keeps no cookies: every simulated user carries its own chat
+    token (as an API client does, `Authorization: Bearer <X-Chat-Token>`). One cookie
+    jar shared by concurrent users would send one user's token on another's turn."""
+    no_cookies = http.cookiejar.CookieJar(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
+    return httpx.AsyncClient(base_url=base_url, cookies=no_cookies, **kwargs)
+
+
+def _rejection(status: int, body: bytes) -> str:
+    try:
+        reason = json.loads(body).get("error", {}).get("reason") or ""
+    except (ValueError, AttributeError):
+        reason = ""
+    return f"{status} {reason}".strip()
+
+
+async def timed_turn(
+    client: httpx.AsyncClient, chat_id: str, message: str, chat_token: str | None = None
+) -> TurnResult:
     started = time.perf_counter()
     first: float | None = None
-    error = False
+    detail = ""
+    headers = {"authorization": f"Bearer {chat_token}"} if chat_token else {}
     try:
         async with client.stream(
-            "POST", "/v1/orchestrate/stream", json={"chatId": chat_id, "message": message}
+            "POST", "/v1/orchestrate/stream", json={"chatId": chat_id, "message": message}, headers=headers
         ) as response:
+            issued = response.headers.get("x-chat-token")
             if response.status_code != 200:
-                await response.aread()
-                return TurnResult(time.perf_counter() - started, None, response.status_code, True)
+                body = await response.aread()
+                return TurnResult(
+                    time.perf_counter() - started,
+                    None,
+                    response.status_code,
+                    True,
+                    _rejection(response.status_code, body),
+                )
             async for line in response.aiter_lines():
                 if not line.startswith("data:"):
                     continue
                 if first is None:
                     first = time.perf_counter() - started
                 frame = json.loads(line[5:])
-                if frame["type"] == "error":
-                    error = True
+                if frame["type"] == "error" and not detail:
+                    reason = frame.get("reason") or frame.get("code") or ""
+                    detail = f"error frame: {reason} {frame['content']}".strip()
                 if frame["type"] == "end":
                     break
-            return TurnResult(time.perf_counter() - started, first, 200, error)
-    except httpx.HTTPError:
-        return TurnResult(time.perf_counter() - started, first, 0, True)
+            return TurnResult(time.perf_counter() - started, first, 200, bool(detail), detail, issued)
+    except httpx.HTTPError as exc:
+        return TurnResult(time.perf_counter() - started, first, 0, True, type(exc).__name__)
 
 
-async def conversations(edge_url: str, count: int) -> list[float]:
-    """`count` two-turn conversations one after another: seconds per turn (after a warm-up
-    turn that opens the connection, which is then reused like a browser's)."""
-    totals: list[float] = []
-    async with httpx.AsyncClient(base_url=edge_url, timeout=60) as client:
+async def conversation(client: httpx.AsyncClient, messages: Sequence[str]) -> list[TurnResult]:
+    """One chat, turn after turn, sending back the chat token its first turn was given.
+    Stops at the first turn that was refused."""
+    chat_id = str(uuid.uuid4())
+    token: str | None = None
+    results: list[TurnResult] = []
+    for message in messages:
+        result = await timed_turn(client, chat_id, message, token)
+        results.append(result)
+        token = result.chat_token or token
+        if result.status != 200:
+            break
+    return results
+
+
+async def conversations(edge_url: str, count: int) -> list[TurnResult]:
+    """`count` two-turn conversations one after another (after a warm-up turn that opens
+    the connection, which is then reused like a browser's)."""
+    results: list[TurnResult] = []
+    async with chat_client(edge_url, timeout=60) as client:
         await timed_turn(client, "warm-up", QUESTION)
         for _ in range(count):
-            chat_id = str(uuid.uuid4())
-            for message in (QUESTION, ANSWER):
-                result = await timed_turn(client, chat_id, message)
-                if result.status == 200 and not result.error:
-                    totals.append(result.total)
-    return totals
+            results += await conversation(client, (QUESTION, ANSWER))
+    return results
 
 
 def latency_row(samples: Sequence[float]) -> dict[str, Any]:
@@ -121,17 +173,14 @@ async def concurrent_load(edge_url: str, concurrency: int, seconds: float) -> tu
     load = Load()
     stop_at = time.perf_counter() + seconds
     limits = httpx.Limits(max_connections=concurrency + 10, max_keepalive_connections=concurrency + 10)
-    async with httpx.AsyncClient(base_url=edge_url, timeout=60, limits=limits) as client:
+    async with chat_client(edge_url, timeout=60, limits=limits) as client:
 
         async def user() -> None:
             while time.perf_counter() < stop_at:
-                chat_id = str(uuid.uuid4())
-                for message in (QUESTION, ANSWER):
-                    result = await timed_turn(client, chat_id, message)
-                    load.results.append(result)
-                    if result.status == 429:
-                        await asyncio.sleep(0.2)  # what a client told Retry-After would do, shortened
-                        break
+                turns = await conversation(client, (QUESTION, ANSWER))
+                load.results += turns
+                if turns[-1].status == 429:
+                    await asyncio.sleep(0.2)  # what a client told Retry-After would do, shortened
 
         started = time.perf_counter()
         await asyncio.gather(*(user() for _ in range(concurrency)))
@@ -260,7 +309,7 @@ async def catalogue_scaling(sizes: Sequence[int]) -> dict[str, dict[str, Any]]:
 
 async def message_lengths(edge_url: str, lengths: Sequence[int], samples: int) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
-    async with httpx.AsyncClient(base_url=edge_url, timeout=120) as client:
+    async with chat_client(edge_url, timeout=120) as client:
         for length in lengths:
             message = (QUESTION + " ") * (length // (len(QUESTION) + 1) + 1)
             message = message[:length]
@@ -274,13 +323,30 @@ async def message_lengths(edge_url: str, lengths: Sequence[int], samples: int) -
     return out
 
 
-async def chat_under_indexing(edge_url: str, samples: int) -> dict[str, Any]:
-    """Single-turn chats one after another, alone and while the catalogue is bulk-indexed."""
+async def mesh_addresses(up: MeshProcess) -> dict[str, str]:
+    """The internal addresses `atc up` prints after its URL line ("  indexer: 127.0.0.1:…")."""
+    assert up.process.stdout is not None
+    addresses: dict[str, str] = {}
+    while True:
+        line = (await asyncio.wait_for(up.process.stdout.readline(), 30)).decode()
+        up.output.append(line)
+        if not line or "Ctrl-C" in line:
+            return addresses
+        name, sep, value = line.strip().partition(": ")
+        if sep:
+            addresses[name] = value.split()[0]
+
+
+async def chat_under_indexing(
+    edge_url: str, indexer_target: str, samples: int, endpoints: int
+) -> dict[str, Any]:
+    """Single-turn chats one after another, alone and while `endpoints` generated endpoints
+    are bulk-indexed through the indexer's IndexEndpoint RPC (what `atc index` calls)."""
 
     async def chats() -> list[float]:
-        async with httpx.AsyncClient(base_url=edge_url, timeout=60) as client:
+        async with chat_client(edge_url, timeout=60) as client:
             results = [await timed_turn(client, str(uuid.uuid4()), QUESTION) for _ in range(samples)]
-        return [r.total for r in results if r.status == 200]
+        return [r.total for r in results if r.status == 200 and not r.error]
 
     # Earlier parts can leave work behind (embeddings of cut-off long messages): let it
     # drain, and measure "alone" before and after the indexing run.
@@ -288,35 +354,27 @@ async def chat_under_indexing(edge_url: str, samples: int) -> dict[str, Any]:
     await chats()
     alone = await chats()
     rng = random.Random(11)
-    stop = asyncio.Event()
-    indexed = [0]
-
-    async def bulk_index() -> None:
-        from google.protobuf.json_format import MessageToDict
-
-        async with httpx.AsyncClient(base_url=edge_url, timeout=120) as client:
-            i = 0
-            while not stop.is_set():
-                body = MessageToDict(synthetic_endpoint(100_000 + i, rng))
-                body.setdefault("serviceId", "")
-                response = await client.post("/v1/admin/endpoints", json=body)
-                indexed[0] += response.status_code in (200, 201)
-                i += 1
-
-    indexers = [asyncio.create_task(bulk_index()) for _ in range(2)]
+    batch = [synthetic_endpoint(100_000 + i, rng) for i in range(endpoints)]
+    client = IndexerClient(open_channel(indexer_target))
+    during: list[float] = []
     try:
-        await asyncio.sleep(1.0)
-        during = await chats()
+        indexing = asyncio.create_task(index_many(client, list(batch), workers=4))
+        while not indexing.done():
+            during += await chats()
+        index_seconds = indexing.result()
     finally:
-        stop.set()
-        await asyncio.gather(*indexers, return_exceptions=True)
+        await client.close()
     alone += await chats()
     p95_alone, p95_during = percentile(alone, 0.95), percentile(during, 0.95)
     return {
+        "chat_p50_ms_alone": ms(percentile(alone, 0.5)),
         "chat_p95_ms_alone": ms(p95_alone),
+        "chat_p50_ms_while_indexing": ms(percentile(during, 0.5)),
         "chat_p95_ms_while_indexing": ms(p95_during),
-        "slowdown": round(p95_during / p95_alone, 2) if p95_alone and p95_during else None,
-        "endpoints_indexed_meanwhile": indexed[0],
+        "slowdown_p95": round(p95_during / p95_alone, 2) if p95_alone and p95_during else None,
+        "chats_while_indexing": len(during),
+        "endpoints_indexed": endpoints,
+        "indexing_endpoints_per_s": round(endpoints / index_seconds, 1),
     }
 
 
@@ -328,53 +386,145 @@ def table(title: str, rows: dict[str, dict[str, Any]]) -> None:
         print("  " + f"{name:>12}" + "".join(f"{json.dumps(row.get(c)):>28}" for c in columns))
 
 
-async def run(quick: bool, on_step: Callable[[str], None] = print) -> dict[str, Any]:
+# The caller streams a checked answer word by word at a reading pace (0.02 s a word,
+# ≈ 2 s for the holidays answer). That pause would be most of every turn and hide what the
+# mesh costs, so the bench turns it off through the caller's setting (default unchanged).
+PACING_ENV = "ATC_CALLER_STREAM_CHUNK_DELAY_SECONDS"
+
+
+@contextlib.contextmanager
+def environment(values: dict[str, str]) -> Iterator[None]:
+    """Settings for every mesh started inside (`atc up` children inherit the env; the
+    in-process services' settings read it too)."""
+    before = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def caller_pacing(seconds: float) -> contextlib.AbstractContextManager[None]:
+    """The caller's word pacing for every mesh started inside."""
+    return environment({PACING_ENV: str(seconds)})
+
+
+# The indexer as it was before chat got priority: searches and indexing call the model
+# first come first served, and any number of entities are indexed at once.
+INDEXING_FIFO_ENV = {"ATC_INDEXER_EMBEDDING_SCHEDULER_ENABLED": "false", "ATC_INDEXER_INDEXING_SLOTS": "0"}
+
+
+async def chat_while_indexing_on_fresh_mesh(
+    quick: bool, pacing_seconds: float, env: dict[str, str]
+) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as data_dir, caller_pacing(pacing_seconds), environment(env):
+        async with atc_up(free_port(), Path(data_dir) / "up", start_timeout=300) as up:
+            addresses = await mesh_addresses(up)
+            return await chat_under_indexing(
+                up.url.rstrip("/"), addresses["indexer"], 10, 300 if quick else 1000
+            )
+
+
+async def indexing_priority_effect(quick: bool, pacing_seconds: float) -> dict[str, Any]:
+    """Chat while bulk indexing, on a fresh `atc up` with the indexer first come first
+    served (`fifo`) and with chat first (`priority`, the default)."""
+    return {
+        name: await chat_while_indexing_on_fresh_mesh(quick, pacing_seconds, env)
+        for name, env in (("fifo", INDEXING_FIFO_ENV), ("priority", {}))
+    }
+
+
+def turn_rows(mesh: Sequence[TurnResult], in_process: Sequence[TurnResult]) -> dict[str, dict[str, Any]]:
+    ok_mesh = [r for r in mesh if r.status == 200 and not r.error]
+    ok_inproc = [r for r in in_process if r.status == 200 and not r.error]
+    return {
+        "mesh": latency_row([r.total for r in ok_mesh]),
+        "in_process": latency_row([r.total for r in ok_inproc]),
+        "mesh_first_event": latency_row([r.first_event for r in ok_mesh if r.first_event is not None]),
+        "in_process_first_event": latency_row(
+            [r.first_event for r in ok_inproc if r.first_event is not None]
+        ),
+    }
+
+
+def ratio_of(rows: dict[str, dict[str, Any]], mesh: str, in_process: str) -> float | None:
+    mesh_p50, inproc_p50 = rows[mesh]["p50_ms"], rows[in_process]["p50_ms"]
+    return round(mesh_p50 / inproc_p50, 2) if mesh_p50 and inproc_p50 else None
+
+
+async def run(
+    quick: bool, on_step: Callable[[str], None] = print, pacing_seconds: float = 0.0
+) -> dict[str, Any]:
     sequential = 10 if quick else 40
     levels = [20, 50, 100, 200]
     load_seconds = 4.0 if quick else 15.0
     sizes = [100, 1000] if quick else [100, 1000, 10_000]
-    result: dict[str, Any] = {"quick": quick}
+    result: dict[str, Any] = {"quick": quick, "caller_stream_chunk_delay_seconds": pacing_seconds}
 
-    with tempfile.TemporaryDirectory() as data_dir:
+    with tempfile.TemporaryDirectory() as data_dir, caller_pacing(pacing_seconds):
         on_step("starting atc up (every service its own process)…")
         async with atc_up(free_port(), Path(data_dir) / "up", start_timeout=300) as up:
+            addresses = await mesh_addresses(up)
             edge = up.url.rstrip("/")
             on_step("mesh vs in-process turns, alternating (the machine's load hits both alike)…")
-            inproc: list[float] = []
-            mesh_turns: list[float] = []
+            inproc: list[TurnResult] = []
+            mesh_turns: list[TurnResult] = []
             (Path(data_dir) / "inproc").mkdir()
             with EmbeddedRedis() as redis:
                 async with running_mesh(redis.url, Path(data_dir) / "inproc") as in_process:
                     for _ in range(sequential):
                         inproc += await conversations(in_process.edge_url, 1)
                         mesh_turns += await conversations(edge, 1)
-            rows = {"mesh": latency_row(mesh_turns), "in_process": latency_row(inproc)}
-            mesh_p50, inproc_p50 = rows["mesh"]["p50_ms"], rows["in_process"]["p50_ms"]
-            ratio = round(mesh_p50 / inproc_p50, 2) if mesh_p50 and inproc_p50 else None
-            result["turn"] = {**rows, "ratio": ratio}
-            table("one turn through the edge (two-turn conversations, sequential)", rows)
-            print(f"  ratio (mesh p50 / in-process p50): {ratio}")
+            rows = turn_rows(mesh_turns, inproc)
+            ratio = ratio_of(rows, "mesh", "in_process")
+            first_event_ratio = ratio_of(rows, "mesh_first_event", "in_process_first_event")
+            failed = Load(mesh_turns + inproc).error_kinds()
+            result["turn"] = {
+                **rows,
+                "ratio": ratio,
+                "first_event_ratio": first_event_ratio,
+                "errors": failed,
+            }
+            table(
+                f"one turn through the edge (two-turn chats, sequential; pacing {pacing_seconds:g} s)",
+                rows,
+            )
+            print(f"  ratio (mesh p50 / in-process p50): full turn {ratio}, first event {first_event_ratio}")
+            if failed:
+                print("  failed turns:", json.dumps(failed, ensure_ascii=False))
 
             concurrency: dict[str, dict[str, Any]] = {}
             for level in levels:
                 on_step(f"{level} concurrent chats for {load_seconds:g} s…")
                 load, elapsed = await concurrent_load(edge, level, load_seconds)
                 first = [r.first_event for r in load.ok if r.first_event is not None]
+                kinds = load.error_kinds()
                 concurrency[str(level)] = {
                     "turns_per_s": round(len(load.ok) / elapsed, 1),
                     "first_event_p50_ms": ms(percentile(first, 0.5)),
                     "first_event_p99_ms": ms(percentile(first, 0.99)),
+                    "turn_p50_ms": ms(percentile([r.total for r in load.ok], 0.5)),
+                    "turn_p99_ms": ms(percentile([r.total for r in load.ok], 0.99)),
                     "rejected_429": sum(1 for r in load.results if r.status == 429),
-                    "errors": sum(
-                        1 for r in load.results if r.status != 429 and (r.status != 200 or r.error)
-                    ),
+                    "errors": sum(kinds.values()),
+                    "error_kinds": kinds,
                     "rss_mib": process_tree_rss_mib(up.process.pid),
                 }
             result["concurrency"] = concurrency
             table(
                 "concurrent chats",
-                {k: {c: v for c, v in row.items() if c != "rss_mib"} for k, row in concurrency.items()},
+                {
+                    k: {c: v for c, v in row.items() if c not in ("rss_mib", "error_kinds")}
+                    for k, row in concurrency.items()
+                },
             )
+            for name, row in concurrency.items():
+                if row["error_kinds"]:
+                    print(f"  errors at {name}:", json.dumps(row["error_kinds"], ensure_ascii=False))
             print("  RSS MiB per process at 200:", json.dumps(concurrency[str(levels[-1])]["rss_mib"]))
 
             on_step("message lengths…")
@@ -382,8 +532,18 @@ async def run(quick: bool, on_step: Callable[[str], None] = print) -> dict[str, 
             table("message length (characters)", result["message_length"])
 
             on_step("chat while bulk indexing…")
-            result["indexing_interference"] = await chat_under_indexing(edge, 10 if quick else 40)
-            table("chat p95 while bulk indexing runs", {"turn": result["indexing_interference"]})
+            result["indexing_interference"] = await chat_under_indexing(
+                edge, addresses["indexer"], 10, 300 if quick else 1000
+            )
+
+    on_step("chat while bulk indexing, indexer first come first served (as before chat had priority)…")
+    result["indexing_interference_fifo"] = await chat_while_indexing_on_fresh_mesh(
+        quick, pacing_seconds, INDEXING_FIFO_ENV
+    )
+    table(
+        "chat while bulk indexing runs",
+        {"priority": result["indexing_interference"], "fifo": result["indexing_interference_fifo"]},
+    )
 
     on_step("catalogue scaling (standalone indexer)…")
     result["catalogue"] = await catalogue_scaling(sizes)
@@ -401,5 +561,16 @@ async def guarded(step: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, An
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="shorter runs and catalogues up to 1,000")
+    parser.add_argument("--pacing", type=float, default=0.0, help="the caller's word pacing (s); 0 = off")
+    parser.add_argument(
+        "--only-indexing",
+        action="store_true",
+        help="only chat while bulk indexing, first come first served vs chat first",
+    )
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.quick))))
+    if args.only_indexing:
+        effect = asyncio.run(indexing_priority_effect(args.quick, args.pacing))
+        table("chat while bulk indexing runs", effect)
+        print(json.dumps(effect))
+    else:
+        print(json.dumps(asyncio.run(run(args.quick, pacing_seconds=args.pacing))))

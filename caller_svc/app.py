@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import httpx
@@ -24,6 +26,7 @@ from caller_svc.settings import CallerSettings
 from services.llm import build_lm
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount, service_server
+from services.runtime.telemetry import DomainMetrics, Telemetry
 
 if TYPE_CHECKING:
     import dspy
@@ -45,10 +48,11 @@ def answer_writer(
     store: ResultStore,
     formatter: DeterministicFormatter,
     lm: dspy.LM | None = None,
+    telemetry: DomainMetrics | None = None,
 ) -> AnswerWriter:
     """The DSPy formatters when a model is configured (or handed in), else the deterministic one."""
     if lm is None:
-        lm = build_lm(settings.llm_config())
+        lm = build_lm(settings.llm_config(), telemetry=telemetry)
     if lm is None:
         return DeterministicAnswers(formatter)
     from caller_svc.llm_formatter import LlmAnswers  # imports dspy: only with a model
@@ -62,7 +66,15 @@ def answer_writer(
     )
 
 
-async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -> GrpcServer:
+async def build_server(
+    settings: CallerSettings,
+    *,
+    lm: dspy.LM | None = None,
+    clock: Callable[[], float] = time.time,
+) -> GrpcServer:
+    """The caller server. `clock` is the breaker's wall clock (shared by every replica
+    through Redis); tests hand in one they move by hand."""
+    telemetry = Telemetry.from_settings("caller", settings)
     guard = EgressGuard(parse_allow_list(settings.egress_allow))
     http = httpx.AsyncClient(
         transport=GuardedTransport(guard),
@@ -75,6 +87,8 @@ async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -
         redis,
         failure_threshold=settings.breaker_failure_threshold,
         cooldown_seconds=settings.breaker_cooldown_seconds,
+        telemetry=telemetry,
+        clock=clock,
     )
     caller = ApiCaller(
         http,
@@ -82,14 +96,15 @@ async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -
         timeout_seconds=settings.http_timeout_seconds,
         max_response_bytes=settings.max_response_bytes,
         guard=guard,
+        telemetry=telemetry,
     )
-    store = ResultStore(redis, ttl_seconds=settings.result_ttl_seconds)
+    store = ResultStore(redis, ttl_seconds=settings.result_ttl_seconds, telemetry=telemetry)
     formatter = DeterministicFormatter(max_items=settings.formatter_max_items, time_zone=settings.time_zone)
     indexer_channel = open_channel(settings.indexer_target) if settings.indexer_target else None
     servicer = CallerServicer(
         CallExecutor(caller, store, batch_timeout_seconds=settings.batch_timeout_seconds),
         store,
-        answer_writer(settings, store, formatter, lm),
+        answer_writer(settings, store, formatter, lm, telemetry),
         batch_timeout_seconds=settings.batch_timeout_seconds,
         registry=(
             IndexerEndpointRegistry(indexer_pb2_grpc.IndexerServiceStub(indexer_channel))
@@ -115,5 +130,6 @@ async def build_server(settings: CallerSettings, *, lm: dspy.LM | None = None) -
         ServiceMount.of(
             caller_pb2, "CallerService", caller_pb2_grpc.add_CallerServiceServicer_to_server, servicer
         ),
+        telemetry=telemetry,
         on_shutdown=[close_clients],
     )

@@ -20,6 +20,7 @@ from caller_svc.endpoint import SERVICE_KIND, EndpointSpec
 from caller_svc.messages import FailureKind, failure_message
 from caller_svc.params import query_value, typed_params
 from services.language import Lang
+from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 
 log = logging.getLogger("atc.caller.http")
 
@@ -96,8 +97,10 @@ class ApiCaller:
         timeout_seconds: float = 10.0,
         max_response_bytes: int = 2 * 1024 * 1024,
         guard: EgressGuard | None = None,
+        telemetry: DomainTelemetry | None = None,
     ) -> None:
         """`client` should use `GuardedTransport(guard)` so resolved addresses are checked too."""
+        self._telemetry = telemetry or NoTelemetry()
         self._client = client
         self._guard = guard or EgressGuard()
         self._breaker = breaker
@@ -114,7 +117,31 @@ class ApiCaller:
         chat_id: str = "",
         author_id: str = "",
     ) -> ApiCallResult:
-        """One call; never raises for HTTP or network trouble (only on cancellation)."""
+        """One call; never raises for HTTP or network trouble (only on cancellation).
+        Traced as a `caller.api_call` span and counted as `api_calls{outcome}` (OK or the
+        failure kind; egress refusals are also `egress_refusals`)."""
+        with self._telemetry.span("caller.api_call", endpoint=endpoint.name, method=endpoint.method) as span:
+            result = await self._call(
+                endpoint, params, lang, timeout_seconds=timeout_seconds, chat_id=chat_id, author_id=author_id
+            )
+            outcome = result.failure.value if result.failure is not None else "OK"
+            span.set_attribute("outcome", outcome)
+            span.set_attribute("status_code", result.status_code)
+        self._telemetry.increment("api_calls", outcome=outcome)
+        if result.failure == FailureKind.EGRESS_REFUSED:
+            self._telemetry.increment("egress_refusals")
+        return result
+
+    async def _call(
+        self,
+        endpoint: EndpointSpec,
+        params: Mapping[str, str],
+        lang: Lang,
+        *,
+        timeout_seconds: float | None,
+        chat_id: str,
+        author_id: str,
+    ) -> ApiCallResult:
         host = host_of(endpoint.url)
         started = time.perf_counter()
 

@@ -19,6 +19,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from services.errors import InvalidArgument, NotFound, PermissionDenied, Unavailable
+from services.runtime.telemetry import DomainMetrics, NoMetrics
 
 log = logging.getLogger("atc.caller.results")
 
@@ -51,7 +52,9 @@ class ResultStore:
         *,
         ttl_seconds: int = 3600,
         clock: Callable[[], datetime] = _utc_now,
+        telemetry: DomainMetrics | None = None,
     ) -> None:
+        self._metrics = telemetry or NoMetrics()
         self._redis = redis
         self._ttl = ttl_seconds
         self._clock = clock
@@ -92,6 +95,7 @@ class ResultStore:
             await self._redis.set(self.key(result.result_id), payload, ex=self._ttl)
         except RedisError as exc:
             self.fallbacks += 1
+            self._metrics.increment("result_store_fallbacks")
             log.warning(
                 "result store unavailable (fallback #%d), answering without a result_id "
                 "redis_fallback=True endpoint=%s: %s",

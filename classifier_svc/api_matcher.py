@@ -19,7 +19,7 @@ and long slot-filled messages, and bought nothing a threshold did not.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -63,6 +63,28 @@ class Match:
     top: Candidate | None = None
 
 
+@dataclass(frozen=True)
+class ConversationContext:
+    """What the conversation before an affirmation was about, as a boost per endpoint.
+
+    "Yes, please" after "Should I book it for you?" names no domain: a table, a room, a
+    car and a ticket all fit the offer equally well. The messages before it do name one.
+    `boost` holds, for each endpoint the recent conversation is itself an accepted match
+    for, its margin there (> 0). Among the candidates within `window` of the best margin
+    of the reply, the one with the highest margin + weight × boost is chosen; acceptance
+    stays the reply's own decision, so context never turns a rejection into a call.
+    """
+
+    boost: Mapping[str, float]
+    weight: float = 1.0
+    window: float = 0.03
+
+    def rerank(self, ranked: Sequence[Scored]) -> Scored:
+        best = ranked[0]
+        near = [s for s in ranked if best.margin - s.margin <= self.window]
+        return max(near, key=lambda s: s.margin + self.weight * self.boost.get(s.candidate.name, 0.0))
+
+
 def thresholds_for(candidate: Candidate, profile: CalibrationProfile) -> ScoreThresholds:
     return profile.prototype if candidate.has_prototype else profile.description
 
@@ -84,7 +106,8 @@ def rank(candidates: Sequence[Candidate], profile: CalibrationProfile) -> list[S
             continue
         seen.add(c.name)
         score = score_of(c, profile)
-        scored.append(Scored(c, score, score - thresholds_for(c, profile).accept))
+        margin = score - thresholds_for(c, profile).accept
+        scored.append(Scored(c, score, margin))
     return sorted(scored, key=lambda s: s.margin, reverse=True)
 
 
@@ -101,7 +124,9 @@ def _no_words(candidate: Candidate) -> bool:
     return candidate.query_terms == 0 and candidate.matched_terms == 0
 
 
-def assess(candidates: Sequence[Candidate], profile: CalibrationProfile) -> Match:
+def assess(
+    candidates: Sequence[Candidate], profile: CalibrationProfile, context: ConversationContext | None = None
+) -> Match:
     ranked = rank(candidates, profile)
     if not ranked:
         return Match(Confidence.NONE, None)
@@ -112,4 +137,5 @@ def assess(candidates: Sequence[Candidate], profile: CalibrationProfile) -> Matc
     if evidence < 0 or _no_words(best.candidate):
         return Match(Confidence.NONE, None, plausible, gap, evidence, best.score, best.candidate)
     confidence = Confidence.HIGH if evidence >= HIGH_EVIDENCE else Confidence.MEDIUM
-    return Match(confidence, best.candidate, plausible, gap, evidence, best.score, best.candidate)
+    chosen = context.rerank(ranked) if context is not None else best
+    return Match(confidence, chosen.candidate, plausible, gap, evidence, chosen.score, best.candidate)

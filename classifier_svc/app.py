@@ -30,6 +30,7 @@ from services.language import LanguageDetector
 from services.llm import build_lm
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount, service_server
+from services.runtime.telemetry import Telemetry
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,7 @@ def api_tool_policy(settings: ClassifierSettings, profile: CalibrationProfile) -
         search_limit=settings.search_limit,
         multi_intent_enabled=settings.multi_intent_enabled,
         max_parallel_endpoints=settings.max_parallel_endpoints,
+        context_messages=settings.affirmation_context_messages,
     )
 
 
@@ -81,6 +83,7 @@ async def warm_up(search: IndexerEndpointSearch, timeout: float) -> None:
 
 
 async def build_server(settings: ClassifierSettings) -> GrpcServer:
+    telemetry = Telemetry.from_settings("classifier", settings)
     profile = load_profile(settings.calibration_profile or None)
     indexer_channel = open_channel(settings.indexer_target)
     loop_channel = open_channel(settings.loop_target)
@@ -90,7 +93,7 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
     # One embedding per text across the endpoint, service and knowledge searches of a turn.
     vectors = QueryVectors()
     search = IndexerEndpointSearch(indexer_stub, profile, lookup_timeout, vectors)
-    lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir)
+    lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir, telemetry=telemetry)
     api_tool = ApiToolMatcher(
         search,
         api_tool_policy(settings, profile),
@@ -112,6 +115,7 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
             override_cosine=settings.follow_up_override_cosine,
             search_limit=settings.search_limit,
         ),
+        telemetry=telemetry,
     )
     rag = RagResponder(ExtractiveAnswerer(), DspyRagAnswerer(lm) if lm is not None else None)
     servicer = ClassifierServicer(router, loop_stub, settings.downstream_timeout_seconds, rag=rag)
@@ -135,5 +139,6 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
             classifier_pb2_grpc.add_ClassifierServiceServicer_to_server,
             servicer,
         ),
+        telemetry=telemetry,
         on_shutdown=[close_channels],
     )

@@ -22,6 +22,18 @@ OUT_OF_DOMAIN: dict[Lang, str] = {
     ),
 }
 
+# When the search behind every layer fails (the indexer restarting): no layer can
+# decide, so the citizen is told to try again instead of getting a server error.
+SEARCH_UNAVAILABLE: dict[Lang, str] = {
+    "en": (
+        "I can't look this up right now: the search is temporarily unavailable. Please try again in a moment."
+    ),
+    "et": (
+        "Ma ei saa seda praegu otsida: otsing on ajutiselt kättesaamatu. Palun proovige hetke pärast uuesti."
+    ),
+    "ru": "Сейчас я не могу это найти: поиск временно недоступен. Пожалуйста, попробуйте чуть позже.",
+}
+
 GREETING: dict[Lang, str] = {
     "en": "Hello! How can I help you today?",
     "et": "Tere! Kuidas saan teid täna aidata?",

@@ -3,7 +3,9 @@
 Layer order (seed TOOL_CLASSIFIER.md): active session → SERVICE → API_TOOL_CALLING
 → CONTEXT → RAG → OOD. Each layer (classifier_svc/layers.py) returns a decision or
 "not mine"; OOD always answers. With TOOL_CLASSIFIER_ENABLED off, only RAG → OOD
-run. A failure while classifying falls back to RAG (FALLBACK_TO_RAG_ON_ERROR).
+run. A failure while classifying falls back to RAG (FALLBACK_TO_RAG_ON_ERROR); small
+talk is still answered then, and when the knowledge search fails too (the indexer is
+down) the reply says the search is temporarily unavailable.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from classifier_svc.api_tool import ApiToolMatcher
-from classifier_svc.candidates import ActiveSession, Decision, PriorMessage, Reason, Workflow
+from classifier_svc.candidates import ActiveSession, Candidate, Decision, PriorMessage, Reason, Workflow
 from classifier_svc.follow_up import FollowUpRouting
 from classifier_svc.layers import (
     ApiToolLayer,
@@ -24,12 +26,13 @@ from classifier_svc.layers import (
     ServiceLayer,
     TurnContext,
 )
-from classifier_svc.messages import OUT_OF_DOMAIN
+from classifier_svc.messages import OUT_OF_DOMAIN, SEARCH_UNAVAILABLE
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch, SessionDirectory
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds
 from services.errors import InvalidArgument, PermissionDenied
 from services.language import Lang, LanguageDetector
+from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +76,9 @@ class Router:
         knowledge: KnowledgeSearch | None = None,
         conversation: ConversationAnswerer | None = None,
         follow_ups: FollowUpRouting | None = None,
+        telemetry: DomainTelemetry | None = None,
     ) -> None:
+        self._telemetry = telemetry or NoTelemetry()
         self._follow_ups = follow_ups
         self._api_tool = api_tool
         self._sessions = sessions
@@ -101,8 +106,9 @@ class Router:
                     knowledge_margin=policy.service_knowledge_margin,
                 )
             )
-        if policy.context_enabled:
-            self._layers.append(ContextLayer(conversation))
+        self._context = ContextLayer(conversation) if policy.context_enabled else None
+        if self._context is not None:
+            self._layers.append(self._context)
         if self._rag is not None:
             self._layers.append(self._rag)
 
@@ -127,7 +133,7 @@ class Router:
         but the old session is left in place."""
         lang = requested or self._detector.detect(message)
         try:
-            return await self._decide(chat_id, message, requested, lang, history, dry_run, owner_id)
+            decision = await self._decide(chat_id, message, requested, lang, history, dry_run, owner_id)
         except (InvalidArgument, PermissionDenied):
             # The caller's own fault or another owner's chat: never papered over by RAG.
             raise
@@ -135,8 +141,35 @@ class Router:
             if not self._policy.fallback_to_rag_on_error:
                 raise
             log.warning("classification failed (%s: %s); falling back to RAG", type(exc).__name__, exc)
-            return await self.answer_from_knowledge(
-                message, lang, why=f"classifier error ({type(exc).__name__}); RAG fallback"
+            self._telemetry.increment("classifier_rag_fallbacks", error=type(exc).__name__)
+            decision = await self._after_error(
+                TurnContext(chat_id, message, requested, lang, tuple(history)),
+                why=f"classifier error ({type(exc).__name__}); RAG fallback",
+            )
+        if not dry_run:
+            self._telemetry.increment(
+                "classifier_decisions", workflow=decision.workflow.name, reason=decision.reason.name
+            )
+        return decision
+
+    async def _after_error(self, turn: TurnContext, *, why: str) -> Decision:
+        """The answer when classifying failed. The failure is most often the search every
+        other layer stands on: small talk needs none, RAG is tried next, and when the
+        knowledge search fails as well the citizen hears the search is down for now."""
+        if self._context is not None and (context := await self._context.decide(turn)) is not None:
+            return replace(context, reasoning=f"{why}; {context.reasoning}")
+        try:
+            return await self.answer_from_knowledge(turn.message, turn.language, why=why)
+        except (InvalidArgument, PermissionDenied):
+            raise
+        except Exception as exc:
+            log.warning("RAG fallback failed too (%s: %s); search unavailable", type(exc).__name__, exc)
+            return Decision(
+                Workflow.OOD,
+                turn.language,
+                Reason.NO_MATCH,
+                reasoning=f"{why}; knowledge search failed too ({type(exc).__name__})",
+                reply=SEARCH_UNAVAILABLE[turn.language],
             )
 
     async def _decide(
@@ -164,7 +197,10 @@ class Router:
                 return followed
         turn = TurnContext(chat_id, message, requested, lang, tuple(history))
         for layer in self._layers:
-            if (found := await layer.decide(turn)) is not None:
+            with self._telemetry.span("classifier.layer", layer=layer.workflow.name) as span:
+                found = await layer.decide(turn)
+                span.set_attribute("answered", found is not None)
+            if found is not None:
                 return found
         return _out_of_domain(lang, "no layer matched")
 
@@ -186,10 +222,11 @@ class Router:
         # Short replies ("jah", "2026-01-01") cannot be re-detected: keep the session's language.
         lang = requested or session.language or self._detector.detect(message)
         if self._policy.api_tool_enabled:
-            target = await self._api_tool.switch_target(session, message)
+            target = await self._switch_target(session, message)
             if target is not None:
                 if not dry_run:
                     await self._sessions.drop_session(session.chat_id, owner_id)
+                    self._telemetry.increment("intent_switches")
                 new_lang = requested or self._detector.detect(message, fallback=lang)
                 return Decision(
                     Workflow.API_TOOL_CALLING,
@@ -206,6 +243,18 @@ class Router:
             1.0,
             reasoning=f"active session for {', '.join(session.endpoint_names)}",
         )
+
+    async def _switch_target(self, session: ActiveSession, message: str) -> Candidate | None:
+        """The endpoint the message switches to; None as well when the search fails, so a
+        conversation under way goes on while the indexer is away (the session and its
+        endpoint are in Redis)."""
+        try:
+            return await self._api_tool.switch_target(session, message)
+        except (InvalidArgument, PermissionDenied):
+            raise
+        except Exception as exc:
+            log.warning("intent-switch search failed (%s: %s); the session goes on", type(exc).__name__, exc)
+            return None
 
 
 def _out_of_domain(lang: Lang, why: str) -> Decision:

@@ -5,6 +5,8 @@ are not UUIDs map to a stable uuid5), so re-indexing an id replaces its point.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -31,6 +33,7 @@ from indexer_svc.validation import (
 )
 from indexer_svc.vector_index import IndexPoint, PayloadFilter, VectorIndex
 from services.errors import InvalidArgument, NotFound
+from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 from services.text import intent_words
 
 log = logging.getLogger(__name__)
@@ -119,10 +122,18 @@ class Catalogue:
         collections: CollectionNames | None = None,
         default_search_limit: int = 5,
         phrasings: ExamplePhrasingWriter | None = None,
+        indexing_embedder: Embedder | None = None,
+        indexing_slots: int = 0,
+        telemetry: DomainTelemetry | None = None,
     ) -> None:
+        self._telemetry = telemetry or NoTelemetry()
         self._phrasings = phrasings or ExamplePhrasingWriter(None)
         self._index = index
         self._embedder = embedder
+        # Indexing embeds through its own (lower-priority) port and at most
+        # `indexing_slots` entities at once (0: unbounded), so searches keep their share.
+        self._indexing_embedder = indexing_embedder or embedder
+        self._indexing_slots = asyncio.Semaphore(indexing_slots) if indexing_slots > 0 else None
         self._sparse = sparse
         self._enricher = enricher
         self._collections = collections or CollectionNames()
@@ -212,13 +223,28 @@ class Catalogue:
         *,
         extra_payload: Mapping[str, Any] | None = None,
     ) -> Indexed[Any]:
+        async with self._indexing_slots or contextlib.nullcontext():
+            return await self._embed_and_store(
+                kind, entity, embed_text, source_hash, examples, extra_payload=extra_payload
+            )
+
+    async def _embed_and_store(
+        self,
+        kind: Kind,
+        entity: Entity,
+        embed_text: str,
+        source_hash: str,
+        examples: Sequence[str],
+        *,
+        extra_payload: Mapping[str, Any] | None,
+    ) -> Indexed[Any]:
         collection = self._collections.of(kind)
         pid = point_id(entity.id)
-        description = (await self._embedder.embed_passages([embed_text]))[0]
+        description = (await self._indexing_embedder.embed_passages([embed_text]))[0]
         if kind != "knowledge":
             description = await self._with_topic(description, getattr(entity, "name", ""))
         phrasings = usable_examples(examples)
-        proto = prototype(await self._embedder.embed_queries(phrasings)) if phrasings else None
+        proto = prototype(await self._indexing_embedder.embed_queries(phrasings)) if phrasings else None
         # The index ranks by the prototype when there is one (how users ask), else by the
         # description; the other vector rides in the payload so every hit gets both cosines.
         dense = proto or description
@@ -250,7 +276,7 @@ class Catalogue:
         topic = " ".join(name_words(name))
         if not topic:
             return description
-        topic_vector = (await self._embedder.embed_queries([topic]))[0]
+        topic_vector = (await self._indexing_embedder.embed_queries([topic]))[0]
         blended = prototype([description, topic_vector], [1.0, TOPIC_WEIGHT])
         return blended or description
 
@@ -320,13 +346,18 @@ class Catalogue:
         limit: int = 0,
         service_id: str = "",
     ) -> SearchResult:
-        raw = await self._searcher.search(
-            self._collections.of(kind),
-            query=query,
-            query_embedding=query_embedding,
-            limit=limit,
-            where=PayloadFilter({"service_id": service_id}) if service_id else None,
-        )
+        with self._telemetry.span(
+            "indexer.search", collection=kind, embedded_by_caller=query_embedding is not None
+        ) as span:
+            raw = await self._searcher.search(
+                self._collections.of(kind),
+                query=query,
+                query_embedding=query_embedding,
+                limit=limit,
+                where=PayloadFilter({"service_id": service_id}) if service_id else None,
+            )
+            span.set_attribute("hits", len(raw.points))
+        self._telemetry.increment("searches", collection=kind)
         model = _MODELS[kind]
         hits = [
             SearchHit(

@@ -38,6 +38,22 @@ class IndexerSettings(LLMServiceSettings):
     # `dimensions` (only for models that accept it, e.g. text-embedding-3-*).
     embedding_dimensions: int | None = Field(default=None, gt=0)
 
+    # Chat before bulk indexing (indexer_svc/embedding_scheduler.py): searches embed first;
+    # indexing embeds in chunks of this many texts, and at most `indexing_slots` entities
+    # are embedded and stored at once (0: unbounded). Searches waiting together are one
+    # model call of up to `embedding_max_batch` texts; `embedding_gather_seconds` (0: off)
+    # lets calls arriving at an idle model within that time join one batch.
+    # False: searches and indexing call the model directly, first come first served.
+    embedding_scheduler_enabled: bool = True
+    embedding_max_batch: int = Field(default=32, ge=1)
+    embedding_background_chunk: int = Field(default=4, ge=1)
+    embedding_gather_seconds: float = Field(default=0.0, ge=0, le=0.1)
+    # While searches ran within `embedding_busy_window_seconds`, indexing pauses this many
+    # times a chunk's own time after each chunk (1: at most half the model's time); 0: never.
+    embedding_background_yield: float = Field(default=1.0, ge=0, le=10)
+    embedding_busy_window_seconds: float = Field(default=1.0, ge=0)
+    indexing_slots: int = Field(default=2, ge=0)
+
     sparse_vocab_size: int = Field(default=50_000, gt=0)
     search_default_limit: int = Field(default=5, gt=0, le=100)
 

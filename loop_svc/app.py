@@ -24,11 +24,13 @@ from services.llm import build_lm
 from services.redis_client import connect_redis, redis_answers
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount, service_server
+from services.runtime.telemetry import Telemetry
 
 
 async def build_server(settings: LoopSettings) -> GrpcServer:
     """The LoopService server (not started). Stopping it closes the Redis client
     and the caller_svc channel."""
+    telemetry = Telemetry.from_settings("loop", settings)
     redis_client = connect_redis(settings.redis_url)
     store = SessionStore(
         redis_client,
@@ -41,7 +43,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
     )
     today = local_today(settings.time_zone)
     extractor = RuleExtractor(countries, today=today)
-    lm = build_lm(settings.llm_config())
+    lm = build_lm(settings.llm_config(), telemetry=telemetry)
     model = ParamExtractionModule(lm) if lm is not None else None
     loop = TurnLoop(
         RulesThenModel(extractor, model, today),
@@ -60,7 +62,13 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
     detector_of_follow_ups: FollowUpDetector = (
         FollowUpDetectorModule(lm) if lm is not None else RuleFollowUpDetector(extractor)
     )
-    planner = CachePlanner(cache, extractor, detector_of_follow_ups, enabled=settings.response_cache_enabled)
+    planner = CachePlanner(
+        cache,
+        extractor,
+        detector_of_follow_ups,
+        enabled=settings.response_cache_enabled,
+        telemetry=telemetry,
+    )
     servicer = LoopServicer(
         TurnRunner(store, loop, detector),
         caller_pb2_grpc.CallerServiceStub(caller_channel),
@@ -77,6 +85,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
     return service_server(
         settings,
         ServiceMount.of(loop_pb2, "LoopService", loop_pb2_grpc.add_LoopServiceServicer_to_server, servicer),
+        telemetry=telemetry,
         readiness=[redis_answers(redis_client)],
         on_shutdown=[close],
     )

@@ -14,6 +14,7 @@ from loop_svc.loop import ParamExtractor
 from loop_svc.schema import EndpointSpec
 from loop_svc.turns import TurnRequest
 from services.language import Lang
+from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,14 @@ def cache_ttl(endpoint: EndpointSpec) -> int | None:
     return int(value) if value else None
 
 
+def _outcome_name(planned: DirectCall | Seeded | None) -> str:
+    if isinstance(planned, DirectCall):
+        return "direct_call"
+    if isinstance(planned, Seeded):
+        return "seeded"
+    return "miss"
+
+
 def _missing(endpoint: EndpointSpec, params: dict[str, str]) -> list[str]:
     return [name for name in endpoint.required_names if not params.get(name)]
 
@@ -64,7 +73,9 @@ class CachePlanner:
         detector: FollowUpDetector,
         *,
         enabled: bool = True,
+        telemetry: DomainTelemetry | None = None,
     ) -> None:
+        self._telemetry = telemetry or NoTelemetry()
         self._cache = cache
         self._extractor = extractor
         self._detector = detector
@@ -84,11 +95,20 @@ class CachePlanner:
             return FollowUp(FollowUpKind.NEW_INTENT)
 
     async def plan(self, request: TurnRequest, language: Lang) -> Plan:
+        """What the cache makes of this turn; counted as `loop_cache_plans{outcome}` where
+        outcome is the tier that answered (L1, L2), a direct call, seeds, or a miss."""
         if not self.enabled or request.resume or len(request.endpoints) != 1:
             return None
-        endpoint = request.endpoints[0]
-        if not cacheable(endpoint):
+        if not cacheable(request.endpoints[0]):
             return None
+        with self._telemetry.span("loop.cache") as span:
+            planned = await self._plan(request, request.endpoints[0], language)
+            outcome = planned.source if isinstance(planned, CachedAnswer) else _outcome_name(planned)
+            span.set_attribute("outcome", outcome)
+        self._telemetry.increment("loop_cache_plans", outcome=outcome)
+        return planned
+
+    async def _plan(self, request: TurnRequest, endpoint: EndpointSpec, language: Lang) -> Plan:
         message = request.message.strip()
         given = await asyncio.to_thread(self._extractor.extract, message, endpoint.params, language=language)
         if not _missing(endpoint, given):

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from services.runtime.telemetry import DomainMetrics
+
 if TYPE_CHECKING:
     import dspy
+    from dspy.utils.callback import BaseCallback
 
 DEFAULT_DSPY_CACHE_DIR = ".atc/dspy-cache"
 
@@ -38,7 +41,27 @@ def prepare_llm_environment(cache_dir: str | Path = DEFAULT_DSPY_CACHE_DIR) -> N
     os.environ.setdefault("DSPY_CACHEDIR", str(Path(cache_dir).resolve()))
 
 
-def build_lm(config: LLMConfig, *, cache_dir: str | Path = DEFAULT_DSPY_CACHE_DIR) -> dspy.LM | None:
+def llm_call_counter(metrics: DomainMetrics) -> BaseCallback:
+    """A DSPy callback counting every LM call as `llm_calls{outcome: ok|error}` (divided by
+    the turns, the LLM calls per turn). Needs dspy: only built when a model is configured."""
+    from dspy.utils.callback import BaseCallback
+
+    class LlmCallCounter(BaseCallback):
+        def on_lm_end(
+            self, call_id: str, outputs: dict[str, Any] | None, exception: BaseException | None = None
+        ) -> None:
+            metrics.increment("llm_calls", outcome="error" if exception is not None else "ok")
+
+    return LlmCallCounter()
+
+
+def build_lm(
+    config: LLMConfig,
+    *,
+    cache_dir: str | Path = DEFAULT_DSPY_CACHE_DIR,
+    telemetry: DomainMetrics | None = None,
+) -> dspy.LM | None:
+    """The service's LM, or None without a model; its calls are counted on `telemetry`."""
     if not config.enabled:
         return None
     prepare_llm_environment(cache_dir)
@@ -56,5 +79,6 @@ def build_lm(config: LLMConfig, *, cache_dir: str | Path = DEFAULT_DSPY_CACHE_DI
         temperature=config.temperature,
         max_tokens=config.max_tokens,
         engine="litellm",
+        callbacks=[llm_call_counter(telemetry)] if telemetry is not None else None,
         **kwargs,
     )

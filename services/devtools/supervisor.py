@@ -100,7 +100,10 @@ class Supervisor:
         *,
         restart: RestartPolicy = NO_RESTARTS,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
+        """`clock` counts restarts within the policy's window and `sleep` waits out the
+        backoff: tests hand in their own, so no test waits for real backoffs."""
         names = [spec.name for spec in specs]
         if len(set(names)) != len(names):
             raise ValueError(f"child names must be unique: {names}")
@@ -109,6 +112,7 @@ class Supervisor:
         self._running: list[_Running] = []
         self._restart = restart
         self._clock = clock
+        self._sleep = sleep
         self._restarts: dict[str, list[float]] = {}
 
     def log_path(self, name: str) -> Path:
@@ -203,7 +207,7 @@ class Supervisor:
             log.warning(message)
             if on_event is not None:
                 on_event(message)
-            await asyncio.sleep(delay)
+            await self._sleep(delay)
             index = next(i for i, r in enumerate(self._running) if r.spec.name == exited.name)
             running = await self._spawn(self._running[index].spec, append=True)
             self._running[index] = running

@@ -18,6 +18,9 @@ def channel_options(max_message_bytes: int = MAX_MESSAGE_BYTES) -> list[tuple[st
         ("grpc.max_receive_message_length", max_message_bytes),
         ("grpc.max_send_message_length", max_message_bytes),
         ("grpc.keepalive_time_ms", 30_000),
+        # gRPC's default backoff grows to 2 minutes: a restarted downstream (the indexer
+        # after a crash) would stay unreachable that long. Capped, it is found in seconds.
+        ("grpc.max_reconnect_backoff_ms", 5_000),
     ]
 
 

@@ -252,17 +252,20 @@ async def serve_until_signal(
 def service_server(
     settings: ServerSettings,
     *mounts: ServiceMount,
+    telemetry: Telemetry | None = None,
     on_shutdown: Sequence[Callable[[], Awaitable[None]]] = (),
     readiness: Sequence[ReadinessProbe] = (),
 ) -> GrpcServer:
     """The one way a service's app builds its server: address, grace period, metrics,
-    traces and concurrency limit all from its settings."""
+    traces and concurrency limit all from its settings (`telemetry`: the one the app
+    already made for its domain counters, else one from the settings)."""
     return GrpcServer(
         mounts,
         host=settings.host,
         port=settings.port,
         grace_seconds=settings.grace_seconds,
         runtime=settings,
+        telemetry=telemetry,
         on_shutdown=on_shutdown,
         readiness=readiness,
     )

@@ -8,8 +8,10 @@ without mixing their metrics.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager
 from typing import Protocol
 
 from opentelemetry import trace
@@ -43,6 +45,37 @@ class DomainMetrics(Protocol):
 class NoMetrics:
     def increment(self, name: str, amount: float = 1.0, **labels: str) -> None:
         return None
+
+
+AttributeValue = str | bool | int | float
+
+
+class SpanHandle(Protocol):
+    """What domain code may do with an open span: record what it decided."""
+
+    def set_attribute(self, key: str, value: AttributeValue) -> None: ...
+
+
+class DomainTelemetry(DomainMetrics, Protocol):
+    """The port domain code reports through: counters and spans around its steps
+    (a layer decision, a search, an LLM call, an API call). Domain modules get this
+    Protocol from their constructor (app.py wires the service's Telemetry), never the
+    OpenTelemetry API."""
+
+    def span(self, name: str, **attributes: AttributeValue) -> AbstractContextManager[SpanHandle]: ...
+
+
+class _NoSpan:
+    def set_attribute(self, key: str, value: AttributeValue) -> None:
+        return None
+
+
+class NoTelemetry(NoMetrics):
+    """Counts and traces nothing: the default where no telemetry is wired."""
+
+    @contextlib.contextmanager
+    def span(self, name: str, **attributes: AttributeValue) -> Iterator[SpanHandle]:
+        yield _NoSpan()
 
 
 def extract_trace_context(carrier: Mapping[str, str]) -> Context:
@@ -120,6 +153,13 @@ class Telemetry:
             log.warning("metric %s expects labels %s, got %s", name, names[1:], sorted(labels))
             return
         counter.labels(self.service, *(labels[n] for n in names[1:])).inc(amount)
+
+    @contextlib.contextmanager
+    def span(self, name: str, **attributes: AttributeValue) -> Iterator[SpanHandle]:
+        """A child span of the current one (the RPC's), named `name`; an exception that
+        leaves it is recorded on it."""
+        with self.tracer.start_as_current_span(name, attributes=attributes) as span:
+            yield span
 
     def metrics_text(self) -> bytes:
         return generate_latest(self.registry)

@@ -77,6 +77,17 @@ class Scripted:
         return []
 
 
+class DownSearch:
+    """A search whose backend (the indexer) is away: every query fails as gRPC would."""
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    async def search(self, query: str, limit: int) -> list:
+        self.queries.append(query)
+        raise ConnectionError("indexer unreachable")
+
+
 class Sessions:
     def __init__(self, sessions: dict[str, ActiveSession] | None = None, *, fail: bool = False) -> None:
         self.sessions = sessions or {}

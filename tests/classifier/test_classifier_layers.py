@@ -8,10 +8,11 @@ from dataclasses import replace
 import pytest
 
 from classifier_svc.candidates import ActiveSession, PriorMessage, Reason, Workflow
+from classifier_svc.messages import GREETING, SEARCH_UNAVAILABLE
 from classifier_svc.router import Router, RouterPolicy
 from classifier_svc.service_gate import Thresholds
 from services.language import LanguageDetector
-from tests.classifier.layer_support import Scripted, Sessions, cand, matcher, passage
+from tests.classifier.layer_support import DownSearch, Scripted, Sessions, cand, matcher, passage
 
 SERVICE_THRESHOLDS = Thresholds(minimum=0.77, high=0.82, gap=0.0, min_term_coverage=0.75, dense_only=0.9)
 POLICY = RouterPolicy(search_limit=5, service_thresholds=SERVICE_THRESHOLDS)
@@ -120,6 +121,24 @@ async def test_a_classifier_error_falls_back_to_rag_unless_disabled(detector: La
     strict = replace(POLICY, fallback_to_rag_on_error=False)
     with pytest.raises(RuntimeError):
         await router(detector, strict, sessions=Sessions(fail=True)).decide("c1", message, None)
+
+
+async def test_with_the_search_down_small_talk_works_sessions_go_on_and_the_rest_hear_why(
+    detector: LanguageDetector,
+) -> None:
+    down = DownSearch()
+    sessions = Sessions({"c2": ActiveSession("c2", ("get_national_holidays",), "ru")})
+    routed = Router(matcher(down), sessions, detector, POLICY, services=down, knowledge=down)
+    question = await routed.decide("c1", "Millised on Eesti riigipühad?", None)
+    assert (question.workflow, question.reply) == (Workflow.OOD, SEARCH_UNAVAILABLE["et"])
+    assert "knowledge search failed too (ConnectionError)" in question.reasoning
+    hello = await routed.decide("c1", "Hello!", None)
+    assert (hello.workflow, hello.reply) == (Workflow.CONTEXT, GREETING["en"])
+    # A chat under way asks for no switch check it cannot make: it resumes.
+    searched = len(down.queries)
+    resumed = await routed.decide("c2", "А для Латвии на следующую неделю?", None)
+    assert (resumed.workflow, resumed.reason) == (Workflow.API_TOOL_CALLING, Reason.SESSION_RESUME)
+    assert len(down.queries) == searched + 1, "the switch check was tried"
 
 
 async def test_a_service_session_resumes_as_the_service_workflow(detector: LanguageDetector) -> None:

@@ -284,3 +284,63 @@ async def test_no_affirmation_no_borrowed_offer(detector: LanguageDetector) -> N
     # "OK" after an answer is not an affirmed offer.
     answered = [PriorMessage("assistant", "I reserved a table for you at Bocca.")]
     assert (await router.decide("c4", "ok", None, history=answered)).workflow is Workflow.OOD
+
+
+def _reservation_search() -> ScriptedSearch:
+    # "Shall I make a reservation?" fits a room, a table and a car about equally; the
+    # messages before it say which (scripted by the city the user searched in).
+    return ScriptedSearch(
+        {
+            "hotel in tartu": [cand("reserve_hotel", 0.92), cand("search_hotel", 0.93, 2)],
+            "table in tallinn": [cand("reserve_restaurant", 0.92), cand("find_restaurant", 0.93, 2)],
+            "car in parnu": [cand("reserve_car", 0.92), cand("find_car", 0.93, 2)],
+            "make a reservation": [
+                cand("reserve_restaurant", 0.90),
+                cand("reserve_hotel", 0.89, 2),
+                cand("reserve_car", 0.85, 3),
+            ],
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("asked", "expected"),
+    [
+        ("Find me a hotel in Tartu for Friday", "reserve_hotel"),
+        ("Find me a table in Tallinn tonight", "reserve_restaurant"),
+    ],
+)
+async def test_an_affirmation_takes_the_domain_of_the_conversation(
+    detector: LanguageDetector, asked: str, expected: str
+) -> None:
+    router = make_router(_reservation_search(), Sessions(), detector)
+    history = [
+        PriorMessage("user", asked),
+        PriorMessage("assistant", "I found one. Shall I make a reservation for you?"),
+    ]
+    decision = await router.decide("c1", "Yes, please.", None, history=history)
+    assert [c.name for c in decision.endpoints] == [expected]
+
+
+async def test_conversation_context_only_chooses_among_close_candidates(detector: LanguageDetector) -> None:
+    # The car the user searched for is 0.05 behind the best reading of the reply: the
+    # conversation cannot carry it past what the reply itself says.
+    router = make_router(_reservation_search(), Sessions(), detector)
+    history = [
+        PriorMessage("user", "Find me a car in Parnu"),
+        PriorMessage("assistant", "I found one. Shall I make a reservation for you?"),
+    ]
+    decision = await router.decide("c1", "Yes, please.", None, history=history)
+    assert [c.name for c in decision.endpoints] == ["reserve_restaurant"]
+
+
+async def test_only_an_affirmation_borrows_the_conversation(detector: LanguageDetector) -> None:
+    search = _reservation_search()
+    router = make_router(search, Sessions(), detector)
+    history = [
+        PriorMessage("user", "Find me a hotel in Tartu for Friday"),
+        PriorMessage("assistant", "Here it is. Is there anything else?"),
+    ]
+    decision = await router.decide("c1", "Now make a reservation at a restaurant", None, history=history)
+    assert [c.name for c in decision.endpoints] == ["reserve_restaurant"]
+    assert all("hotel in tartu" not in q.lower() for q in search.queries)

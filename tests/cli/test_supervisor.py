@@ -69,7 +69,7 @@ async def test_child_ignoring_sigterm_is_killed_after_the_timeout(children, tmp_
     supervisor = Supervisor([children.spec("stubborn", "stubborn")], tmp_path / "logs")
     await supervisor.start_all()
     pid = supervisor.pids["stubborn"]
-    codes = await supervisor.stop(timeout=0.5)
+    codes = await supervisor.stop(timeout=1)
     assert codes == {"stubborn": -9}
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
@@ -80,10 +80,25 @@ def test_child_names_must_be_unique(children, tmp_path) -> None:
         Supervisor([children.spec("twin"), children.spec("twin")], tmp_path)
 
 
+class Backoffs:
+    """The supervisor's sleep: records each backoff and returns at once."""
+
+    def __init__(self) -> None:
+        self.waited: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.waited.append(seconds)
+        await asyncio.sleep(0)
+
+
 async def test_restarts_a_child_that_dies_while_the_others_keep_serving(children, tmp_path) -> None:
-    policy = RestartPolicy(initial_backoff=0.05, max_restarts=3)
+    policy = RestartPolicy(initial_backoff=2, max_restarts=3)
+    backoffs = Backoffs()
     supervisor = Supervisor(
-        [children.spec("steady"), children.spec("fragile", "die-once")], tmp_path / "logs", restart=policy
+        [children.spec("steady"), children.spec("fragile", "die-once")],
+        tmp_path / "logs",
+        restart=policy,
+        sleep=backoffs,
     )
     await supervisor.start_all()
     before = supervisor.pids
@@ -102,7 +117,8 @@ async def test_restarts_a_child_that_dies_while_the_others_keep_serving(children
         after = supervisor.pids
         assert after["steady"] == before["steady"]
         assert after["fragile"] != before["fragile"]
-        assert events[0] == "fragile exited with code 3; restarting in 0.05 s"
+        assert events[0] == "fragile exited with code 3; restarting in 2 s"
+        assert backoffs.waited == [2.0]
         # The restart appends to the log: the crash before it is still there.
         assert (tmp_path / "logs" / "fragile.log").read_text().count("fragile booting") == 2
         assert not watching.done()
@@ -113,11 +129,13 @@ async def test_restarts_a_child_that_dies_while_the_others_keep_serving(children
 
 
 async def test_gives_up_on_a_child_that_keeps_dying(children, tmp_path) -> None:
-    policy = RestartPolicy(initial_backoff=0.01, max_restarts=2)
+    policy = RestartPolicy(initial_backoff=1, max_restarts=2)
+    backoffs = Backoffs()
     supervisor = Supervisor(
         [children.spec("steady"), children.spec("fragile", "die", ready_timeout=10)],
         tmp_path / "logs",
         restart=policy,
+        sleep=backoffs,
     )
     await supervisor.start_all()
     events: list[str] = []
@@ -126,9 +144,10 @@ async def test_gives_up_on_a_child_that_keeps_dying(children, tmp_path) -> None:
         gave_up = await asyncio.wait_for(supervisor.supervise(events.append), 60)
         assert gave_up.name == "fragile"
         assert [e for e in events if "restarting" in e] == [
-            "fragile exited with code 3; restarting in 0.01 s",
-            "fragile exited with code 3; restarting in 0.02 s",
+            "fragile exited with code 3; restarting in 1 s",
+            "fragile exited with code 3; restarting in 2 s",
         ]
+        assert backoffs.waited == [1.0, 2.0]
     finally:
         await supervisor.stop(timeout=10)
 

@@ -13,6 +13,7 @@ import pytest_asyncio
 
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from services.edge.identity import CHAT_TOKEN_COOKIE
+from services.runtime.telemetry import metric_value
 from tests.e2e.conftest import Mesh
 from tests.e2e.sse import stream_turn
 
@@ -186,3 +187,42 @@ async def test_a_new_intent_mid_session_switches_endpoint(mesh: Mesh, edge: http
     assert switched.of("progress")[0].data["endpointNames"] == ["get_vehicle_tax_info"]
     assert switched.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
     assert await session_params(mesh, chat_id, edge) == {"get_vehicle_tax_info": {"regNr": "456DEF"}}
+
+
+async def test_a_conversation_moves_the_domain_counters_of_every_service(
+    mesh: Mesh, edge: httpx.AsyncClient
+) -> None:
+    """Layer decisions (classifier), the cache plan (loop), the API call (caller) and the
+    searches and embedding calls (indexer) are counted by each service's own registry."""
+
+    def value(service: str, name: str, **labels: str) -> float:
+        return metric_value(mesh.servers[service].telemetry, name, {"service": service, **labels})
+
+    def snapshot() -> dict[str, float]:
+        return {
+            "decided": value(
+                "classifier",
+                "atc_classifier_decisions_total",
+                workflow="API_TOOL_CALLING",
+                reason="SESSION_RESUME",
+            ),
+            "cache_miss": value("loop", "atc_loop_cache_plans_total", outcome="miss"),
+            "called": value("caller", "atc_api_calls_total", outcome="OK"),
+            "searched": value("indexer", "atc_searches_total", collection="endpoint"),
+            "embedded": value(
+                "indexer", "atc_embedding_model_calls_total", priority="foreground", batched="false"
+            ),
+        }
+
+    before = snapshot()
+    chat_id = str(uuid.uuid4())
+    # A question no other test asks: its embedding is not cached anywhere yet.
+    await stream_turn(edge, chat_id, "Please list the public holidays in Latvia.")
+    second = await stream_turn(edge, chat_id, "2026-01-01 to 2026-12-31")
+    assert second.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
+    after = snapshot()
+    assert after["decided"] == before["decided"] + 1  # the second turn resumed the session
+    assert after["cache_miss"] == before["cache_miss"] + 1  # the first turn: nothing cached
+    assert after["called"] == before["called"] + 1
+    assert after["searched"] > before["searched"]
+    assert after["embedded"] > before["embedded"]

@@ -77,8 +77,9 @@ async def redis(follow_redis: EmbeddedRedis) -> AsyncIterator[aioredis.Redis]:
 
 
 async def last_calls(redis: aioredis.Redis, chat_id: str, expected: dict[str, str]) -> list[dict]:
-    """L2 once the background write has landed (it never delays the answer)."""
-    for _ in range(200):
+    """L2 once the background write has landed (it never delays the answer); a generous
+    bound, as a loaded machine can hold the write back for seconds."""
+    for _ in range(1200):
         raw = await redis.get(f"atc:last:{chat_id}")
         if raw is not None:
             contexts = json.loads(raw)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.llm import LLMConfig, build_lm, prepare_llm_environment
+from services.llm import LLMConfig, build_lm, llm_call_counter, prepare_llm_environment
+from services.runtime.telemetry import Telemetry, metric_value
 
 prepare_llm_environment()  # before dspy is imported: no price-map fetch, cache in .atc/
 
@@ -36,3 +37,15 @@ async def test_enrichment_uses_the_lm_unless_skipped(seed_body: dict[str, Any]) 
     assert await enricher.enrich_endpoint(endpoint) == "Riigipühad ja puhkepäevad; public holidays."
     skipped = await enricher.enrich_endpoint(endpoint, use_llm=False)
     assert skipped == "national holidays; by country iso code, language iso code, valid from, valid to"
+
+
+async def test_every_lm_call_of_a_step_is_counted(seed_body: dict[str, Any]) -> None:
+    telemetry = Telemetry("indexer")
+    lm = DummyLM([{"search_context": "Riigipühad; public holidays."}] * 2)
+    lm.callbacks = [llm_call_counter(telemetry)]  # what build_lm attaches with a telemetry
+    enricher = EndpointEnricher(lm)
+    await enricher.enrich_endpoint(parse_endpoint(seed_body))
+    await enricher.enrich_endpoint(parse_endpoint({**seed_body, "description": "Other text."}))
+    assert metric_value(telemetry, "atc_llm_calls_total", {"service": "indexer", "outcome": "ok"}) == 2
+    configured = build_lm(LLMConfig(model="openai/gpt-4o-mini"), telemetry=telemetry)
+    assert configured is not None and len(configured.callbacks) == 1

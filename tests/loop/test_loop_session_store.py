@@ -67,7 +67,7 @@ async def test_chats_are_isolated_and_delete_reports(
 
 
 async def test_lock_serialises_turns_of_one_chat(redis_client: aioredis.Redis) -> None:
-    store = SessionStore(redis_client, lock_seconds=5, lock_wait_seconds=0.2)
+    store = SessionStore(redis_client, lock_seconds=60, lock_wait_seconds=1)
     async with store.locked("chat-x"):
         assert await redis_client.exists("lock:session:chat-x") == 1
         with pytest.raises(Unavailable) as busy:

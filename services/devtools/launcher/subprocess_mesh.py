@@ -36,9 +36,11 @@ class MeshProcess:
 
 
 @asynccontextmanager
-async def atc_up(port: int, data_dir: Path, *, start_timeout: float = 120) -> AsyncIterator[MeshProcess]:
+async def atc_up(port: int, data_dir: Path, *, start_timeout: float = 300) -> AsyncIterator[MeshProcess]:
     """Run `atc up --port PORT --data-dir DATA_DIR` (with an embedded Redis) until the
-    block exits; yields once the chat URL is printed."""
+    block exits; yields once the chat URL is printed. `start_timeout` bounds the whole
+    start and each service's readiness alike: on a loaded 2-core machine the indexer
+    alone took over 60 s (atc up's default readiness limit) to index the demo content."""
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -49,6 +51,8 @@ async def atc_up(port: int, data_dir: Path, *, start_timeout: float = 120) -> As
         str(port),
         "--data-dir",
         str(data_dir),
+        "--ready-timeout",
+        str(start_timeout),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         env=env,
