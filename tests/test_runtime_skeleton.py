@@ -4,6 +4,7 @@ DOWNSTREAM_FAILED), and a relayed stream stops at End and reports a broken one."
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass
@@ -30,6 +31,10 @@ END = turn_event_pb2.TurnEvent(end=turn_event_pb2.End(outcome=turn_event_pb2.TUR
 class Downstream(loop_pb2_grpc.LoopServiceServicer):
     """chat_id picks the behaviour: a refusal, an outage, a stream with or without End."""
 
+    def __init__(self) -> None:
+        # Set by a stream that ran to its end (after End it still has work, like the loop).
+        self.finished: list[str] = []
+
     async def GetSession(self, request, context):  # type: ignore[no-untyped-def]
         if request.chat_id == "foreign":
             raise PermissionDenied("the chat belongs to another owner", reason="OWNED_BY_ANOTHER")
@@ -40,6 +45,10 @@ class Downstream(loop_pb2_grpc.LoopServiceServicer):
         if request.turn.chat_id == "ends":
             yield loop_pb2.RunTurnResponse(event=END)
             yield loop_pb2.RunTurnResponse(event=token("after the end"))
+            # Work after End (the loop schedules its cache writes here): a relay that
+            # cancelled the call at End would cut it off.
+            await asyncio.sleep(0.2)
+        self.finished.append(request.turn.chat_id)
 
 
 class Upstream(classifier_pb2_grpc.ClassifierServiceServicer):
@@ -59,14 +68,14 @@ class Upstream(classifier_pb2_grpc.ClassifierServiceServicer):
 class Hops:
     classifier: classifier_pb2_grpc.ClassifierServiceStub
     loop: loop_pb2_grpc.LoopServiceStub
+    downstream: Downstream
 
 
 @pytest.fixture()
 async def hops() -> AsyncIterator[Hops]:
     add_loop = loop_pb2_grpc.add_LoopServiceServicer_to_server
-    loop_server = GrpcServer(
-        [ServiceMount.of(loop_pb2, "LoopService", add_loop, Downstream())], grace_seconds=0
-    )
+    downstream = Downstream()
+    loop_server = GrpcServer([ServiceMount.of(loop_pb2, "LoopService", add_loop, downstream)])
     await loop_server.start()
     async with grpc.aio.insecure_channel(loop_server.address) as loop_channel:
         loop = loop_pb2_grpc.LoopServiceStub(loop_channel)
@@ -74,7 +83,7 @@ async def hops() -> AsyncIterator[Hops]:
         server = GrpcServer([ServiceMount.of(classifier_pb2, "ClassifierService", add, Upstream(loop))])
         await server.start()
         async with grpc.aio.insecure_channel(server.address) as channel:
-            yield Hops(classifier_pb2_grpc.ClassifierServiceStub(channel), loop)
+            yield Hops(classifier_pb2_grpc.ClassifierServiceStub(channel), loop, downstream)
         await server.stop(0)
     await loop_server.stop(0)
 
@@ -112,8 +121,10 @@ async def relayed(hops: Hops, chat_id: str) -> list[turn_event_pb2.TurnEvent]:
         return [event async for event in events]
 
 
-async def test_the_relay_stops_at_end(hops: Hops) -> None:
+async def test_the_relay_stops_at_end_and_lets_the_other_hop_finish(hops: Hops) -> None:
     assert await relayed(hops, "ends") == [token("one "), END]
+    # Read to its close, not cancelled at End: the other hop's work after End is done.
+    assert hops.downstream.finished == ["ends"]
 
 
 async def test_a_stream_without_end_is_broken(hops: Hops) -> None:

@@ -33,22 +33,30 @@ async def relay_events(
 ) -> AsyncGenerator[turn_event_pb2.TurnEvent, None]:
     """The `event` of each response of `call` (a server stream from `source`, e.g.
     "caller_svc"), up to and including End; raises BrokenStream when the call fails or
-    the stream ends without End.
+    the stream ends before End.
 
-    Read it inside `contextlib.aclosing(...)`: closing it cancels the call. The cancel is
-    synchronous on purpose — cleanup that awaited could be interrupted by the consumer's
-    own cancellation before the downstream call is stopped."""
+    After End nothing more is relayed, but the stream is read to its close when the
+    consumer asks on: the other hop still finishes its turn (it schedules cache writes
+    after End), which cancelling it at End would cut off.
+
+    Read it inside `contextlib.aclosing(...)`: closing it early cancels the call. The
+    cancel is synchronous on purpose — cleanup that awaited could be interrupted by the
+    consumer's own cancellation before the downstream call is stopped."""
+    ended = False
     try:
         async for response in call:
+            if ended:
+                continue
             event: turn_event_pb2.TurnEvent = response.event
             yield event
-            if event.HasField("end"):
-                return
+            ended = event.HasField("end")
     except grpc.aio.AioRpcError as error:
-        raise BrokenStream(f"{source} failed: {error.code().name}: {error.details()}", error) from error
+        if not ended:
+            raise BrokenStream(f"{source} failed: {error.code().name}: {error.details()}", error) from error
     finally:
         call.cancel()
-    raise BrokenStream(f"{source} ended its stream without an End event")
+    if not ended:
+        raise BrokenStream(f"{source} ended its stream without an End event")
 
 
 def failure_events(
