@@ -142,6 +142,9 @@ class CallRelay:
                                 return
                     if event.HasField("end"):
                         event.end.llm_calls += turn.llm_calls
+                        # Scheduled before End goes out: a reader that stops at End (every
+                        # hop above does, and may cancel) must not cut the write off.
+                        self._remember_in_background(succeeded, turn)
                     yield event
         except BrokenStream as broken:
             log.warning("chat %s: %s", turn.chat_id, broken.message)
@@ -153,8 +156,10 @@ class CallRelay:
             ):
                 yield event
             return
+
+    def _remember_in_background(self, succeeded: list[tuple[Call, str]], turn: Turn) -> None:
         if succeeded and turn.remember and self._cache is not None:
-            task = asyncio.create_task(self._remember(succeeded, turn))
+            task = asyncio.create_task(self._remember(list(succeeded), turn))
             self._background.add(task)
             task.add_done_callback(self._background.discard)
 

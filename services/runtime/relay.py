@@ -36,8 +36,9 @@ async def relay_events(
     the stream ends before End.
 
     After End nothing more is relayed, but the stream is read to its close when the
-    consumer asks on: the other hop still finishes its turn (it schedules cache writes
-    after End), which cancelling it at End would cut off.
+    consumer asks on: the other hop may still be finishing its turn, which cancelling it
+    at End would cut off. (Work that must survive a reader stopping at End — the loop's
+    cache write — is scheduled before End is sent.)
 
     Read it inside `contextlib.aclosing(...)`: closing it early cancels the call. The
     cancel is synchronous on purpose — cleanup that awaited could be interrupted by the

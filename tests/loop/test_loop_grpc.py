@@ -60,6 +60,10 @@ class CallerDouble(caller_pb2_grpc.CallerServiceServicer):
         self.requests: list[caller_pb2.ExecuteCallsRequest] = []
         self.hang_after_first_token = False
         self.cancelled = asyncio.Event()
+        # A result id on each outcome (GetResult then serves it), and a stream that stays
+        # open after End until cancelled, as a slow caller's may.
+        self.result_id = ""
+        self.hold_after_end = False
 
     async def ExecuteCalls(
         self, request: caller_pb2.ExecuteCallsRequest, context: grpc.aio.ServicerContext
@@ -67,7 +71,7 @@ class CallerDouble(caller_pb2_grpc.CallerServiceServicer):
         self.requests.append(request)
         for call in request.calls:
             outcome = turn_event_pb2.CallOutcome(
-                endpoint_name=call.endpoint.name, success=True, http_status=200
+                endpoint_name=call.endpoint.name, success=True, http_status=200, result_id=self.result_id
             )
             yield caller_pb2.ExecuteCallsResponse(event=turn_event_pb2.TurnEvent(call_outcome=outcome))
         received = {c.endpoint.name: dict(c.params) for c in request.calls}
@@ -87,6 +91,16 @@ class CallerDouble(caller_pb2_grpc.CallerServiceServicer):
             llm_calls=2,
         )
         yield caller_pb2.ExecuteCallsResponse(event=turn_event_pb2.TurnEvent(end=end))
+        if self.hold_after_end:
+            await asyncio.Event().wait()
+
+    async def GetResult(
+        self, request: caller_pb2.GetResultRequest, context: grpc.aio.ServicerContext
+    ) -> caller_pb2.GetResultResponse:
+        stored = caller_pb2.StoredResult(
+            result_id=request.result_id, owner_id=request.owner_id, response_json='{"holidays": 12}'
+        )
+        return caller_pb2.GetResultResponse(result=stored)
 
 
 @dataclass
@@ -420,3 +434,23 @@ async def test_a_new_turn_never_replaces_another_owners_session(mesh: Mesh) -> N
     assert code == grpc.StatusCode.PERMISSION_DENIED and info is not None
     assert info.reason == "OWNED_BY_ANOTHER"
     assert await mesh.redis.get("session:chat-q") == before
+
+
+async def test_the_cache_is_written_when_the_reader_stops_at_end(mesh: Mesh) -> None:
+    # Every hop above the loop stops reading at End and may cancel its call; the caller's
+    # stream may stay open a while after End. The turn's cache write must not wait for
+    # either: it is scheduled when End passes.
+    mesh.caller.result_id = "result-1"
+    mesh.caller.hold_after_end = True
+    call = mesh.loop.RunTurn(_turn("chat-cache", "holidays 2026-01-01 2026-12-31 EE", HOLIDAYS))
+    async for response in call:
+        if response.event.HasField("end"):
+            break
+    call.cancel()
+    for _ in range(200):  # up to 10 s on a loaded machine; no timing is asserted
+        if await mesh.redis.exists("atc:last:chat-cache"):
+            break
+        await asyncio.sleep(0.05)
+    stored = json.loads(await mesh.redis.get("atc:last:chat-cache") or "[]")
+    assert [c["api_name"] for c in stored] == ["get_public_holidays"]
+    assert stored[0]["raw_response"] == {"holidays": 12}
