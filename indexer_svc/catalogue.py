@@ -12,6 +12,7 @@ import json
 import logging
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, Literal
 
@@ -135,6 +136,11 @@ class Catalogue:
         self._indexing_embedder = indexing_embedder or embedder
         self._indexing_slots = asyncio.Semaphore(indexing_slots) if indexing_slots > 0 else None
         self._sparse = sparse
+        # Stemming a whole endpoint text takes milliseconds of CPU; at indexing time that
+        # runs on one thread of its own (with its own stemmers: they keep state) so the
+        # event loop keeps serving searches.
+        self._indexing_sparse = sparse.twin()
+        self._stemming = ThreadPoolExecutor(max_workers=1, thread_name_prefix="indexing-stems")
         self._enricher = enricher
         self._collections = collections or CollectionNames()
         self._searcher = HybridSearcher(index, embedder, sparse, default_limit=default_search_limit)
@@ -248,12 +254,15 @@ class Catalogue:
         # The index ranks by the prototype when there is one (how users ask), else by the
         # description; the other vector rides in the payload so every hit gets both cosines.
         dense = proto or description
+        terms = await asyncio.get_running_loop().run_in_executor(
+            self._stemming, self._indexing_sparse.terms, embed_text
+        )
         payload = {
             **entity.model_dump(mode="json", exclude_none=True),
             "kind": kind,
             "embed_text": embed_text,
             # Kept so a search counts matched words without stemming each hit's text again.
-            "terms": sorted(set(self._sparse.terms(embed_text))),
+            "terms": sorted(set(terms)),
             "source_hash": source_hash,
             "description_vector": description,
             "prototype_vector": proto,
@@ -264,7 +273,7 @@ class Catalogue:
         replaced = bool(await self._index.get(collection, [pid]))
         await self._index.upsert(
             collection,
-            [IndexPoint(id=pid, dense=dense, sparse=self._sparse.encode(embed_text), payload=payload)],
+            [IndexPoint(id=pid, dense=dense, sparse=self._sparse.encode_terms(terms), payload=payload)],
         )
         log.info("indexed %s %s (%s)", kind, entity.id, "replaced" if replaced else "new")
         return Indexed(entity=entity, replaced=replaced, embed_text=embed_text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Iterable
 
 from indexer_svc.vector_index.models import SparseVector
 from services.text import Stemmer, content_words
@@ -45,6 +46,13 @@ class SparseEncoder(Stemmer):
         return sum(1 for word in content_words(query) if any(stem in text_terms for stem in self.stems(word)))
 
     def encode(self, text: str) -> SparseVector:
-        frequencies: Counter[int] = Counter(term_index(term, self.vocab_size) for term in self.terms(text))
+        return self.encode_terms(self.terms(text))
+
+    def encode_terms(self, terms: Iterable[str]) -> SparseVector:
+        frequencies: Counter[int] = Counter(term_index(term, self.vocab_size) for term in terms)
         indices = sorted(frequencies)
         return SparseVector(indices=indices, values=[float(frequencies[i]) for i in indices])
+
+    def twin(self) -> SparseEncoder:
+        """An encoder with the same vocabulary and stemmers of its own, for another thread."""
+        return SparseEncoder(self.vocab_size)

@@ -106,3 +106,14 @@ def test_matched_terms_counts_query_words_found_by_stem() -> None:
     assert encoder.matched_terms("Eesti riigipühade kohta", text_terms) == 2
     assert encoder.matched_terms("public holiday in 2026", text_terms) == 2  # numbers never count
     assert encoder.matched_terms("recipe for borscht", text_terms) == 0
+
+
+def test_a_twin_encodes_alike_with_stemmers_of_its_own() -> None:
+    # Indexing stems on a thread of its own with a twin: the stored vectors and terms must
+    # be what the search side computes for the same text.
+    encoder = SparseEncoder(1024)
+    twin = encoder.twin()
+    text = "Riigipühad Eestis järgmisel aastal, public holidays, праздники в Эстонии"
+    assert twin.vocab_size == encoder.vocab_size
+    assert twin._english is not encoder._english
+    assert encoder.encode_terms(twin.terms(text)) == encoder.encode(text)
