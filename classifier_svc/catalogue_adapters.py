@@ -9,6 +9,7 @@ parameters, and caller_svc sends the Bürokratt service body for that type.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import ClassVar, Generic, Literal, TypeVar
 
 from atc.common.v1 import catalogue_pb2
@@ -100,7 +101,7 @@ def knowledge_passages(response: indexer_pb2.SearchResponse) -> list[Passage]:
     ]
 
 
-class CollectionSearch(Generic[Found]):
+class CollectionSearch(ABC, Generic[Found]):
     """One collection of the indexer, searched with what is left of the turn's deadline;
     a text already embedded this turn is sent as its vector. Subclasses name the
     collection and how its hits become what the router reads."""
@@ -117,8 +118,9 @@ class CollectionSearch(Generic[Found]):
         self._timeout = timeout
         self.vectors = vectors if vectors is not None else QueryVectors()
 
+    @abstractmethod
     def found(self, response: indexer_pb2.SearchResponse) -> list[Found]:
-        raise NotImplementedError
+        """The response's hits as what the router reads."""
 
     def check(self, response: indexer_pb2.SearchResponse) -> None:
         """Runs before the response's vector is remembered (e.g. the embedding model's check)."""

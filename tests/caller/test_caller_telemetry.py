@@ -77,8 +77,9 @@ async def test_api_calls_and_egress_refusals_are_counted_and_traced(demo_api_url
 
 async def test_a_result_store_fallback_is_counted() -> None:
     telemetry = Telemetry("caller")
-    # A Redis nobody listens on: the save falls back to answering without a result id.
-    unreachable = aioredis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.5)
+    # A Redis nobody listens on (refused at once; the timeout only bounds a stray hang):
+    # the save falls back to answering without a result id.
+    unreachable = aioredis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=5)
     try:
         store = ResultStore(unreachable, telemetry=telemetry)
         saved = await store.save(endpoint_name="x", question="q", summary="s", response={}, owner_id="anon:a")
