@@ -7,13 +7,16 @@ last offer, the disambiguator and the multi-intent split) lives here.
 
 Flow of `match` (seed API_TOOL_CALLING.md Part 2 and Part 7 Phase 1):
 1. whole-message small talk ("What can you do?") is never an API request;
-2. search once, score on the calibrated scale (classifier_svc/api_matcher.py);
+2. search once, score on the calibrated scale (classifier_svc/api_matcher.py); a near
+   tie is broken by what the conversation was about (its API), or with no conversation
+   by looking up before acting;
 3. close candidates → EndpointDisambiguator (LLM, when configured) picks one
    (`llm_validated`) or none; on failure the deterministic best stands;
 4. not a clear match (or a conjunction in the message) → IntentDecomposer (LLM) or the
    deterministic conjunction split; two or more distinct endpoints → PARALLEL;
-5. nothing accepted and the message affirms the assistant's last offer ("Yes, please",
-   "jah, palun", "да, давайте") → route the offer together with the reply.
+5. a message that affirms the assistant's last offer ("Yes, please", "jah, palun",
+   "да, давайте") is routed as the offer together with the reply, on its own words
+   only when the offer matches nothing.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from classifier_svc.answers import answers_pending
-from classifier_svc.api_matcher import Confidence, ConversationContext, Match, assess, rank
+from classifier_svc.api_matcher import Confidence, ConversationContext, Match, assess, has_rival, rank
 from classifier_svc.calibration import CalibrationProfile
 from classifier_svc.candidates import (
     ActiveSession,
@@ -36,7 +39,7 @@ from classifier_svc.candidates import (
     Workflow,
 )
 from classifier_svc.multi_intent import split_intents
-from classifier_svc.offers import says_more_than_yes, with_offer
+from classifier_svc.offers import opens_with_acceptance, with_offer
 from classifier_svc.ports import EndpointDisambiguator, EndpointSearch, IntentDecomposer
 from classifier_svc.small_talk import classify_small_talk
 from services.language import Lang
@@ -53,12 +56,21 @@ class ApiToolPolicy:
     multi_intent_enabled: bool = True
     # MULTI_API_MAX_ENDPOINTS: at most this many endpoints run in parallel.
     max_parallel_endpoints: int = 3
-    # An affirmation ("Yes, please") is routed with the domain of the last
-    # `context_messages` messages of the history (0 turns the context off); see
-    # api_matcher.ConversationContext for the weight and window.
+    # A near tie among a later message's candidates is broken by what the last
+    # `context_messages` messages of the history were about (0 turns the context off);
+    # see api_matcher.ConversationContext. An affirmation ("Yes, please") names no domain
+    # of its own, so it looks further back and lets the context choose among more.
     context_messages: int = 3
+    context_window: float = 0.01
+    affirmation_context_messages: int = 6
+    affirmation_context_window: float = 0.03
     context_weight: float = 1.0
-    context_window: float = 0.03
+    # The conversation is embedded as one text, and the model's cost grows with its length
+    # (an assistant's answer can be a long list): the most recent messages up to this many
+    # characters, each cut to a third of it; the topic is in their opening words.
+    context_chars: int = 600
+    # With no conversation to go by, a lookup wins a near tie with an action of its API.
+    read_first_window: float = 0.01
 
 
 @dataclass
@@ -91,22 +103,21 @@ class ApiToolMatcher:
         llm = LlmUse()
         decision = None
         # "Yes, please" / "jah, palun" / "да, давайте" after an offer takes the offer's intent:
-        # the reply alone says nothing (and may score anywhere). A reply that goes on to say
-        # what it wants, or whose offer matches nothing, is routed on its own words.
+        # the reply is read together with the offer it answers ("Would you like to buy
+        # tickets for this bus? Yes, I need 2" is about bus tickets, though "I need 2
+        # tickets" alone fits any). A reply whose offer matches nothing goes on its own.
         offered = with_offer(message, history)
-        own_words_first = offered is None or says_more_than_yes(message)
-        # Only an affirmation borrows the conversation's domain: measured on SGD dev, the
-        # same boost on every later turn cost more than it won, because a new request after
-        # an answer is more often about something else than about the same thing again.
-        context = await self._conversation_context(history) if offered is not None else None
-        if own_words_first:
-            decision = await self._match_message(message, lang, llm, context)
-        if decision is None and offered is not None:
+        if offered is not None:
+            context = self._context(history, affirmation=True)
             decision = await self._match_message(offered, lang, llm, context, decompose=False)
             if decision is not None:
                 decision = replace(decision, reasoning=f"affirms the last offer; {decision.reasoning}")
-        if decision is None and not own_words_first:
-            decision = await self._match_message(message, lang, llm, context)
+        if decision is None:
+            # "That will work, please reserve." accepts what was just shown, as a yes does.
+            accepting = opens_with_acceptance(message)
+            decision = await self._match_message(
+                message, lang, llm, self._context(history, affirmation=accepting)
+            )
         if decision is None:
             return None
         return replace(decision, llm_calls=llm.calls, llm_validated=llm.validated)
@@ -126,28 +137,28 @@ class ApiToolMatcher:
             return best
         return None
 
-    async def _conversation_context(self, history: Sequence[PriorMessage]) -> ConversationContext | None:
-        """The endpoints the last few messages of the conversation clearly ask for."""
-        window = [m.content.strip() for m in history[-self._policy.context_messages :] if m.content.strip()]
-        if self._policy.context_messages <= 0 or not window:
+    def _context(self, history: Sequence[PriorMessage], *, affirmation: bool) -> ConversationLookup | None:
+        policy = self._policy
+        messages = policy.affirmation_context_messages if affirmation else policy.context_messages
+        text = conversation_text(history[-messages:] if messages > 0 else (), policy.context_chars)
+        if not text:
             return None
-        found = await self._search.search(" ".join(window), 2 * self._policy.search_limit)
-        boost = {s.candidate.name: s.margin for s in rank(found, self._policy.profile) if s.margin > 0}
-        if not boost:
-            return None
-        return ConversationContext(boost, self._policy.context_weight, self._policy.context_window)
+        window = policy.affirmation_context_window if affirmation else policy.context_window
+        return ConversationLookup(self._search, text, policy, window)
 
     async def _match_message(
         self,
         message: str,
         lang: Lang,
         llm: LlmUse,
-        context: ConversationContext | None = None,
+        conversation: ConversationLookup | None = None,
         *,
         decompose: bool = True,
     ) -> Decision | None:
+        candidates = await self._search.search(message, self._policy.search_limit)
+        context = await conversation.context_for(candidates) if conversation is not None else None
         match = assess(
-            await self._search.search(message, self._policy.search_limit), self._policy.profile, context
+            candidates, self._policy.profile, context, read_first_window=self._policy.read_first_window
         )
         best = match.best
         if best is not None and len(match.plausible) > 1 and match.confidence is not Confidence.HIGH:
@@ -256,6 +267,48 @@ class ApiToolMatcher:
             # The endpoint the whole message matched stays the primary one.
             chosen = {whole.name: chosen[whole.name], **chosen}
         return list(chosen.values())[:limit] if len(chosen) >= 2 else []
+
+
+def conversation_text(messages: Sequence[PriorMessage], max_chars: int) -> str:
+    """The messages' opening words, most recent first in what is kept, in their order."""
+    per_message = max(1, max_chars // 3)
+    kept: list[str] = []
+    total = 0
+    for message in reversed(messages):
+        content = " ".join(message.content.split())
+        if len(content) > per_message:
+            content = content[: per_message + 1].rsplit(" ", 1)[0]
+        if not content:
+            continue
+        if total + len(content) > max_chars:
+            break
+        kept.append(content)
+        total += len(content) + 1
+    return " ".join(reversed(kept))
+
+
+class ConversationLookup:
+    """The context of a conversation (`api_matcher.ConversationContext`), searched only
+    when a message's candidates have a near tie it could break, and once per turn."""
+
+    def __init__(self, search: EndpointSearch, text: str, policy: ApiToolPolicy, window: float) -> None:
+        self._search = search
+        self._text = text
+        self._policy = policy
+        self._window = window
+        self._context: ConversationContext | None = None
+        self._searched = False
+
+    async def context_for(self, candidates: Sequence[Candidate]) -> ConversationContext | None:
+        if not has_rival(rank(candidates, self._policy.profile), self._window):
+            return None
+        if not self._searched:
+            self._searched = True
+            found = await self._search.search(self._text, 2 * self._policy.search_limit)
+            self._context = ConversationContext.of(
+                rank(found, self._policy.profile), weight=self._policy.context_weight, window=self._window
+            )
+        return self._context
 
 
 def _has_conjunction(message: str, policy: ApiToolPolicy) -> bool:

@@ -67,7 +67,8 @@ def api_tool_policy(settings: ClassifierSettings, profile: CalibrationProfile) -
         search_limit=settings.search_limit,
         multi_intent_enabled=settings.multi_intent_enabled,
         max_parallel_endpoints=settings.max_parallel_endpoints,
-        context_messages=settings.affirmation_context_messages,
+        context_messages=settings.conversation_context_messages,
+        affirmation_context_messages=settings.affirmation_context_messages,
     )
 
 

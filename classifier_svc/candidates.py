@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from classifier_svc.passages import Passage
 from services.language import Lang
@@ -36,6 +37,28 @@ class Candidate:
         if not self.query_terms:
             return 1.0 if self.matched_terms else 0.0
         return min(1.0, self.matched_terms / self.query_terms)
+
+    @property
+    def api(self) -> str:
+        """The API the endpoint belongs to: host and path without the operation's own
+        segment or any templated one ("https://api.example.test/hotels/reserve_hotel" and
+        ".../hotels/search_hotel" → "api.example.test/hotels"). A conversation about one
+        operation of an API is about the API, so its other operations share the context.
+        Without a URL the endpoint is an API of its own."""
+        url = str(getattr(self.endpoint, "url", "") or "")
+        if not url:
+            return self.name
+        parts = urlsplit(url)
+        segments = [s for s in parts.path.split("/") if s]
+        while segments and "{" in segments[-1]:
+            segments.pop()
+        return "/".join([parts.netloc.lower(), *segments[:-1]])
+
+    @property
+    def acts(self) -> bool:
+        """Whether calling the endpoint changes something (books, buys, sends) rather
+        than looks something up."""
+        return str(getattr(self.endpoint, "method", "GET") or "GET").upper() != "GET"
 
 
 @dataclass(frozen=True)

@@ -49,13 +49,26 @@ def with_offer(message: str, history: Sequence[PriorMessage]) -> str | None:
     return f"{offer} {message.strip()}" if offer and is_offer(offer) else None
 
 
-# An affirmation followed by this many words of its own says what it wants by itself
-# ("Yes, I also need a bus to Fresno on the 5th").
-SELF_CONTAINED_WORDS = 4
-_WORDS = re.compile(r"[^\W\d_]{2,}", re.UNICODE)
+# Words of a clause that only accepts what was shown: "That works for me", "Sounds
+# great", "Perfect", "See sobib mulle", "Это подходит".
+_ACCEPTANCE_WORDS = frozenset(
+    """
+    that this it its it's that's thats one sounds sound looks seems is will would be do works work
+    suits for me to us great good perfect fine nice cool awesome wonderful excellent fantastic super
+    lovely amazing ok okay alright right yes yeah yep sure oh well very really so much thanks thank you
+    see on oleks mulle meile jah sobib sobiks hea hästi väga tore suurepärane super olgu aitäh tänan
+    это то мне нам да хорошо отлично подходит подойдёт подойдет годится прекрасно супер ладно спасибо
+    вполне очень
+    """.split()
+)
+_CLAUSE = re.compile(r"[.,!;:]+")
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?", re.UNICODE)
 
 
-def says_more_than_yes(message: str) -> bool:
-    match = _AFFIRMATIVE.match(message)
-    rest = message[match.end() :] if match else message
-    return len(_WORDS.findall(rest)) >= SELF_CONTAINED_WORDS
+def opens_with_acceptance(message: str) -> bool:
+    """Whether the message opens with a clause that only accepts what the assistant just
+    presented and then goes on ("That will work, please reserve." / "Sounds good. Can
+    you make me a reservation?"): the request that follows is about that thing."""
+    head, *rest = _CLAUSE.split(message.strip(), maxsplit=1)
+    words = [w.casefold() for w in _WORD.findall(head)]
+    return bool(words) and bool(rest and _WORD.search(rest[0])) and all(w in _ACCEPTANCE_WORDS for w in words)

@@ -49,8 +49,10 @@ class ClassifierSettings(LLMServiceSettings):
     calibration_profile: str = ""
     search_limit: int = Field(default=10, ge=1, le=50)
     max_parallel_endpoints: int = Field(default=3, ge=2, le=5)
-    # "Yes, please" is routed with the domain of this many earlier messages (0: off).
-    affirmation_context_messages: int = Field(default=3, ge=0, le=20)
+    # A near tie is broken by what this many earlier messages were about (0: off), and
+    # "Yes, please" (which names no domain) by this many.
+    conversation_context_messages: int = Field(default=3, ge=0, le=20)
+    affirmation_context_messages: int = Field(default=6, ge=0, le=20)
     # A follow-up ("Same for Latvia?") goes to another endpoint only with this dense cosine
     # and a match in words (classifier_svc/follow_up.py); else it updates the last call.
     follow_up_override_cosine: float = Field(default=0.82, ge=0, le=1)

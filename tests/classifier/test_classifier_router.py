@@ -4,10 +4,13 @@ and tests/classifier/test_routing_cases.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from types import SimpleNamespace
+
 import pytest
 
 from classifier_svc.api_matcher import Confidence, assess
-from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
+from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy, conversation_text
 from classifier_svc.calibration import CalibrationProfile, ScoreThresholds
 from classifier_svc.candidates import (
     ActiveSession,
@@ -19,6 +22,7 @@ from classifier_svc.candidates import (
     Workflow,
 )
 from classifier_svc.multi_intent import split_intents
+from classifier_svc.offers import opens_with_acceptance
 from classifier_svc.ports import EndpointDisambiguator, IntentDecomposer
 from classifier_svc.router import Router, RouterPolicy
 from classifier_svc.small_talk import SmallTalk, SmallTalkKind, classify_small_talk
@@ -334,13 +338,145 @@ async def test_conversation_context_only_chooses_among_close_candidates(detector
     assert [c.name for c in decision.endpoints] == ["reserve_restaurant"]
 
 
-async def test_only_an_affirmation_borrows_the_conversation(detector: LanguageDetector) -> None:
-    search = _reservation_search()
+def api_cand(api: str, name: str, score: float, *, acts: bool = False) -> Candidate:
+    """A candidate of the API at https://{api}.example.test/ (an operation per path)."""
+    endpoint = SimpleNamespace(
+        url=f"https://{api}.example.test/v1/{name}/{{id}}", method="POST" if acts else "GET"
+    )
+    return replace(cand(name, score), endpoint=endpoint)
+
+
+def test_an_endpoints_api_is_its_url_without_the_operation() -> None:
+    assert api_cand("buses", "find_bus", 0.9).api == "buses.example.test/v1"
+    assert api_cand("buses", "buy_bus_ticket", 0.9, acts=True).api == "buses.example.test/v1"
+    assert api_cand("buses", "buy_bus_ticket", 0.9, acts=True).acts
+    assert not api_cand("buses", "find_bus", 0.9).acts
+    # Without a URL an endpoint is an API of its own.
+    assert cand("reserve_car", 0.9).api == "reserve_car"
+
+
+def _bus_trip_search() -> ScriptedSearch:
+    return ScriptedSearch(
+        {
+            # The conversation so far: a bus search (it matched the search, not the purchase).
+            "bus to fresno": [api_cand("buses", "find_bus", 0.93), api_cand("events", "find_events", 0.84)],
+            # "make me a reservation" names no domain: a table leads a bus ticket by a hair.
+            "make me a reservation": [
+                api_cand("restaurants", "reserve_restaurant", 0.905, acts=True),
+                api_cand("buses", "buy_bus_ticket", 0.90, acts=True),
+            ],
+            # Clearly about a restaurant.
+            "table for two": [
+                api_cand("restaurants", "reserve_restaurant", 0.93, acts=True),
+                api_cand("buses", "buy_bus_ticket", 0.88, acts=True),
+            ],
+        }
+    )
+
+
+_BUS_HISTORY = [
+    PriorMessage("user", "I need a bus to Fresno on Friday"),
+    PriorMessage("assistant", "There is a bus at 8:40 am for $30."),
+]
+
+
+async def test_a_near_tie_goes_to_the_api_the_conversation_is_about(detector: LanguageDetector) -> None:
+    router = make_router(_bus_trip_search(), Sessions(), detector)
+    decision = await router.decide("c1", "Can you make me a reservation?", None, history=_BUS_HISTORY)
+    assert [c.name for c in decision.endpoints] == ["buy_bus_ticket"]
+    # With no conversation the reply's own best stands.
+    alone = await router.decide("c2", "Can you make me a reservation?", None)
+    assert [c.name for c in alone.endpoints] == ["reserve_restaurant"]
+
+
+async def test_a_clear_match_never_searches_the_conversation(detector: LanguageDetector) -> None:
+    search = _bus_trip_search()
     router = make_router(search, Sessions(), detector)
-    history = [
-        PriorMessage("user", "Find me a hotel in Tartu for Friday"),
-        PriorMessage("assistant", "Here it is. Is there anything else?"),
-    ]
-    decision = await router.decide("c1", "Now make a reservation at a restaurant", None, history=history)
+    decision = await router.decide("c1", "Book a table for two at Bocca", None, history=_BUS_HISTORY)
     assert [c.name for c in decision.endpoints] == ["reserve_restaurant"]
-    assert all("hotel in tartu" not in q.lower() for q in search.queries)
+    assert all("bus to fresno" not in q.lower() for q in search.queries)
+
+
+async def test_a_yes_reads_the_offer_with_the_reply(detector: LanguageDetector) -> None:
+    # "I need 2 tickets" alone is a movie ticket; after "buy tickets for this bus?" it is a bus ticket.
+    search = ScriptedSearch(
+        {
+            "tickets for this bus": [
+                api_cand("buses", "buy_bus_ticket", 0.93, acts=True),
+                api_cand("movies", "buy_movie_tickets", 0.88, acts=True),
+            ],
+            "i need 2 tickets": [
+                api_cand("movies", "buy_movie_tickets", 0.92, acts=True),
+                api_cand("buses", "buy_bus_ticket", 0.86, acts=True),
+            ],
+        }
+    )
+    router = make_router(search, Sessions(), detector)
+    history = [*_BUS_HISTORY[:1], PriorMessage("assistant", "Would you like to buy tickets for this bus?")]
+    decision = await router.decide("c1", "Yes, I need 2 tickets.", None, history=history)
+    assert [c.name for c in decision.endpoints] == ["buy_bus_ticket"]
+    assert decision.reasoning.startswith("affirms the last offer")
+
+
+@pytest.mark.parametrize(
+    ("acting", "looking_up", "expected"),
+    [
+        # A near tie within one API: look up first.
+        (
+            api_cand("buses", "buy_bus_ticket", 0.91, acts=True),
+            api_cand("buses", "find_bus", 0.905),
+            "find_bus",
+        ),
+        # A lookup of another API is another question: the action stands.
+        (
+            api_cand("buses", "buy_bus_ticket", 0.91, acts=True),
+            api_cand("trains", "find_train", 0.905),
+            "buy_bus_ticket",
+        ),
+        # A clear lead for the action stands.
+        (
+            api_cand("buses", "buy_bus_ticket", 0.93, acts=True),
+            api_cand("buses", "find_bus", 0.90),
+            "buy_bus_ticket",
+        ),
+    ],
+)
+async def test_with_no_conversation_a_lookup_wins_a_near_tie_with_an_action_of_its_api(
+    detector: LanguageDetector, acting: Candidate, looking_up: Candidate, expected: str
+) -> None:
+    router = make_router(ScriptedSearch({"bus": [acting, looking_up]}), Sessions(), detector)
+    decision = await router.decide("c1", "I want a bus ticket to Fresno", None)
+    assert [c.name for c in decision.endpoints] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("message", "accepts"),
+    [
+        ("That will work, please reserve.", True),
+        ("Sounds good. Can you make me a reservation?", True),
+        ("Perfect! Book it.", True),
+        ("See sobib mulle, broneeri palun.", True),
+        ("Это подходит. Купите билет.", True),
+        ("That is all, thanks.", False),
+        ("Great.", False),
+        ("Find me a bus, then a hotel.", False),
+    ],
+)
+def test_a_message_opening_by_accepting_what_was_shown(message: str, accepts: bool) -> None:
+    assert opens_with_acceptance(message) is accepts
+
+
+def test_the_conversation_is_searched_by_the_opening_words_of_its_latest_messages() -> None:
+    history = [
+        PriorMessage("user", "Find me a bus to Fresno"),
+        PriorMessage("assistant", "Buses on Friday: " + "8:40 am $30, " * 200),
+        PriorMessage("user", "The first one, please"),
+        PriorMessage("assistant", "Shall I book it?"),
+        PriorMessage("user", "Yes"),
+    ]
+    text = conversation_text(history, 90)
+    assert len(text) <= 90
+    # The latest messages whole, the long answer by its opening words, in their order;
+    # the oldest message no longer fits.
+    assert text == "Buses on Friday: 8:40 am $30, The first one, please Shall I book it? Yes"
+    assert conversation_text(history, 1000).startswith("Find me a bus to Fresno Buses on Friday")
