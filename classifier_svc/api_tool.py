@@ -270,7 +270,8 @@ class ApiToolMatcher:
 
 
 def conversation_text(messages: Sequence[PriorMessage], max_chars: int) -> str:
-    """The messages' opening words, most recent first in what is kept, in their order."""
+    """The opening words of the latest messages (each cut to a third of `max_chars`) that
+    fit in `max_chars` together, in the order they were written."""
     per_message = max(1, max_chars // 3)
     kept: list[str] = []
     total = 0
