@@ -25,6 +25,7 @@ from services.edge.paths import CanonicalPathMiddleware
 from services.edge.routes.admin import AdminRoutes
 from services.edge.routes.chat import ChatRoutes
 from services.edge.routes.health import HealthRoutes
+from services.edge.routes.identity import IdentityRoutes
 from services.edge.routes.page import PageRoutes
 from services.edge.routes.results import CallerResults, ResultRoutes
 from services.edge.settings import EdgeSettings
@@ -93,6 +94,7 @@ def create_apps(
         Route("/", page.index, methods=["GET"]),
         Route("/healthz", health.healthz, methods=["GET"]),
         Route("/readyz", health.readyz, methods=["GET"]),
+        Route("/v1/identity", IdentityRoutes().ensure, methods=["POST"]),
         Route("/v1/orchestrate/stream", chat.stream, methods=["POST"]),
         Route("/v1/orchestrate", chat.collect, methods=["POST"]),
     ]

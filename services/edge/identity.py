@@ -7,7 +7,9 @@ the HttpOnly cookie `atc_chat_token`, for the chat page):
   public key) with its issuer and audience checked; the owner is `user:<sub>`;
 - the edge's own anonymous chat token (HS256 under `chat_token_secret`), issued on
   a chat's first turn in the `X-Chat-Token` response header and the cookie; it binds
-  a chat id to an anonymous owner `anon:<random>`.
+  a chat id to an anonymous owner `anon:<random>`. The chat page asks for one before
+  its first turn (`POST /v1/identity`, bound to no chat yet), so every tab of one
+  browser acts as one owner.
 
 The owner never comes from the request body. Routes call `resolve_owner(request)`;
 the chat routes also call `IdentityResolver.for_chat` to get (or mint) the chat token.
@@ -206,6 +208,30 @@ class IdentityResolver:
         owner_id = owner.owner_id if owner is not None else f"anon:{uuid.uuid4().hex}"
         bound = Owner(owner_id=owner_id, kind="anonymous", chat_id=chat_id)
         return ChatBinding(bound, issued_token=self.issue_chat_token(owner_id, chat_id))
+
+    def for_page(self, request: Request) -> ChatBinding:
+        """The identity a chat page holds before its first turn. Minted on a first turn
+        instead, two tabs opened at once each got an owner of their own while the
+        browser kept only the last cookie, so the other tab's next turn was refused as
+        someone else's chat. A caller with a valid credential keeps it; a cookie that no
+        longer verifies (expired, or from a rotated secret) is replaced, while a bad
+        bearer token is still an error."""
+        try:
+            owner = self.resolve(request)
+        except Unauthenticated:
+            if request.headers.get("authorization") is not None:
+                raise
+            owner = None
+        if owner is not None:
+            return ChatBinding(owner)
+        if not self._anonymous:
+            raise Unauthenticated("a bearer token is required", reason="UNAUTHENTICATED")
+        owner_id = f"anon:{uuid.uuid4().hex}"
+        # Bound to no chat: the first turn of each chat gets a token bound to it.
+        return ChatBinding(
+            Owner(owner_id=owner_id, kind="anonymous", chat_id=""),
+            issued_token=self.issue_chat_token(owner_id, ""),
+        )
 
     def issue_chat_token(self, owner_id: str, chat_id: str) -> str:
         now = int(self._clock())

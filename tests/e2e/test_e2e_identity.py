@@ -3,6 +3,7 @@ loop_svc's sessions refusing another owner without being touched."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -98,6 +99,31 @@ async def test_another_owner_is_refused_and_the_session_is_untouched(
         )
     assert done.status_code == 200, done.text
     assert done.json()["outcome"] == "answered"
+
+
+async def test_two_tabs_opened_at_once_act_as_one_owner(mesh: Mesh) -> None:
+    """One browser (one cookie jar), two tabs opened together. Each page settles its
+    identity first; both first turns then carry the same owner, so neither tab's next
+    turn is refused as another owner's chat (minting the owner on the first turn gave
+    each tab its own while the jar kept only the last)."""
+    async with httpx.AsyncClient(base_url=mesh.edge_url, timeout=60) as browser:
+        pages = await asyncio.gather(browser.post("/v1/identity"), browser.post("/v1/identity"))
+        assert all(p.status_code == 200 for p in pages)
+        tab_a, tab_b = str(uuid.uuid4()), str(uuid.uuid4())
+        question = "What are the public holidays in Estonia?"
+        first_a, first_b = await asyncio.gather(
+            browser.post("/v1/orchestrate", json={"chatId": tab_a, "message": question}),
+            browser.post("/v1/orchestrate", json={"chatId": tab_b, "message": question}),
+        )
+        assert first_a.status_code == first_b.status_code == 200
+        owners = {owner_in(first_a.headers[CHAT_TOKEN_HEADER]), owner_in(first_b.headers[CHAT_TOKEN_HEADER])}
+        assert len(owners) == 1
+        for chat_id in (tab_a, tab_b):
+            reply = await browser.post(
+                "/v1/orchestrate", json={"chatId": chat_id, "message": "2026-01-01 to 2026-12-31"}
+            )
+            assert reply.status_code == 200, reply.text
+            assert reply.json()["outcome"] == "answered"
 
 
 async def test_a_10000_character_message_is_answered_within_bounded_work(

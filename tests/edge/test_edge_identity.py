@@ -194,11 +194,15 @@ async def test_anonymous_off_requires_a_token(mesh) -> None:
             transport=httpx.ASGITransport(app=app), base_url="http://edge"
         ) as client:
             reply = await client.post("/v1/orchestrate", json=turn())
+            page = await client.post("/v1/identity")
     finally:
         await classifier.close()
         await indexer.close()
     assert reply.status_code == 401
     assert mesh.classifier.turns == []
+    # Nor is an anonymous identity handed to the page.
+    assert page.status_code == 401 and page.json()["error"]["reason"] == "UNAUTHENTICATED"
+    assert CHAT_TOKEN_HEADER not in page.headers
 
 
 async def test_owner_refused_downstream_is_403(http: httpx.AsyncClient, mesh) -> None:
@@ -206,3 +210,49 @@ async def test_owner_refused_downstream_is_403(http: httpx.AsyncClient, mesh) ->
     assert reply.status_code == 403
     assert reply.json()["error"]["reason"] == "OWNED_BY_ANOTHER"
     assert CHAT_TOKEN_HEADER not in reply.headers
+
+
+async def test_the_page_identity_is_issued_once_and_kept(http: httpx.AsyncClient, mesh) -> None:
+    first = await http.post("/v1/identity")
+    assert first.status_code == 200 and first.json() == {"kind": "anonymous", "issued": True}
+    token = first.headers[CHAT_TOKEN_HEADER]
+    cookie = first.headers["set-cookie"]
+    assert f"{CHAT_TOKEN_COOKIE}={token}" in cookie and "httponly" in cookie.lower()
+    claims = jwt.decode(token, options={"verify_signature": False})
+    assert claims["sub"].startswith("anon:") and claims["chat"] == ""
+    # Asked again (another tab, a reload) with the cookie: nothing new.
+    again = await http.post("/v1/identity")
+    assert again.json() == {"kind": "anonymous", "issued": False}
+    assert "set-cookie" not in again.headers
+    # The first turn of a chat acts as that owner and gets a token bound to the chat.
+    chat_id = f"chat-{uuid.uuid4().hex[:8]}"
+    reply = await http.post("/v1/orchestrate", json=turn(chat_id))
+    assert reply.status_code == 200
+    assert mesh.classifier.turns[0].owner_id == claims["sub"]
+    bound = jwt.decode(reply.headers[CHAT_TOKEN_HEADER], options={"verify_signature": False})
+    assert bound["chat"] == chat_id
+
+
+async def test_a_page_identity_that_no_longer_verifies_is_replaced(http: httpx.AsyncClient, mesh) -> None:
+    expired = jwt.encode(
+        {"iss": "atc-edge", "aud": "atc-chat", "sub": "anon:old", "chat": "", "exp": 1},
+        "a-guessed-secret-that-is-long-enough-for-hs256",
+        algorithm="HS256",
+    )
+    http.cookies.set(CHAT_TOKEN_COOKIE, expired)
+    reply = await http.post("/v1/identity")
+    assert reply.status_code == 200 and reply.json()["issued"] is True
+    assert owner_of(reply.headers[CHAT_TOKEN_HEADER]) != "anon:old"
+    # A bad bearer token is the caller's error, not replaced.
+    bad = await http.post("/v1/identity", headers=bearer(expired))
+    assert bad.status_code == 401
+
+
+async def test_a_signed_in_user_needs_no_page_identity(http: httpx.AsyncClient, mesh, signing_key) -> None:
+    reply = await http.post("/v1/identity", headers=bearer(user_token(signing_key)))
+    assert reply.status_code == 200 and reply.json() == {"kind": "user", "issued": False}
+    assert CHAT_TOKEN_HEADER not in reply.headers
+
+
+def owner_of(token: str) -> str:
+    return str(jwt.decode(token, options={"verify_signature": False})["sub"])
