@@ -30,10 +30,12 @@ from classifier_svc.candidates import (
     PriorMessage,
     Workflow,
 )
+from classifier_svc.catalogue_adapters import endpoint_candidates
 from classifier_svc.router import Router, RouterPolicy
 from indexer_svc.app import build_catalogue
 from indexer_svc.catalogue import Catalogue
 from indexer_svc.embeddings import Embedder
+from indexer_svc.servicer import search_response
 from indexer_svc.settings import IndexerSettings
 from services.language import Lang, LanguageDetector
 
@@ -96,9 +98,10 @@ def spread(cases: list[Case], limit: int | None) -> list[Case]:
 
 
 class CatalogueSearch:
-    """`EndpointSearch` over `Catalogue.search` in process, Candidates built as the gRPC
-    adapter builds them; results are kept per (query, limit) so calibration can re-score
-    the same searches under many profiles."""
+    """`EndpointSearch` over `Catalogue.search` in process. Each result goes through the
+    indexer's own Search response and the classifier's own conversion of it, so the
+    router reads exactly what it reads over gRPC; results are kept per (query, limit) so
+    calibration can re-score the same searches under many profiles."""
 
     def __init__(self, catalogue: Catalogue) -> None:
         self._catalogue = catalogue
@@ -110,21 +113,7 @@ class CatalogueSearch:
         if key not in self._cache:
             result = await self._catalogue.search("endpoint", query=query, limit=limit)
             self.model = result.embedding_model
-            self._cache[key] = [
-                Candidate(
-                    endpoint_id=hit.id,
-                    name=getattr(hit.entity, "name", ""),
-                    dense_cosine=hit.dense_cosine,
-                    hybrid_rank=hit.hybrid_rank,
-                    matched_terms=hit.matched_terms,
-                    query_terms=result.query_terms,
-                    endpoint=hit.entity,
-                    prototype_cosine=hit.prototype_cosine,
-                    description_cosine=hit.description_cosine,
-                    has_prototype=hit.has_prototype,
-                )
-                for hit in result.hits
-            ]
+            self._cache[key] = endpoint_candidates(search_response(result))
         return self._cache[key]
 
 

@@ -27,14 +27,32 @@ def _argv(pid: int) -> Argv:
     return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
 
 
+def _children(pid: int) -> list[int]:
+    """Child pids of every thread of `pid`. Threads and processes come and go while
+    /proc is read (a gRPC or asyncio worker thread ends): one that is gone has none."""
+    found: list[int] = []
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except FileNotFoundError:
+        return found
+    for task in tasks:
+        try:
+            found += [int(p) for p in (task / "children").read_text().split()]
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return found
+
+
 def _child_pid(root: int, matches: Callable[[Argv], bool]) -> int:
     pending = [root]
     while pending:
         pid = pending.pop()
-        if pid != root and matches(_argv(pid)):
-            return pid
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            pending += [int(p) for p in (task / "children").read_text().split()]
+        try:
+            if pid != root and matches(_argv(pid)):
+                return pid
+        except FileNotFoundError:
+            continue  # exited since its parent listed it
+        pending += _children(pid)
     raise AssertionError(f"no such process under {root}")
 
 
