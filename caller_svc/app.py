@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING
 
 import httpx
 import redis.asyncio as aioredis
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
 
 from atc.caller.v1 import caller_pb2, caller_pb2_grpc
 from atc.indexer.v1 import indexer_pb2_grpc
@@ -24,6 +22,7 @@ from caller_svc.result_store import ResultStore
 from caller_svc.servicer import CallerServicer, ReplyMargin
 from caller_svc.settings import CallerSettings
 from services.llm import build_lm
+from services.redis_client import connect_redis
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount, service_server
 from services.runtime.telemetry import DomainMetrics, Telemetry
@@ -33,13 +32,13 @@ if TYPE_CHECKING:
 
 
 def open_redis(settings: CallerSettings) -> aioredis.Redis:
-    # No retries: when Redis is down we fall back at once instead of stalling the answer.
-    return aioredis.Redis.from_url(
+    # No retries: when Redis is down the result store falls back at once instead of
+    # stalling the answer.
+    return connect_redis(
         settings.redis_url,
-        decode_responses=True,
+        connect_timeout=settings.redis_timeout_seconds,
         socket_timeout=settings.redis_timeout_seconds,
-        socket_connect_timeout=settings.redis_timeout_seconds,
-        retry=Retry(NoBackoff(), 0),
+        retries=0,
     )
 
 

@@ -25,16 +25,18 @@ def connect_redis(
     decode_responses: bool = True,
     connect_timeout: float = CONNECT_TIMEOUT_SECONDS,
     socket_timeout: float = SOCKET_TIMEOUT_SECONDS,
+    retries: int = 1,
 ) -> aioredis.Redis:
+    """A client for `url`. One quick retry (the default) covers a connection the server
+    closed (a restart) while a Redis that stays down fails fast; `retries=0` fails at
+    once, for a caller with a fallback of its own that must not stall a turn."""
     return aioredis.Redis.from_url(
         url,
         decode_responses=decode_responses,
         socket_connect_timeout=connect_timeout,
         socket_timeout=socket_timeout,
         health_check_interval=HEALTH_CHECK_INTERVAL_SECONDS,
-        # One quick retry covers a connection the server closed (a restart); a Redis
-        # that stays down fails fast.
-        retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), retries=1),
+        retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), retries=retries),
         retry_on_error=[RedisConnectionError, RedisTimeoutError],
     )
 
