@@ -93,7 +93,7 @@ class ConversationContext:
         for s in ranked:
             if s.margin <= 0:
                 continue
-            endpoint_boost[s.candidate.name] = max(s.margin, endpoint_boost.get(s.candidate.name, 0.0))
+            endpoint_boost[s.candidate.name] = s.margin  # `rank` keeps one entry per name
             api_boost[s.candidate.api] = max(s.margin, api_boost.get(s.candidate.api, 0.0))
         if not endpoint_boost:
             return None
@@ -179,7 +179,17 @@ def assess(
     *,
     read_first_window: float = 0.0,
 ) -> Match:
-    ranked = rank(candidates, profile)
+    return assess_ranked(rank(candidates, profile), profile, context, read_first_window=read_first_window)
+
+
+def assess_ranked(
+    ranked: Sequence[Scored],
+    profile: CalibrationProfile,
+    context: ConversationContext | None = None,
+    *,
+    read_first_window: float = 0.0,
+) -> Match:
+    """`assess` of candidates already ranked by `rank`."""
     if not ranked:
         return Match(Confidence.NONE, None)
     best = ranked[0]

@@ -27,7 +27,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from classifier_svc.answers import answers_pending
-from classifier_svc.api_matcher import Confidence, ConversationContext, Match, assess, has_rival, rank
+from classifier_svc.api_matcher import (
+    Confidence,
+    ConversationContext,
+    Match,
+    Scored,
+    assess,
+    assess_ranked,
+    has_rival,
+    rank,
+)
 from classifier_svc.calibration import CalibrationProfile
 from classifier_svc.candidates import (
     ActiveSession,
@@ -155,10 +164,10 @@ class ApiToolMatcher:
         *,
         decompose: bool = True,
     ) -> Decision | None:
-        candidates = await self._search.search(message, self._policy.search_limit)
-        context = await conversation.context_for(candidates) if conversation is not None else None
-        match = assess(
-            candidates, self._policy.profile, context, read_first_window=self._policy.read_first_window
+        ranked = rank(await self._search.search(message, self._policy.search_limit), self._policy.profile)
+        context = await conversation.context_for(ranked) if conversation is not None else None
+        match = assess_ranked(
+            ranked, self._policy.profile, context, read_first_window=self._policy.read_first_window
         )
         best = match.best
         if best is not None and len(match.plausible) > 1 and match.confidence is not Confidence.HIGH:
@@ -300,8 +309,9 @@ class ConversationLookup:
         self._context: ConversationContext | None = None
         self._searched = False
 
-    async def context_for(self, candidates: Sequence[Candidate]) -> ConversationContext | None:
-        if not has_rival(rank(candidates, self._policy.profile), self._window):
+    async def context_for(self, ranked: Sequence[Scored]) -> ConversationContext | None:
+        """The context, when the message's ranked candidates have a tie it could break."""
+        if not has_rival(ranked, self._window):
             return None
         if not self._searched:
             self._searched = True

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -38,7 +39,7 @@ class Candidate:
             return 1.0 if self.matched_terms else 0.0
         return min(1.0, self.matched_terms / self.query_terms)
 
-    @property
+    @cached_property
     def api(self) -> str:
         """The API the endpoint belongs to: host and path without the operation's own
         segment or any templated one ("https://api.example.test/hotels/reserve_hotel" and
