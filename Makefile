@@ -62,7 +62,7 @@ lint: $(STAMP)
 	$(MAKE) typecheck
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --disallow-untyped-defs services indexer_svc classifier_svc loop_svc caller_svc
+	$(BIN)/mypy --disallow-untyped-defs services edge_svc indexer_svc classifier_svc loop_svc caller_svc devtools
 
 ## Re-pin constraints.txt from .venv after a dependency change in pyproject.toml.
 constraints: $(STAMP)
@@ -74,7 +74,7 @@ constraints: $(STAMP)
 proto: $(STAMP)
 	$(BIN)/buf lint
 	$(BIN)/buf format -w
-	$(BIN)/python -m services.devtools.protogen
+	$(BIN)/python -m devtools.protogen
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .

@@ -28,7 +28,7 @@ from caller_svc.formatter import ResultToFormat
 from caller_svc.llm_context import MAX_RESPONSE_BYTES, result_context
 from caller_svc.result_store import ResultStore
 from caller_svc.summary import summarize
-from services.devtools.redis_server import EmbeddedRedis
+from devtools.redis_server import EmbeddedRedis
 
 ROW_COUNTS = (10, 1_000, 10_000)
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import httpx
 
-from services.devtools.launcher.subprocess_mesh import atc_up
-from services.devtools.redis_server import free_port
+from devtools.launcher.subprocess_mesh import atc_up
+from devtools.redis_server import free_port
 
 
 async def main() -> None:

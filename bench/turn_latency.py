@@ -22,8 +22,8 @@ from pathlib import Path
 
 import httpx
 
-from services.devtools.launcher.inprocess import running_mesh
-from services.devtools.redis_server import EmbeddedRedis
+from devtools.launcher.inprocess import running_mesh
+from devtools.redis_server import EmbeddedRedis
 
 TURNS = [
     ("What are the public holidays in Estonia?", "question"),

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from services.devtools.redis_server import EmbeddedRedis
+from devtools.redis_server import EmbeddedRedis
 from tests.support import SEED_BODY
 
 # litellm otherwise fetches a price map at first use; DSPy caches under our folder.

@@ -10,7 +10,7 @@ from typing import Any
 
 from starlette.types import ASGIApp
 
-from services.devtools.launcher.inprocess import Lifespan, serve_asgi, server_url, uvicorn_server
+from devtools.launcher.inprocess import Lifespan, serve_asgi, server_url, uvicorn_server
 
 __all__ = ["SEED_BODY", "serve_asgi", "serve_asgi_in_thread"]
 

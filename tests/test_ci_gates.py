@@ -15,7 +15,15 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-TYPED_PACKAGES = ["services", "indexer_svc", "classifier_svc", "loop_svc", "caller_svc"]
+TYPED_PACKAGES = [
+    "services",
+    "edge_svc",
+    "indexer_svc",
+    "classifier_svc",
+    "loop_svc",
+    "caller_svc",
+    "devtools",
+]
 
 
 def _git(*args: str) -> subprocess.CompletedProcess[bytes]:

@@ -21,10 +21,10 @@ import yaml
 
 from caller_svc.settings import CallerSettings
 from classifier_svc.settings import ClassifierSettings
+from devtools.demo_apis.settings import DemoApiSettings
+from edge_svc.settings import EdgeSettings
 from indexer_svc.settings import IndexerSettings
 from loop_svc.settings import LoopSettings
-from services.devtools.demo_apis.settings import DemoApiSettings
-from services.edge.settings import EdgeSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -35,8 +35,8 @@ SETTINGS: dict[str, Any] = {
     "classifier_svc": ClassifierSettings,
     "loop_svc": LoopSettings,
     "caller_svc": CallerSettings,
-    "services.edge": EdgeSettings,
-    "services.devtools.demo_apis": DemoApiSettings,
+    "edge_svc": EdgeSettings,
+    "devtools.demo_apis": DemoApiSettings,
 }
 # Read by libraries, not by our settings.
 LIBRARY_ENV = {"LITELLM_LOCAL_MODEL_COST_MAP", "HOME"}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from services.devtools.protogen import GEN_ROOT, REPO_ROOT, generate
+from devtools.protogen import GEN_ROOT, REPO_ROOT, generate
 
 BUF = Path(sys.executable).parent / "buf"
 

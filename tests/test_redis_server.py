@@ -1,4 +1,4 @@
-from services.devtools.redis_server import EmbeddedRedis
+from devtools.redis_server import EmbeddedRedis
 
 
 async def test_embedded_redis_answers(redis_client):

@@ -17,7 +17,7 @@ from starlette.routing import Route
 
 from caller_svc.egress import EgressGuard, parse_allow_list
 from caller_svc.http_caller import host_of
-from services.devtools.demo_apis.app import create_app
+from devtools.demo_apis.app import create_app
 from tests.support import serve_asgi_in_thread
 
 

@@ -15,8 +15,8 @@ from caller_svc.json_view import humanize_key, humanize_name
 from caller_svc.locale_format import format_number
 from caller_svc.servicer import label_book
 from caller_svc.summary import summarize
-from services.devtools.demo_apis.app import create_app
-from services.devtools.demo_apis.catalogue import load_catalogue
+from devtools.demo_apis.app import create_app
+from devtools.demo_apis.catalogue import load_catalogue
 
 
 @pytest.fixture()

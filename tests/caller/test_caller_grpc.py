@@ -17,8 +17,8 @@ from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from caller_svc.app import build_server
 from caller_svc.settings import CallerSettings
-from services.devtools.demo_apis.catalogue import load_catalogue
-from services.devtools.redis_server import EmbeddedRedis
+from devtools.demo_apis.catalogue import load_catalogue
+from devtools.redis_server import EmbeddedRedis
 from services.runtime.status import error_info
 from tests.caller.conftest import allow_list_setting
 

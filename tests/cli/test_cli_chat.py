@@ -12,7 +12,7 @@ async def _chat(address: str, stdin: bytes, *args: str) -> tuple[int, str, str]:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "services.devtools.cli",
+        "devtools.cli",
         "chat",
         "--target",
         address,
@@ -54,7 +54,7 @@ async def test_chat_prints_streamed_tokens_and_new_starts_a_new_chat(chat_server
 
 
 async def test_chat_reports_an_unreachable_classifier_and_ends_at_eof() -> None:
-    from services.devtools.redis_server import free_port
+    from devtools.redis_server import free_port
 
     code, out, err = await _chat(f"127.0.0.1:{free_port()}", b"hello\n", "--timeout", "5")
     assert code == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from atc.common.v1 import turn_event_pb2
-from services.devtools.launcher.chat import TerminalChat
+from devtools.launcher.chat import TerminalChat
 
 
 def test_sources_are_listed_on_stderr() -> None:

@@ -6,9 +6,9 @@ import io
 import json
 from pathlib import Path
 
-from services.devtools.cli import main
-from services.devtools.launcher.mesh import CATALOGUE_FILE
-from services.devtools.launcher.seed import seed
+from devtools.cli import main
+from devtools.launcher.mesh import CATALOGUE_FILE
+from devtools.launcher.seed import seed
 from tests.edge.conftest import Mesh, mesh  # noqa: F401  (the stand-in gRPC server fixture)
 
 

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from services.devtools.launcher.mesh import MeshOptions, plan_mesh
-from services.devtools.redis_server import free_port
+from devtools.launcher.mesh import MeshOptions, plan_mesh
+from devtools.redis_server import free_port
 
 DRIVER = r"""
 import asyncio, sys
 from pathlib import Path
-from services.devtools.launcher.foreground import run_foreground
-from services.devtools.supervisor import ChildSpec, Supervisor, http_ready
+from devtools.launcher.foreground import run_foreground
+from devtools.supervisor import ChildSpec, Supervisor, http_ready
 script, record, logs = sys.argv[1:4]
 specs = []
 for arg in sys.argv[4:]:
@@ -39,7 +39,7 @@ async def test_up_fails_fast_naming_host_and_port_when_the_edge_port_is_taken(tm
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "services.devtools.cli",
+            "devtools.cli",
             "up",
             "--port",
             str(port),
@@ -65,7 +65,7 @@ async def test_edge_alone_fails_with_a_clear_message_on_a_taken_port() -> None:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "services.edge",
+            "edge_svc",
             env={**__import__("os").environ, "ATC_EDGE_PORT": str(port)},
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,

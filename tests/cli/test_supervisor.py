@@ -1,4 +1,4 @@
-"""services.devtools.supervisor with tiny real child processes."""
+"""devtools.supervisor with tiny real child processes."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 import httpx
 import pytest
 
-from services.devtools.supervisor import ChildStartError, RestartPolicy, Supervisor
+from devtools.supervisor import ChildStartError, RestartPolicy, Supervisor
 
 
 async def test_starts_in_order_and_stops_in_reverse(children, tmp_path) -> None:

@@ -5,7 +5,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from services.devtools.demo_apis.app import create_app
+from devtools.demo_apis.app import create_app
 
 
 @pytest.fixture()

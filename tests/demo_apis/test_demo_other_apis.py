@@ -3,7 +3,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from services.devtools.demo_apis.catalogue import load_catalogue
+from devtools.demo_apis.catalogue import load_catalogue
 
 
 async def test_vehicle_tax_is_deterministic(demo_client: httpx.AsyncClient) -> None:

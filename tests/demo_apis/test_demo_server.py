@@ -15,7 +15,7 @@ async def test_main_serves_and_names_a_taken_port() -> None:
         taken = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "services.devtools.demo_apis",
+            "devtools.demo_apis",
             env={"ATC_DEMO_PORT": str(port), "PATH": ""},
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
@@ -32,7 +32,7 @@ async def test_main_serves_http() -> None:
     server = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "services.devtools.demo_apis",
+        "devtools.demo_apis",
         env={"ATC_DEMO_PORT": str(port), "PATH": ""},
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.DEVNULL,

@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import pytest_asyncio
 
-from services.devtools.launcher.inprocess import InProcessMesh, running_mesh
-from services.devtools.redis_server import EmbeddedRedis
+from devtools.launcher.inprocess import InProcessMesh, running_mesh
+from devtools.redis_server import EmbeddedRedis
 
 Mesh = InProcessMesh
 

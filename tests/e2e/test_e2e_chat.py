@@ -12,7 +12,7 @@ import pytest
 import pytest_asyncio
 
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
-from services.edge.identity import CHAT_TOKEN_COOKIE
+from edge_svc.identity import CHAT_TOKEN_COOKIE
 from services.runtime.telemetry import metric_value
 from tests.e2e.conftest import Mesh
 from tests.e2e.sse import stream_turn

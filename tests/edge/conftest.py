@@ -13,9 +13,9 @@ import pytest
 from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
+from edge_svc.app import EdgeApps, create_apps
+from edge_svc.settings import EdgeSettings
 from services.clients import ClassifierClient, IndexerClient
-from services.edge.app import EdgeApps, create_apps
-from services.edge.settings import EdgeSettings
 from services.errors import InvalidArgument, NotFound, PermissionDenied, Unavailable
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount

@@ -5,10 +5,10 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from edge_svc.app import create_apps
+from edge_svc.routes.admin import parse_error_field
+from edge_svc.settings import EdgeSettings
 from services.clients import ClassifierClient, IndexerClient
-from services.edge.app import create_apps
-from services.edge.routes.admin import parse_error_field
-from services.edge.settings import EdgeSettings
 from services.runtime.channels import open_channel
 from tests.support import SEED_BODY
 

@@ -12,9 +12,9 @@ import pytest
 
 from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import turn_event_pb2 as TE
-from services.devtools.launcher.inprocess import serve_asgi
-from services.edge.app import create_app
-from services.edge.settings import EdgeSettings
+from devtools.launcher.inprocess import serve_asgi
+from edge_svc.app import create_app
+from edge_svc.settings import EdgeSettings
 from tests.e2e.cdp import chromium_page, chromium_path
 
 CHROMIUM = chromium_path()

@@ -167,10 +167,10 @@ async def test_json_endpoint_maps_mid_stream_abort_to_503(http: httpx.AsyncClien
 
 
 async def test_unreachable_classifier_is_503_and_readyz_says_not_ready(mesh) -> None:
+    from devtools.redis_server import free_port
+    from edge_svc.app import create_app
+    from edge_svc.settings import EdgeSettings
     from services.clients import ClassifierClient, IndexerClient
-    from services.devtools.redis_server import free_port
-    from services.edge.app import create_app
-    from services.edge.settings import EdgeSettings
     from services.runtime.channels import open_channel
 
     # Nothing listens there: connections are refused quickly.

@@ -40,8 +40,8 @@ async def test_client_disconnect_cancels_the_upstream_call(edge_app, mesh) -> No
 
 
 async def test_app_opens_its_channels_from_settings_when_served(mesh) -> None:
-    from services.edge.app import create_app
-    from services.edge.settings import EdgeSettings
+    from edge_svc.app import create_app
+    from edge_svc.settings import EdgeSettings
 
     settings = EdgeSettings(classifier_target=mesh.server.address, indexer_target=mesh.server.address)
     sock = bind_socket("127.0.0.1", 0)

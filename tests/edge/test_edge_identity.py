@@ -14,8 +14,8 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from services.edge.identity import CHAT_TOKEN_COOKIE, CHAT_TOKEN_HEADER
-from services.edge.settings import EdgeSettings
+from edge_svc.identity import CHAT_TOKEN_COOKIE, CHAT_TOKEN_HEADER
+from edge_svc.settings import EdgeSettings
 from tests.edge.conftest import ADMIN_TOKEN
 
 ISSUER = "https://login.example.ee"
@@ -109,8 +109,8 @@ async def test_unsigned_and_malformed_tokens_are_401(http: httpx.AsyncClient, me
 
 
 async def test_pem_public_key_works_too(mesh, tmp_path: Path, signing_key) -> None:
+    from edge_svc.app import create_app
     from services.clients import ClassifierClient, IndexerClient
-    from services.edge.app import create_app
     from services.runtime.channels import open_channel
 
     pem = tmp_path / "key.pem"
@@ -182,8 +182,8 @@ async def test_forged_or_foreign_chat_token_is_401(http: httpx.AsyncClient, mesh
 
 
 async def test_anonymous_off_requires_a_token(mesh) -> None:
+    from edge_svc.app import create_app
     from services.clients import ClassifierClient, IndexerClient
-    from services.edge.app import create_app
     from services.runtime.channels import open_channel
 
     classifier = ClassifierClient(open_channel(mesh.server.address))

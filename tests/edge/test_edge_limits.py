@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
+from edge_svc.app import create_app
+from edge_svc.limits import json_depth
+from edge_svc.settings import EdgeSettings
 from services.clients import ClassifierClient, IndexerClient
-from services.edge.app import create_app
-from services.edge.limits import json_depth
-from services.edge.settings import EdgeSettings
 from services.runtime.channels import open_channel
 
 LIMITS = EdgeSettings()

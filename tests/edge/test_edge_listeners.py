@@ -1,4 +1,4 @@
-"""`python -m services.edge` as a real process: two listeners, the admin one with a
+"""`python -m edge_svc` as a real process: two listeners, the admin one with a
 generated token it prints, and the public one refusing every spelling of an admin path
 on the raw HTTP request (real uvicorn, bytes on a socket: no client normalises them)."""
 
@@ -36,7 +36,7 @@ async def edge_process() -> AsyncIterator[EdgeProcess]:
     }
     env.pop("ATC_EDGE_ADMIN_TOKEN", None)
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "services.edge", env=env, stderr=asyncio.subprocess.PIPE
+        sys.executable, "-m", "edge_svc", env=env, stderr=asyncio.subprocess.PIPE
     )
     try:
         assert process.stderr is not None

@@ -10,7 +10,7 @@ import pytest
 from starlette.types import ASGIApp
 
 from atc.common.v1 import catalogue_pb2
-from services.edge.paths import is_canonical
+from edge_svc.paths import is_canonical
 from tests.edge.conftest import ADMIN_TOKEN
 
 

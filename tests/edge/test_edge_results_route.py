@@ -12,9 +12,9 @@ import redis.asyncio as aioredis
 from caller_svc.app import build_server
 from caller_svc.result_store import ResultStore
 from caller_svc.settings import CallerSettings
-from services.devtools.redis_server import EmbeddedRedis
-from services.edge.app import create_app
-from services.edge.settings import EdgeSettings
+from devtools.redis_server import EmbeddedRedis
+from edge_svc.app import create_app
+from edge_svc.settings import EdgeSettings
 
 QUERY = {"method": "GET", "url": "https://api.example.ee/PublicHolidays", "params": {"countryIsoCode": "EE"}}
 

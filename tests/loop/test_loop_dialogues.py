@@ -20,7 +20,7 @@ from loop_svc.schema import EndpointSpec, ParamSpec
 from services.language import Lang
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-CATALOGUE = Path(__file__).resolve().parents[2] / "services" / "devtools" / "demo_apis" / "catalogue.json"
+CATALOGUE = Path(__file__).resolve().parents[2] / "devtools" / "demo_apis" / "catalogue.json"
 
 
 def _catalogue() -> dict[str, EndpointSpec]:

@@ -16,9 +16,9 @@ from google.rpc import error_details_pb2
 from atc.caller.v1 import caller_pb2, caller_pb2_grpc
 from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
+from devtools.redis_server import EmbeddedRedis, free_port
 from loop_svc.app import build_server
 from loop_svc.settings import LoopSettings
-from services.devtools.redis_server import EmbeddedRedis, free_port
 from services.runtime.server import GrpcServer, ServiceMount
 from services.runtime.status import error_info
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import httpx
 import redis.asyncio as aioredis
 
-from services.devtools.launcher.subprocess_mesh import MeshProcess, atc_up
-from services.devtools.redis_server import free_port
+from devtools.launcher.subprocess_mesh import MeshProcess, atc_up
+from devtools.redis_server import free_port
 from tests.e2e.sse import stream_turn
 
 Argv = list[bytes]

@@ -28,8 +28,8 @@ from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from caller_svc.app import build_server
 from caller_svc.messages import FAILURE_MESSAGES, FailureKind
 from caller_svc.settings import CallerSettings
-from services.devtools.launcher.inprocess import serve_asgi
-from services.devtools.redis_server import EmbeddedRedis
+from devtools.launcher.inprocess import serve_asgi
+from devtools.redis_server import EmbeddedRedis
 
 THRESHOLD = 2
 COOLDOWN = 30.0

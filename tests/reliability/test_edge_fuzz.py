@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import turn_event_pb2
+from edge_svc.app import create_app
+from edge_svc.settings import EdgeSettings
 from services.clients import ClassifierClient, IndexerClient
-from services.edge.app import create_app
-from services.edge.settings import EdgeSettings
 from services.runtime.channels import open_channel
 from services.runtime.server import GrpcServer, ServiceMount
 

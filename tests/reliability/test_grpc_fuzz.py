@@ -23,8 +23,8 @@ from atc.caller.v1 import caller_pb2
 from atc.classifier.v1 import classifier_pb2
 from atc.indexer.v1 import indexer_pb2
 from atc.loop.v1 import loop_pb2
-from services.devtools.launcher.inprocess import running_mesh
-from services.devtools.redis_server import EmbeddedRedis
+from devtools.launcher.inprocess import running_mesh
+from devtools.redis_server import EmbeddedRedis
 
 EXAMPLES_PER_METHOD = 40
 # Ends a handler may choose; UNKNOWN and INTERNAL mean an exception escaped it.

@@ -14,16 +14,16 @@ from caller_svc.app import build_server as build_caller
 from caller_svc.settings import CallerSettings
 from classifier_svc.app import build_server as build_classifier
 from classifier_svc.settings import ClassifierSettings
+from devtools.demo_apis.app import create_app as create_demo_app
+from devtools.launcher.inprocess import serve_asgi
+from devtools.launcher.mesh import CATALOGUE_FILE
+from devtools.redis_server import EmbeddedRedis
+from edge_svc.app import create_app as create_edge_app
+from edge_svc.settings import EdgeSettings
 from indexer_svc.app import build_server as build_indexer
 from indexer_svc.settings import IndexerSettings
 from loop_svc.app import build_server as build_loop
 from loop_svc.settings import LoopSettings
-from services.devtools.demo_apis.app import create_app as create_demo_app
-from services.devtools.launcher.inprocess import serve_asgi
-from services.devtools.launcher.mesh import CATALOGUE_FILE
-from services.devtools.redis_server import EmbeddedRedis
-from services.edge.app import create_app as create_edge_app
-from services.edge.settings import EdgeSettings
 from services.runtime.server import GrpcServer
 from tests.e2e.sse import stream_turn
 

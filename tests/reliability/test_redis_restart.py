@@ -8,8 +8,8 @@ from pathlib import Path
 
 import httpx
 
-from services.devtools.launcher.inprocess import running_mesh
-from services.devtools.redis_server import EmbeddedRedis
+from devtools.launcher.inprocess import running_mesh
+from devtools.redis_server import EmbeddedRedis
 from tests.e2e.sse import stream_turn
 
 

@@ -1,0 +1,198 @@
+"""The `atc` command.
+
+atc up    [--host 127.0.0.1] [--port 8080] [--data-dir .atc]   the whole mesh, in the foreground
+atc seed  --target HOST:PORT --endpoints FILE [--base-url URL]    index a catalogue into an indexer
+atc chat  [--target 127.0.0.1:50052] [--lang et]              a terminal chat with classifier_svc
+atc ingest PATH… [--target 127.0.0.1:50051]                   knowledge files → knowledge collection
+atc index FILE|DIR… [--target …] [--base-url URL]             endpoint/service bodies → catalogue
+atc import-openapi SPEC [--target …] [--out FILE]             OpenAPI 3 operations → endpoints
+atc calibrate --catalog DIR [--catalog DIR2] [--oos-recall 0.7] [--out FILE]   fit the routing profile
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from devtools.catalogue_tools.commands import (
+    CATALOGUE_COMMANDS,
+    add_catalogue_commands,
+    run_catalogue_command,
+)
+from services.language import SUPPORTED, parse_lang
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="atc", description="ATC Mesh: run it, talk to it.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    up = commands.add_parser("up", help="start the whole mesh (separate processes) in the foreground")
+    up.add_argument("--host", default="127.0.0.1", help="edge host (default 127.0.0.1)")
+    up.add_argument("--port", type=int, default=8080, help="edge port (default 8080)")
+    up.add_argument(
+        "--admin-port", type=int, default=None, help="edge admin port on 127.0.0.1 (default: a free one)"
+    )
+    up.add_argument(
+        "--data-dir", type=Path, default=Path(".atc"), help="index, logs and caches (default .atc)"
+    )
+    up.add_argument(
+        "--fixed-ports",
+        action="store_true",
+        help="internal services on their default ports (indexer 50051, classifier 50052, loop 50053, "
+        "caller 50054, demo APIs 8090) instead of free ones",
+    )
+    up.add_argument(
+        "--ready-timeout", type=float, default=60.0, help="seconds each service may take to be ready"
+    )
+    up.add_argument("--log-level", default="INFO")
+    up.add_argument(
+        "--max-restarts",
+        type=int,
+        default=5,
+        help="restarts of one crashed child within 5 minutes before atc up gives up (default 5)",
+    )
+
+    chat = commands.add_parser("chat", help="chat with classifier_svc from the terminal")
+    chat.add_argument("--target", default="127.0.0.1:50052", help="classifier_svc address")
+    chat.add_argument(
+        "--lang", choices=SUPPORTED, default=None, help="language of the turns (default: detect)"
+    )
+    chat.add_argument("--timeout", type=float, default=120.0, help="seconds one turn may take")
+    chat.add_argument("-v", "--verbose", action="store_true", help="show progress, calls and outcomes")
+
+    seed = commands.add_parser("seed", help="index a catalogue (and knowledge) into a running indexer")
+    seed.add_argument("--target", default="127.0.0.1:50051", help="indexer_svc address")
+    seed.add_argument("--endpoints", type=Path, default=None, help="catalogue file (JSON list of endpoints)")
+    seed.add_argument("--knowledge", type=Path, default=None, help="JSON list of knowledge documents")
+    seed.add_argument("--base-url", default="", help="replaces {base_url} in the catalogue's URLs")
+    seed.add_argument("--skip-enrichment", action="store_true", help="index without LLM enrichment")
+    seed.add_argument("--wait", type=float, default=300.0, help="seconds to wait for the indexer")
+    add_catalogue_commands(commands)
+    calibrate = commands.add_parser("calibrate", help="fit the classifier's routing profile on eval folders")
+    calibrate.add_argument(
+        "--catalog",
+        type=Path,
+        action="append",
+        required=True,
+        help="folder with endpoints.json + routing_cases.jsonl",
+    )
+    calibrate.add_argument(
+        "--oos-recall", type=float, default=0.7, help="share of out-of-scope cases to reject"
+    )
+    calibrate.add_argument(
+        "--out", type=Path, default=None, help="profile file (default: the shipped classifier_svc profile)"
+    )
+    return parser
+
+
+def _seed(args: argparse.Namespace) -> int:
+    from devtools.launcher.seed import run_seed
+
+    if args.endpoints is None and args.knowledge is None:
+        print("atc seed: give --endpoints and/or --knowledge", file=sys.stderr)
+        return 2
+    options = {
+        "endpoints_file": args.endpoints,
+        "knowledge_file": args.knowledge,
+        "base_url": args.base_url,
+        "skip_enrichment": args.skip_enrichment,
+        "wait_seconds": args.wait,
+    }
+    return run_seed(args.target, options)
+
+
+def _up(args: argparse.Namespace) -> int:
+    from devtools.launcher.foreground import run_foreground
+    from devtools.launcher.mesh import MeshConfigError, MeshOptions, plan_mesh, redis_url_from_env
+    from devtools.supervisor import RestartPolicy, Supervisor
+    from services.runtime.listen import PortTaken
+
+    options = MeshOptions(
+        host=args.host,
+        port=args.port,
+        data_dir=args.data_dir,
+        fixed_ports=args.fixed_ports,
+        ready_timeout=args.ready_timeout,
+        log_level=args.log_level,
+        redis_url=redis_url_from_env(),
+        admin_port=args.admin_port,
+    )
+    try:
+        plan = plan_mesh(options)
+    except PortTaken as exc:
+        print(f"atc: {exc}; choose another with --port", file=sys.stderr)
+        return 1
+    except MeshConfigError as exc:
+        print(f"atc: {exc}", file=sys.stderr)
+        return 1
+
+    out = sys.stdout
+    names = ", ".join(spec.name for spec in plan.specs)
+    print(f"atc: starting {names} (logs in {plan.log_dir}/)", file=out, flush=True)
+
+    def announce() -> None:
+        print(f"ATC Mesh is up: {plan.edge_url}", file=out)
+        print(f"  logs: {plan.log_dir}/<service>.log", file=out)
+        print(f"  admin: {plan.admin_url}  (Authorization: Bearer {plan.admin_token})", file=out)
+        for name, address in plan.addresses.items():
+            if name != "edge":
+                print(f"  {name}: {address}", file=out)
+        print("  Ctrl-C stops everything.", file=out, flush=True)
+
+    supervisor = Supervisor(plan.specs, plan.log_dir, restart=RestartPolicy(max_restarts=args.max_restarts))
+    return asyncio.run(run_foreground(supervisor, out=out, on_up=announce))
+
+
+def _chat(args: argparse.Namespace) -> int:
+    from devtools.launcher.chat import run_chat
+
+    try:
+        return asyncio.run(
+            run_chat(
+                args.target,
+                stdin=sys.stdin,
+                out=sys.stdout,
+                err=sys.stderr,
+                language=parse_lang(args.lang),
+                timeout=args.timeout,
+                verbose=args.verbose,
+            )
+        )
+    except KeyboardInterrupt:
+        return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from classifier_svc.calibration import DEFAULT_PROFILE_PATH
+    from devtools.calibrate import run
+
+    for folder in args.catalog:
+        if not (folder / "endpoints.json").is_file() or not (folder / "routing_cases.jsonl").is_file():
+            print(f"atc calibrate: {folder} needs endpoints.json and routing_cases.jsonl", file=sys.stderr)
+            return 2
+    if not 0.0 < args.oos_recall < 1.0:
+        print("atc calibrate: --oos-recall must be between 0 and 1", file=sys.stderr)
+        return 2
+    profile = asyncio.run(run(args.catalog, args.oos_recall, args.out or DEFAULT_PROFILE_PATH))
+    print(profile.model_dump_json(indent=2))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "up":
+        return _up(args)
+    if args.command == "seed":
+        return _seed(args)
+    if args.command in CATALOGUE_COMMANDS:
+        return run_catalogue_command(args)
+    if args.command == "calibrate":
+        return _calibrate(args)
+    return _chat(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

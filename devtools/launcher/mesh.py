@@ -1,0 +1,244 @@
+"""The process plan of `atc up`: which children, in which order, with which env."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from atc.caller.v1 import caller_pb2
+from atc.classifier.v1 import classifier_pb2
+from atc.indexer.v1 import indexer_pb2
+from atc.loop.v1 import loop_pb2
+from devtools.demo_apis.catalogue import CATALOGUE_PATH
+from devtools.redis_server import free_port, redis_command
+from devtools.supervisor import ChildSpec, grpc_ready, http_ready, redis_ready
+from services.runtime.listen import ensure_port_free
+
+INTERNAL_HOST = "127.0.0.1"
+CATALOGUE_FILE = CATALOGUE_PATH
+# The demo's registered services and its knowledge base (ingested at the indexer's start).
+SERVICES_FILE = CATALOGUE_FILE.with_name("services.json")
+KNOWLEDGE_DIR = CATALOGUE_FILE.with_name("knowledge")
+
+# The documented default ports, used with --fixed-ports.
+DEFAULT_PORTS = {"demo_apis": 8090, "indexer": 50051, "classifier": 50052, "loop": 50053, "caller": 50054}
+
+
+class MeshConfigError(Exception):
+    """The mesh cannot start as configured (nothing has been started)."""
+
+
+@dataclass(frozen=True)
+class MeshOptions:
+    host: str = "127.0.0.1"
+    port: int = 8080
+    data_dir: Path = Path(".atc")
+    # Internal services on their documented ports instead of free ones.
+    fixed_ports: bool = False
+    ready_timeout: float = 60.0
+    log_level: str = "INFO"
+    # An existing Redis; None starts an embedded one.
+    redis_url: str | None = None
+    python: str = sys.executable
+    catalogue_file: Path = CATALOGUE_FILE
+    # The edge's admin listener (always on 127.0.0.1); None: a free port.
+    admin_port: int | None = None
+    services_file: Path | None = SERVICES_FILE
+    knowledge_dir: Path | None = KNOWLEDGE_DIR
+
+
+@dataclass(frozen=True)
+class MeshPlan:
+    specs: list[ChildSpec]
+    edge_url: str
+    log_dir: Path
+    addresses: dict[str, str] = field(default_factory=dict)
+    # The edge's admin listener and its bearer token (fresh for every `atc up`).
+    admin_url: str = ""
+    admin_token: str = ""
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """What the children's settings are made of: where each one listens and the mesh's
+    shared parts."""
+
+    options: MeshOptions
+    data_dir: Path
+    # name → (host, port) for every child in SERVICES.
+    listen: dict[str, tuple[str, int]]
+    redis_url: str
+    admin_port: int
+    admin_token: str
+
+    def target(self, name: str) -> str:
+        host, port = self.listen[name]
+        return f"{host}:{port}"
+
+    def url(self, name: str) -> str:
+        return f"http://{self.target(name)}"
+
+
+@dataclass(frozen=True)
+class ServiceSpec:
+    """One child of the mesh: `python -m module`, configured through `env_prefix` variables
+    (HOST, PORT, LOG_LEVEL and what `settings` adds); ready when its gRPC health says
+    SERVING for `grpc_service`, or when `http_probe` answers."""
+
+    name: str
+    module: str
+    env_prefix: str
+    settings: Callable[[Wiring], dict[str, str]] = lambda _: {}
+    grpc_service: str = ""
+    http_probe: str = ""
+    # Appended to an HTTP child's URL to make the address shown to the user.
+    address_path: str = ""
+
+
+def _grpc_name(pb2: ModuleType, service: str) -> str:
+    return str(pb2.DESCRIPTOR.services_by_name[service].full_name)
+
+
+# In start order: each child starts once the ones before it are ready.
+SERVICES: tuple[ServiceSpec, ...] = (
+    ServiceSpec("demo_apis", "devtools.demo_apis", "ATC_DEMO_", http_probe="/healthz"),
+    ServiceSpec(
+        "indexer",
+        "indexer_svc",
+        "ATC_INDEXER_",
+        lambda w: {
+            "data_dir": str(w.data_dir / "index"),
+            "catalogue_file": str(w.options.catalogue_file),
+            "catalogue_base_url": w.url("demo_apis"),
+            "services_file": str(w.options.services_file or ""),
+            "knowledge_dir": str(w.options.knowledge_dir or ""),
+        },
+        grpc_service=_grpc_name(indexer_pb2, "IndexerService"),
+    ),
+    ServiceSpec(
+        "caller",
+        "caller_svc",
+        "ATC_CALLER_",
+        lambda w: {
+            "redis_url": w.redis_url,
+            # The demo's own APIs are on loopback: the only internal address the caller may reach.
+            "egress_allow": w.target("demo_apis"),
+            "indexer_target": w.target("indexer"),
+        },
+        grpc_service=_grpc_name(caller_pb2, "CallerService"),
+    ),
+    ServiceSpec(
+        "loop",
+        "loop_svc",
+        "ATC_LOOP_",
+        lambda w: {"redis_url": w.redis_url, "caller_target": w.target("caller")},
+        grpc_service=_grpc_name(loop_pb2, "LoopService"),
+    ),
+    ServiceSpec(
+        "classifier",
+        "classifier_svc",
+        "ATC_CLASSIFIER_",
+        lambda w: {"indexer_target": w.target("indexer"), "loop_target": w.target("loop")},
+        grpc_service=_grpc_name(classifier_pb2, "ClassifierService"),
+    ),
+    ServiceSpec(
+        "edge",
+        "edge_svc",
+        "ATC_EDGE_",
+        lambda w: {
+            "classifier_target": w.target("classifier"),
+            "indexer_target": w.target("indexer"),
+            "caller_target": w.target("caller"),
+            "admin_host": INTERNAL_HOST,
+            "admin_port": str(w.admin_port),
+            "admin_token": w.admin_token,
+        },
+        http_probe="/readyz",
+        address_path="/",
+    ),
+)
+
+
+def _child(spec: ServiceSpec, wiring: Wiring) -> ChildSpec:
+    options = wiring.options
+    host, port = wiring.listen[spec.name]
+    env = {
+        # Offline by default: litellm must not fetch its price map, DSPy caches under .atc.
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        "DSPY_CACHEDIR": str(wiring.data_dir / "dspy-cache"),
+        f"{spec.env_prefix}HOST": host,
+        f"{spec.env_prefix}PORT": str(port),
+        f"{spec.env_prefix}LOG_LEVEL": options.log_level.upper(),
+        **{f"{spec.env_prefix}{key.upper()}": value for key, value in spec.settings(wiring).items()},
+    }
+    if spec.grpc_service:
+        address = wiring.target(spec.name)
+        ready = grpc_ready(address, spec.grpc_service)
+    else:
+        address = wiring.url(spec.name) + spec.address_path
+        probe_host = INTERNAL_HOST if host in ("0.0.0.0", "::") else host
+        ready = http_ready(f"http://{probe_host}:{port}{spec.http_probe}")
+    return ChildSpec(
+        name=spec.name,
+        argv=[options.python, "-m", spec.module],
+        env=env,
+        ready=ready,
+        ready_timeout=options.ready_timeout,
+        address=address,
+    )
+
+
+def plan_mesh(options: MeshOptions) -> MeshPlan:
+    """Check that the mesh can start (edge port free, catalogue present) and
+    describe its children. Raises PortTaken or MeshConfigError; starts nothing."""
+    ensure_port_free(options.host, options.port)
+    admin_port = options.admin_port or free_port(INTERNAL_HOST)
+    ensure_port_free(INTERNAL_HOST, admin_port)
+    if options.fixed_ports:
+        for port in DEFAULT_PORTS.values():
+            ensure_port_free(INTERNAL_HOST, port)
+    if not options.catalogue_file.is_file():
+        raise MeshConfigError(f"demo catalogue not found: {options.catalogue_file}")
+
+    data_dir = options.data_dir.resolve()
+    listen = {
+        name: (INTERNAL_HOST, DEFAULT_PORTS[name] if options.fixed_ports else free_port(INTERNAL_HOST))
+        for name in DEFAULT_PORTS
+    }
+    listen["edge"] = (options.host, options.port)
+    specs: list[ChildSpec] = []
+    redis_url = options.redis_url
+    if redis_url is None:
+        redis_port = free_port(INTERNAL_HOST)
+        redis_url = f"redis://{INTERNAL_HOST}:{redis_port}/0"
+        redis_dir = data_dir / "redis"
+        redis_dir.mkdir(parents=True, exist_ok=True)
+        specs.append(
+            ChildSpec(
+                name="redis",
+                argv=redis_command(INTERNAL_HOST, redis_port, redis_dir),
+                ready=redis_ready(redis_url),
+                ready_timeout=options.ready_timeout,
+                address=redis_url,
+            )
+        )
+    wiring = Wiring(options, data_dir, listen, redis_url, admin_port, secrets.token_urlsafe(24))
+    specs += [_child(spec, wiring) for spec in SERVICES]
+    addresses = {spec.name: spec.address for spec in specs}
+    return MeshPlan(
+        specs=specs,
+        edge_url=addresses["edge"],
+        log_dir=data_dir / "logs",
+        addresses=addresses,
+        admin_url=f"http://{INTERNAL_HOST}:{admin_port}/v1/admin/endpoints",
+        admin_token=wiring.admin_token,
+    )
+
+
+def redis_url_from_env() -> str | None:
+    return os.environ.get("REDIS_URL") or None
