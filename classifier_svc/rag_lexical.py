@@ -9,12 +9,14 @@ are one edit apart (two for long words) — rapidfuzz's Levenshtein distance.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Iterable, Sequence
 
 from rapidfuzz.distance import Levenshtein
 
+from classifier_svc.passages import Passage
 from classifier_svc.rag_aspects import fold
-from services.text import STOPWORDS, Stemmer, tokenize
+from services.text import STOPWORDS, Stemmer, content_words, tokenize
 
 # A weekday is what the pages say of weekends and working days ("a public holiday that
 # falls on a weekend is not moved to a weekday" answers "…on a Saturday, is Monday off?").
@@ -96,3 +98,18 @@ def _similar(a: str, b: str) -> bool:
         return False
     allowed = 1 if shorter < 8 else 2
     return Levenshtein.distance(a, b, score_cutoff=allowed) <= allowed
+
+
+def with_lexical_evidence(query: str, passages: Sequence[Passage], matcher: WordMatcher) -> list[Passage]:
+    """The passages with the query's words counted typo- and diacritics-tolerantly in
+    their title, section and text (never fewer than the indexer's stems found): the RAG
+    gate's lexical evidence for "tootutoetus paevas" as for "töötutoetus päevas"."""
+    words = {w for w in content_words(query)}
+    counted: list[Passage] = []
+    for passage in passages:
+        text_words = matcher.words(f"{passage.title} {passage.section} {passage.text}")
+        found = len(matcher.found(words, text_words))
+        counted.append(
+            dataclasses.replace(passage, matched_terms=found) if found > passage.matched_terms else passage
+        )
+    return counted

@@ -6,6 +6,7 @@ questions answered yes or no first when the page settles them."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import unicodedata
@@ -19,6 +20,8 @@ from hypothesis import strategies as st
 from classifier_svc.passages import Passage, sources_of
 from classifier_svc.rag_aspects import Aspect, aspects_of, fold, split_question
 from classifier_svc.rag_extractive import ExtractiveAnswer, ExtractiveAnswerer
+from classifier_svc.rag_gate import RagGate
+from classifier_svc.rag_lexical import WordMatcher, with_lexical_evidence
 from indexer_svc.knowledge.chunking import chunk_document
 from indexer_svc.knowledge.sources import read_source
 from services.language import Lang, LanguageDetector
@@ -41,6 +44,7 @@ def page(topic: str, lang: str) -> tuple[Passage, ...]:
 
 
 ANSWERER = ExtractiveAnswerer()
+MATCHER = WordMatcher()
 
 
 def ask(question: str, topic: str, lang: Lang) -> ExtractiveAnswer:
@@ -269,3 +273,36 @@ def test_a_question_splits_into_the_clauses_that_ask_something(
     question: str, parts: list[tuple[str, ...]]
 ) -> None:
     assert [tuple(a.value for a in p.aspects) for p in split_question(question)] == parts
+
+
+PAGE_WORDS = sorted(
+    {
+        w
+        for topic in LABELS["pages"]
+        for lang in LANGS
+        for p in page(topic, lang)
+        for w in MATCHER.words(p.text)
+        if len(w) >= 6
+    }
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(word=st.sampled_from(PAGE_WORDS), position=st.integers(min_value=1), strip=st.booleans())
+def test_a_page_word_typed_with_one_slip_or_without_diacritics_still_matches(
+    word: str, position: int, strip: bool
+) -> None:
+    cut = 1 + position % (len(word) - 1)  # never the first letter
+    typed = fold(word) if strip else word[:cut] + word[cut + 1 :]
+    assert MATCHER.match(typed, {word}), (typed, word)
+
+
+def test_typed_questions_keep_their_lexical_evidence_for_the_gate() -> None:
+    gate = RagGate(min_cosine=0.82, min_term_coverage=0.34, dense_only=0.9)
+    passages = [
+        dataclasses.replace(p, dense_cosine=0.85, matched_terms=0, query_terms=3)
+        for p in page("unemployment", "et")
+    ]
+    assert not gate.relevant(passages)
+    counted = with_lexical_evidence("kui suur on tootutoetus paevas", passages, MATCHER)
+    assert gate.relevant(counted)[0].section == "Toetused"
