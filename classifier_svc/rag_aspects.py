@@ -468,9 +468,10 @@ def aspects_of(text: str) -> tuple[tuple[Aspect, ...], frozenset[str]]:
     return tuple(found), frozenset(cue_words)
 
 
-def is_yes_no(text: str) -> bool:
+def is_yes_no(text: str, aspects: tuple[Aspect, ...] = ()) -> bool:
     """A question answered by yes or no: an auxiliary or "kas" opening a clause, the
-    Russian particle "ли", or a question mark without any question word."""
+    Russian particle "ли", or a question mark without any question word or asked aspect
+    ("перед сочельником рабочий день короче?", not "deadline to register a birth?")."""
     folded = fold(text)
     for clause in re.split(r"[,;:?!.]\s*|\s+(?:or|voi|или)\s+", folded):
         clause = clause.strip()
@@ -478,7 +479,7 @@ def is_yes_no(text: str) -> bool:
             return True
     if _RUSSIAN_LI.search(folded):
         return True
-    return text.rstrip().endswith("?") and not _WH_WORDS.search(folded)
+    return text.rstrip().endswith("?") and not aspects and not _WH_WORDS.search(folded)
 
 
 def split_question(question: str) -> list[QuestionPart]:
@@ -502,7 +503,7 @@ def split_question(question: str) -> list[QuestionPart]:
         if not piece:
             continue
         aspects, _ = aspects_of(piece)
-        if not aspects and not is_yes_no(piece) and not _opens_a_question(fold(piece)):
+        if not aspects and not is_yes_no(piece, aspects) and not _opens_a_question(fold(piece)):
             if parts and not piece.rstrip().endswith((".", "!")):
                 parts.append(_part(f"{parts.pop().text} {piece}"))
             else:
@@ -517,7 +518,7 @@ def split_question(question: str) -> list[QuestionPart]:
 
 def _part(text: str) -> QuestionPart:
     aspects, cues = aspects_of(text)
-    return QuestionPart(text, aspects, is_yes_no(text), cues)
+    return QuestionPart(text, aspects, is_yes_no(text, aspects), cues)
 
 
 def _opens_a_question(folded: str) -> bool:

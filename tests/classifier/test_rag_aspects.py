@@ -306,3 +306,19 @@ def test_typed_questions_keep_their_lexical_evidence_for_the_gate() -> None:
     assert not gate.relevant(passages)
     counted = with_lexical_evidence("kui suur on tootutoetus paevas", passages, MATCHER)
     assert gate.relevant(counted)[0].section == "Toetused"
+
+
+@pytest.mark.parametrize(
+    ("question", "yes_no"),
+    [
+        ("is the working day before christmas eve shorter?", True),
+        ("kas pass kehtib kümme aastat", True),
+        ("перед сочельником рабочий день короче?", True),
+        ("нужен ли паспорт?", True),
+        ("deadline to register a birth?", False),
+        ("ID-kaardi hind?", False),
+        ("сколько ждать паспорт?", False),
+    ],
+)
+def test_yes_no_questions_are_told_from_questions_for_a_fact(question: str, yes_no: bool) -> None:
+    assert [p.yes_no for p in split_question(question)] == [yes_no]
