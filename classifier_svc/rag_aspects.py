@@ -406,6 +406,10 @@ _YES_NO_OPENING = re.compile(
     r"^(?:can|could|do|does|did|is|are|was|were|will|would|should|must|may|have|has|am|shall"
     r"|kas|kass|kaa)\b"
 )
+_YES_NO_INSIDE = re.compile(
+    r"(?<!\w)(?:(?:can|could|do|does|did|is|are|should|must|will|may|shall)\s+(?:i|we|you|it|they|he|she|my|the|a|an)"
+    r"|kas|можно|нужно|надо|нужен|нужна|нужны|обязательно)(?!\w)"
+)
 _RUSSIAN_LI = re.compile(r"(?<!\w)ли(?!\w)")
 _RU_YES_NO_OPENING = re.compile(r"^(?:можно|нужно|нужен|нужна|нужны|надо|обязательно|правда)\b")
 _WH_WORDS = re.compile(
@@ -476,6 +480,9 @@ def is_yes_no(text: str, aspects: tuple[Aspect, ...] = ()) -> bool:
     for clause in re.split(r"[,;:?!.]\s*|\s+(?:or|voi|или)\s+", folded):
         clause = clause.strip()
         if _YES_NO_OPENING.match(clause) or _RU_YES_NO_OPENING.match(clause):
+            return True
+        # "after we register the birth do we have to apply…?", "после регистрации нужно ли…"
+        if _YES_NO_INSIDE.search(clause) and not _WH_WORDS.search(clause):
             return True
     if _RUSSIAN_LI.search(folded):
         return True

@@ -322,3 +322,15 @@ def test_typed_questions_keep_their_lexical_evidence_for_the_gate() -> None:
 )
 def test_yes_no_questions_are_told_from_questions_for_a_fact(question: str, yes_no: bool) -> None:
     assert [p.yes_no for p in split_question(question)] == [yes_no]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "after the birth is registered do we have to apply for child allowance separately?",
+        "pärast sünni registreerimist kas lapsetoetust peab eraldi taotlema?",
+        "после регистрации рождения нужно отдельно подавать на пособие?",
+    ],
+)
+def test_a_yes_no_question_after_a_leading_phrase_is_still_one(question: str) -> None:
+    assert [p.yes_no for p in split_question(question)] == [True]
