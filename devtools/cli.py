@@ -30,8 +30,10 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     up = commands.add_parser("up", help="start the whole mesh (separate processes) in the foreground")
-    up.add_argument("--host", default="127.0.0.1", help="edge host (default 127.0.0.1)")
-    up.add_argument("--port", type=int, default=8080, help="edge port (default 8080)")
+    up.add_argument("--host", default="127.0.0.1", help="Envoy's public host (default 127.0.0.1)")
+    up.add_argument(
+        "--port", type=int, default=8080, help="Envoy's public port, in front of the edge (default 8080)"
+    )
     up.add_argument(
         "--admin-port", type=int, default=None, help="edge admin port on 127.0.0.1 (default: a free one)"
     )
@@ -42,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
         "--fixed-ports",
         action="store_true",
         help="internal services on their default ports (indexer 50051, classifier 50052, loop 50053, "
-        "caller 50054, demo APIs 8090) instead of free ones",
+        "caller 50054, demo APIs 8090; through Envoy 9051-9054) instead of free ones",
     )
     up.add_argument(
         "--ready-timeout", type=float, default=60.0, help="seconds each service may take to be ready"
@@ -134,11 +136,14 @@ def _up(args: argparse.Namespace) -> int:
     print(f"atc: starting {names} (logs in {plan.log_dir}/)", file=out, flush=True)
 
     def announce() -> None:
-        print(f"ATC Mesh is up: {plan.edge_url}", file=out)
+        print(f"ATC Mesh is up: {plan.public_url}", file=out)
         print(f"  logs: {plan.log_dir}/<service>.log", file=out)
         print(f"  admin: {plan.admin_url}  (Authorization: Bearer {plan.admin_token})", file=out)
+        print(f"  envoy admin: {plan.envoy_admin_url}", file=out)
         for name, address in plan.addresses.items():
-            if name != "edge":
+            if name == "edge":
+                print(f"  edge (behind Envoy): {address}", file=out)
+            elif name != "envoy":
                 print(f"  {name}: {address}", file=out)
         print("  Ctrl-C stops everything.", file=out, flush=True)
 
