@@ -35,7 +35,8 @@ CHECKED: list[tuple[str, str]] = [
         "test_deploy: atc-indexer Service, port 50051",
     ),
     (
-        r"\.venv/bin/atc seed --target 127\.0\.0\.1:50051 --endpoints \S+ --services \S+ --knowledge-dir \S+$",
+        r"\.venv/bin/atc seed --target 127\.0\.0\.1:50051 "
+        r"--endpoints \S+ --services \S+ --knowledge-dir \S+$",
         "test_deploy_readme: parsed by the atc CLI below; the Job's options (test_overlay_run)",
     ),
     (r"kubectl apply -f deploy/k8s/base/namespace\.yaml$", "test_deploy_readme: the file is the namespace"),
