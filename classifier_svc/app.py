@@ -12,9 +12,15 @@ from atc.loop.v1 import loop_pb2_grpc
 from classifier_svc.adapters import IndexerEndpointSearch, LoopSessionDirectory
 from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
 from classifier_svc.calibration import CalibrationProfile, load_profile
-from classifier_svc.catalogue_adapters import IndexerKnowledgeSearch, IndexerServiceSearch
+from classifier_svc.catalogue_adapters import (
+    IndexerKnowledgeSearch,
+    IndexerServiceSearch,
+    IndexerTextEmbedder,
+)
+from classifier_svc.catalogue_overview import IndexerCatalogueOverview
 from classifier_svc.conversation import DspyConversationAnswerer
 from classifier_svc.follow_up import FollowUpRouting
+from classifier_svc.guard import DspyGuardClassifier, Guard
 from classifier_svc.llm_steps import DspyEndpointDisambiguator, DspyIntentDecomposer
 from classifier_svc.query_vectors import QueryVectors
 from classifier_svc.rag_answer import RagResponder
@@ -72,11 +78,14 @@ def api_tool_policy(settings: ClassifierSettings, profile: CalibrationProfile) -
     )
 
 
-async def warm_up(search: IndexerEndpointSearch, timeout: float) -> None:
-    """Search once before serving, so the first user does not pay the model load; a
-    profile fitted for another model stops the start with a clear error."""
+async def warm_up(search: IndexerEndpointSearch, timeout: float, guard: Guard | None = None) -> None:
+    """Search once before serving, so the first user does not pay the model load, and
+    embed the guard's prototypes against the catalogue; a profile fitted for another
+    model stops the start with a clear error."""
     try:
         await asyncio.wait_for(search.warm_up(), timeout)
+        if guard is not None:
+            await asyncio.wait_for(guard.prepare(), timeout)
     except FailedPrecondition:
         raise
     except Exception as exc:  # an indexer still starting must not keep us down
@@ -95,6 +104,19 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
     vectors = QueryVectors()
     search = IndexerEndpointSearch(indexer_stub, profile, lookup_timeout, vectors)
     lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir, telemetry=telemetry)
+    overview = IndexerCatalogueOverview(
+        indexer_stub, lookup_timeout, ttl=settings.catalogue_overview_ttl_seconds
+    )
+    guard = (
+        Guard(
+            profile.guard,
+            embedder=IndexerTextEmbedder(indexer_stub, lookup_timeout, vectors),
+            overview=overview,
+            classifier=DspyGuardClassifier(lm) if lm is not None else None,
+        )
+        if settings.guard_enabled
+        else None
+    )
     api_tool = ApiToolMatcher(
         search,
         api_tool_policy(settings, profile),
@@ -117,6 +139,8 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
             search_limit=settings.search_limit,
         ),
         telemetry=telemetry,
+        guard=guard,
+        overview=overview,
     )
     rag = RagResponder(ExtractiveAnswerer(), DspyRagAnswerer(lm) if lm is not None else None)
     servicer = ClassifierServicer(router, loop_stub, settings.downstream_timeout_seconds, rag=rag)
@@ -127,7 +151,7 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
 
     if settings.warm_up:
         try:
-            await warm_up(search, settings.warm_up_timeout_seconds)
+            await warm_up(search, settings.warm_up_timeout_seconds, guard)
         except BaseException:
             await close_channels()
             raise

@@ -1,8 +1,10 @@
 """The entry router: which layer answers a message.
 
-Layer order (seed TOOL_CLASSIFIER.md): active session → SERVICE → API_TOOL_CALLING
-→ CONTEXT → RAG → OOD. Each layer (classifier_svc/layers.py) returns a decision or
-"not mine"; OOD always answers. With TOOL_CLASSIFIER_ENABLED off, only RAG → OOD
+Layer order: GUARD → CONTEXT → active session → follow-up → SERVICE → API_TOOL_CALLING
+→ RAG → OOD. Each layer (classifier_svc/layers.py) returns a decision or "not mine"; OOD
+always answers. The guard and the context layer (rules over whole messages) come before
+the session: a harmful message inside a session is refused, and a "thanks" or "what did I
+ask first?" is answered without touching the session. With TOOL_CLASSIFIER_ENABLED off, only RAG → OOD
 run. A failure while classifying falls back to RAG (FALLBACK_TO_RAG_ON_ERROR); small
 talk is still answered then, and when the knowledge search fails too (the indexer is
 down) the reply says the search is temporarily unavailable.
@@ -16,17 +18,21 @@ from dataclasses import dataclass, replace
 
 from classifier_svc.api_tool import ApiToolMatcher
 from classifier_svc.candidates import ActiveSession, Candidate, Decision, PriorMessage, Reason, Workflow
+from classifier_svc.catalogue_overview import CatalogueOverview
 from classifier_svc.follow_up import FollowUpRouting
+from classifier_svc.guard import Guard
 from classifier_svc.layers import (
     ApiToolLayer,
     ContextLayer,
     ConversationAnswerer,
+    GuardLayer,
     Layer,
     RagLayer,
     ServiceLayer,
     TurnContext,
+    read_overview,
 )
-from classifier_svc.messages import OUT_OF_DOMAIN, SEARCH_UNAVAILABLE
+from classifier_svc.messages import SEARCH_UNAVAILABLE, out_of_domain
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch, SessionDirectory
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds
@@ -77,8 +83,12 @@ class Router:
         conversation: ConversationAnswerer | None = None,
         follow_ups: FollowUpRouting | None = None,
         telemetry: DomainTelemetry | None = None,
+        guard: Guard | None = None,
+        overview: CatalogueOverview | None = None,
     ) -> None:
         self._telemetry = telemetry or NoTelemetry()
+        self._overview = overview
+        self._guard = GuardLayer(guard) if guard is not None else None
         self._follow_ups = follow_ups
         self._api_tool = api_tool
         self._sessions = sessions
@@ -106,9 +116,7 @@ class Router:
                     knowledge_margin=policy.service_knowledge_margin,
                 )
             )
-        self._context = ContextLayer(conversation) if policy.context_enabled else None
-        if self._context is not None:
-            self._layers.append(self._context)
+        self._context = ContextLayer(conversation, overview) if policy.context_enabled else None
         if self._rag is not None:
             self._layers.append(self._rag)
 
@@ -117,7 +125,8 @@ class Router:
         """The chain as configured, in order (OOD always ends it)."""
         if not self._policy.tool_classifier_enabled:
             return [Workflow.RAG, Workflow.OOD] if self._rag else [Workflow.OOD]
-        return [layer.workflow for layer in self._layers] + [Workflow.OOD]
+        first = [Workflow.CONTEXT] if self._context is not None else []
+        return first + [layer.workflow for layer in self._layers] + [Workflow.OOD]
 
     async def decide(
         self,
@@ -182,8 +191,14 @@ class Router:
         dry_run: bool,
         owner_id: str = "",
     ) -> Decision:
+        turn = TurnContext(chat_id, message, requested, lang, tuple(history))
+        # Refusals and small talk need no search and leave any session as it is.
+        if self._guard is not None and (refused := await self._guard.decide(turn)) is not None:
+            return refused
         if not self._policy.tool_classifier_enabled:
             return await self.answer_from_knowledge(message, lang, why="tool classifier disabled: RAG only")
+        if self._context is not None and (context := await self._context.decide(turn)) is not None:
+            return context
         session = await self._sessions.active_session(chat_id, owner_id)
         if session is not None:
             decision = await self._continue_session(session, message, requested, dry_run, owner_id)
@@ -195,14 +210,13 @@ class Router:
             followed = await self._follow_ups.decision(chat_id, owner_id, message, lang)
             if followed is not None:
                 return followed
-        turn = TurnContext(chat_id, message, requested, lang, tuple(history))
         for layer in self._layers:
             with self._telemetry.span("classifier.layer", layer=layer.workflow.name) as span:
                 found = await layer.decide(turn)
                 span.set_attribute("answered", found is not None)
             if found is not None:
                 return found
-        return _out_of_domain(lang, "no layer matched")
+        return await self._out_of_domain(lang, "no layer matched")
 
     async def answer_from_knowledge(self, query: str, lang: Lang, *, why: str) -> Decision:
         """RAG for `query`, or the out-of-domain reply when the knowledge base has nothing:
@@ -211,7 +225,12 @@ class Router:
             decision = await self._rag.decide(TurnContext("", query, lang, lang))
             if decision is not None:
                 return replace(decision, reasoning=f"{why}; {decision.reasoning}")
-        return _out_of_domain(lang, f"{why}; no relevant knowledge")
+        return await self._out_of_domain(lang, f"{why}; no relevant knowledge")
+
+    async def _out_of_domain(self, lang: Lang, why: str) -> Decision:
+        """The localized "I can't help with that", naming what the catalogue offers."""
+        reply = out_of_domain(await read_overview(self._overview), lang)
+        return Decision(Workflow.OOD, lang, Reason.NO_MATCH, reasoning=why, reply=reply)
 
     async def _match_api_tool_turn(self, turn: TurnContext) -> Decision | None:
         return await self._api_tool.match(turn.message, turn.language, turn.history)
@@ -255,7 +274,3 @@ class Router:
         except Exception as exc:
             log.warning("intent-switch search failed (%s: %s); the session goes on", type(exc).__name__, exc)
             return None
-
-
-def _out_of_domain(lang: Lang, why: str) -> Decision:
-    return Decision(Workflow.OOD, lang, Reason.NO_MATCH, reasoning=why, reply=OUT_OF_DOMAIN[lang])

@@ -19,7 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from classifier_svc.api_matcher import rank
-from classifier_svc.calibration import CalibrationProfile, ScoreThresholds, load_profile, save_profile
+from classifier_svc.calibration import (
+    CalibrationProfile,
+    GuardThresholds,
+    ScoreThresholds,
+    WeakMatchThresholds,
+    load_profile,
+    save_profile,
+)
 from classifier_svc.calibration_fit import Fit, ScoredCase, fit_thresholds
 from classifier_svc.candidates import Candidate
 from devtools.routing_harness import Case, indexed_catalogue, load_cases, load_endpoints
@@ -127,6 +134,8 @@ async def calibrate(
         prototype=thresholds["prototype"],
         description=thresholds["description"],
         switch_margin=base.switch_margin if base is not None else 0.02,
+        guard=base.guard if base is not None else GuardThresholds(),
+        weak_match=base.weak_match if base is not None else WeakMatchThresholds(),
         metrics=metrics,
     )
 
