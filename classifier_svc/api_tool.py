@@ -210,6 +210,7 @@ class ApiToolMatcher:
             match.score,
             endpoints=(best,),
             reasoning=_explain(match, best),
+            evidence=match.evidence,
         )
 
     async def _disambiguate(self, message: str, match: Match, llm: LlmUse) -> Candidate | None:

@@ -11,7 +11,7 @@ from atc.indexer.v1 import indexer_pb2_grpc
 from atc.loop.v1 import loop_pb2_grpc
 from classifier_svc.adapters import IndexerEndpointSearch, LoopSessionDirectory
 from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
-from classifier_svc.calibration import CalibrationProfile, load_profile
+from classifier_svc.calibration import CalibrationProfile, WeakMatchThresholds, load_profile
 from classifier_svc.catalogue_adapters import (
     IndexerKnowledgeSearch,
     IndexerServiceSearch,
@@ -41,8 +41,9 @@ from services.runtime.telemetry import Telemetry
 log = logging.getLogger(__name__)
 
 
-def router_policy(settings: ClassifierSettings) -> RouterPolicy:
+def router_policy(settings: ClassifierSettings, profile: CalibrationProfile | None = None) -> RouterPolicy:
     return RouterPolicy(
+        weak_match=profile.weak_match if profile is not None else WeakMatchThresholds(),
         api_tool_enabled=settings.api_tool_enabled,
         context_enabled=settings.context_enabled,
         search_limit=settings.search_limit,
@@ -127,7 +128,7 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
         api_tool,
         LoopSessionDirectory(loop_stub, lookup_timeout),
         LanguageDetector(),
-        router_policy(settings),
+        router_policy(settings, profile),
         services=IndexerServiceSearch(indexer_stub, lookup_timeout, vectors),
         knowledge=IndexerKnowledgeSearch(indexer_stub, lookup_timeout, vectors),
         conversation=DspyConversationAnswerer(lm) if lm is not None else None,
