@@ -146,6 +146,10 @@ class ApiToolMatcher:
             return best
         return None
 
+    @property
+    def search(self) -> EndpointSearch:
+        return self._search
+
     def _context(self, history: Sequence[PriorMessage], *, affirmation: bool) -> ConversationLookup | None:
         policy = self._policy
         messages = policy.affirmation_context_messages if affirmation else policy.context_messages

@@ -53,6 +53,9 @@ class WeakMatchThresholds(BaseModel):
 
     evidence: float = Field(default=0.02, ge=-1, le=1)
     min_words: int = Field(default=1, ge=0, le=10)
+    # Only a message with at least this many content words is judged weak: a short et/ru
+    # question often shares no stem with an endpoint's text and is still clear.
+    min_question_words: int = Field(default=3, ge=0, le=20)
 
 
 class CalibrationProfile(BaseModel):

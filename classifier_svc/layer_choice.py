@@ -138,12 +138,7 @@ def knowledge_class(message: str) -> str | None:
 def has_identifier(message: str) -> bool:
     """A value shaped like an identifier: letters and digits together ("A1234567",
     "123ABC") or five digits or more. A year ("2026") is not one."""
-    for token in _TOKEN.findall(message):
-        digits = sum(c.isdigit() for c in token)
-        letters = sum(c.isalpha() for c in token)
-        if (digits >= 3 and letters >= 1) or digits >= 5:
-            return True
-    return False
+    return any(_identifier_like(t) for t in _TOKEN.findall(message))
 
 
 def covered_topics(catalogue_texts: Iterable[str]) -> frozenset[str]:
@@ -159,3 +154,39 @@ def uncovered_topic(message: str, covered: frozenset[str]) -> str | None:
     found = TOPICS.find(message)
     topics = (set(found.positions) & _TOPIC_NAMES) - covered
     return min(topics) if topics else None
+
+
+_EXAMPLE = re.compile(
+    r"\(\s*e\.?\s*g\.?,?\s*([^)]+)\)|\beg\.?\s+(\S+)|\bnäiteks\s+(\S+)|\bнапример\s+(\S+)", re.I
+)
+
+
+def shape(token: str) -> str:
+    """A value's shape: letters → "A", digits → "9", runs kept by length ("A1234567" →
+    "A9999999", "123ABC" → "999AAA"). Cyrillic look-alike letters count as letters."""
+    return "".join("9" if c.isdigit() else "A" if c.isalpha() else c for c in token.upper())
+
+
+def example_shapes(descriptions: Iterable[str]) -> set[str]:
+    """The shapes of the identifiers a parameter's description gives as its example
+    ("The application number … (e.g. A1234567)"): letters and digits together, or five
+    digits or more."""
+    shapes = set()
+    for description in descriptions:
+        for match in _EXAMPLE.finditer(description):
+            text = next(g for g in match.groups() if g)
+            for token in _TOKEN.findall(text):
+                if _identifier_like(token):
+                    shapes.add(shape(token))
+    return shapes
+
+
+def _identifier_like(token: str) -> bool:
+    digits = sum(c.isdigit() for c in token)
+    letters = sum(c.isalpha() for c in token)
+    return (digits >= 3 and letters >= 1) or digits >= 5
+
+
+def identifier_shapes(message: str) -> set[str]:
+    """The shapes of the identifier-like values in a message."""
+    return {shape(t) for t in _TOKEN.findall(message) if _identifier_like(t)}

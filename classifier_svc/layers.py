@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from classifier_svc import messages
-from classifier_svc.candidates import Decision, PriorMessage, Reason, Workflow
+from classifier_svc.candidates import Candidate, Decision, PriorMessage, Reason, Workflow
 from classifier_svc.catalogue_overview import CatalogueOverview, Overview
 from classifier_svc.conversation import classify_history_question, recap
 from classifier_svc.guard import Guard, refusal
+from classifier_svc.layer_choice import example_shapes, identifier_shapes
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds, assess
@@ -46,6 +47,47 @@ class Layer(Protocol):
     async def decide(self, turn: TurnContext) -> Decision | None:
         """A decision when the message is this layer's, None to let the next layer try."""
         ...
+
+
+class IdentifierLayer:
+    """A message that carries a value shaped like one parameter's example ("A7777777
+    staatus", "mis on 555KLM maks" — the service's "e.g. A1234567", the endpoint's "e.g.,
+    123ABC") asks for what takes that value, when that endpoint or service is among the
+    message's close candidates and no other close one takes the same shape. Shapes come
+    from the catalogue's own parameter descriptions."""
+
+    def __init__(
+        self, searches: Sequence[tuple[Workflow, EndpointSearch]], limit: int, *, top: int = 5
+    ) -> None:
+        self._searches = list(searches)
+        self._limit = limit
+        self._top = top
+        self.workflow = Workflow.API_TOOL_CALLING
+
+    async def decide(self, turn: TurnContext) -> Decision | None:
+        shapes = identifier_shapes(turn.message)
+        if not shapes:
+            return None
+        fitting: list[tuple[Workflow, Candidate]] = []
+        for workflow, search in self._searches:
+            candidates = await search.search(turn.message, self._limit)
+            ranked = sorted(candidates, key=lambda c: c.dense_cosine, reverse=True)[: self._top]
+            for candidate in ranked:
+                params = getattr(candidate.endpoint, "params", ()) or ()
+                if shapes & example_shapes(getattr(p, "description", "") for p in params):
+                    fitting.append((workflow, candidate))
+        names = {c.name for _, c in fitting}
+        if len(names) != 1:
+            return None
+        workflow, chosen = fitting[0]
+        return Decision(
+            workflow,
+            turn.language,
+            Reason.NEW_MATCH,
+            chosen.dense_cosine,
+            endpoints=(chosen,),
+            reasoning=f"identifier shaped like {chosen.name}'s example (cosine={chosen.dense_cosine:.3f})",
+        )
 
 
 class ServiceLayer:

@@ -29,6 +29,7 @@ from classifier_svc.layers import (
     ContextLayer,
     ConversationAnswerer,
     GuardLayer,
+    IdentifierLayer,
     Layer,
     RagLayer,
     ServiceLayer,
@@ -102,7 +103,21 @@ class Router:
         self._detector = detector
         self._policy = policy
         self._rag = RagLayer(knowledge, policy.rag_gate, policy.rag_search_limit) if knowledge else None
+        # A question of a knowledge class has its lexical evidence in its class already:
+        # the passage needs the gate's cosine, not its share of the question's words.
+        self._rag_for_class = (
+            RagLayer(knowledge, replace(policy.rag_gate, min_term_coverage=0.0), policy.rag_search_limit)
+            if knowledge
+            else None
+        )
         self._layers: list[Layer] = []
+        shaped: list[tuple[Workflow, EndpointSearch]] = []
+        if services is not None and policy.service_enabled:
+            shaped.append((Workflow.SERVICE, services))
+        if policy.api_tool_enabled:
+            shaped.append((Workflow.API_TOOL_CALLING, api_tool.search))
+        if shaped:
+            self._layers.append(IdentifierLayer(shaped, policy.search_limit))
         if services is not None and policy.service_enabled:
             self._layers.append(
                 ServiceLayer(
@@ -133,7 +148,9 @@ class Router:
         if not self._policy.tool_classifier_enabled:
             return [Workflow.RAG, Workflow.OOD] if self._rag else [Workflow.OOD]
         first = [Workflow.CONTEXT] if self._context is not None else []
-        return first + [layer.workflow for layer in self._layers] + [Workflow.OOD]
+        # The identifier layer is a shortcut into SERVICE / API_TOOL_CALLING, not a layer of its own.
+        chain = [layer.workflow for layer in self._layers if not isinstance(layer, IdentifierLayer)]
+        return first + chain + [Workflow.OOD]
 
     async def decide(
         self,
@@ -235,9 +252,9 @@ class Router:
 
     async def _knowledge_question(self, turn: TurnContext) -> Decision | None:
         kind = knowledge_class(turn.message)
-        if kind is None or self._rag is None or has_identifier(turn.message):
+        if kind is None or self._rag_for_class is None or has_identifier(turn.message):
             return None
-        found = await self._rag.decide(turn)
+        found = await self._rag_for_class.decide(turn)
         if found is None:
             return None
         return replace(found, reasoning=f"a knowledge question ({kind}); {found.reasoning}")
@@ -256,7 +273,13 @@ class Router:
         ):
             return decision
         chosen = decision.endpoints[0]
-        if decision.evidence >= weak.evidence or chosen.matched_terms >= weak.min_words:
+        # A short message names its value more than its topic ("soidukimaks", "A123 staatus"):
+        # only a question of a few words that shares none with the endpoint is suspect.
+        if (
+            decision.evidence >= weak.evidence
+            or chosen.matched_terms >= weak.min_words
+            or chosen.query_terms < weak.min_question_words
+        ):
             return decision
         why = f"weak match ({decision.reasoning})"
         if self._rag is not None and (known := await self._rag.decide(turn)) is not None:

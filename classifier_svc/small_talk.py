@@ -93,9 +93,14 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "человек, живой человек, бот, робот, машина, искусственный интеллект, нейросеть, чат-бот",
     ),
     "language_word": (
-        "language, languages, english, estonian, russian",
-        "keel, keeles, keelt, keeltes, keeli, eesti keelt, vene keelt, inglise keelt, inglise, vene",
-        "язык, языке, языках, языки, по-русски, по-эстонски, по-английски, английский, эстонский, русский",
+        "language, languages",
+        "keel, keeles, keelt, keeltes, keeli",
+        "язык, языке, языках, языки",
+    ),
+    "language_name": (
+        "english, estonian, russian",
+        "eesti keelt, vene keelt, inglise keelt, inglise keeles, eesti keeles, vene keeles",
+        "по-русски, по-эстонски, по-английски, английский, эстонский, русский",
     ),
     "speak": (
         "speak, talk, write, understand, communicate, answer",
@@ -163,7 +168,7 @@ def classify_small_talk(message: str) -> SmallTalk | None:
         return None
     if has("how_are_you"):
         return SmallTalk(SmallTalkKind.HOW_ARE_YOU, _lang_of(found, "how_are_you") or lang)
-    if has("language_word") and (has("speak") or has("what")):
+    if (has("language_word") and (has("speak") or has("what"))) or (has("language_name") and has("speak")):
         return SmallTalk(SmallTalkKind.LANGUAGES, lang)
     if has("you") and (has("being") or has("who")):
         return SmallTalk(SmallTalkKind.IDENTITY, lang)

@@ -252,3 +252,35 @@ async def test_a_reply_to_the_pending_question_is_still_a_reply(detector: Langua
     )
     decision = await router.decide("c1", "Eesti", None)
     assert decision.reason is Reason.SESSION_RESUME
+
+
+def with_params(name: str, cosine: float, description: str) -> Candidate:
+    from dataclasses import replace as _replace
+    from types import SimpleNamespace
+
+    endpoint = SimpleNamespace(name=name, params=[SimpleNamespace(description=description)], answer_titles={})
+    return _replace(cand(name, cosine, matched=0, of=2), endpoint=endpoint)
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("A7777777 staatus", "document_status"),
+        ("проверьте пожалуйста B7654321", "document_status"),
+        ("p2233445 уже готов?", "document_status"),
+        ("mis on 555KLM maks", "vehicle_tax"),
+        ("tax for 345JKL", "vehicle_tax"),
+        ("налог на машину 321TAB", "vehicle_tax"),
+    ],
+)
+async def test_a_value_shaped_like_a_parameters_example_routes_to_its_owner(
+    detector: LanguageDetector, message: str, expected: str
+) -> None:
+    # Both candidates score the same; only the shape of the value tells them apart.
+    status = with_params("document_status", 0.80, "The application number (e.g. A1234567)")
+    tax = with_params("vehicle_tax", 0.80, "The vehicle registration plate number (e.g., 123ABC)")
+    address = with_params("search_address", 0.81, "The address to look up (e.g., Viru tn 4, Tallinn)")
+    router = build(detector, {"": [address, tax]}, services={"": [status]})
+    decision = await router.decide("c1", message, None)
+    assert [c.name for c in decision.endpoints] == [expected]
+    assert decision.reasoning.startswith("identifier shaped like")
