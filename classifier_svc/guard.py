@@ -10,10 +10,11 @@ Three steps, each only when the one before is not certain:
    word with a document, an escaping word with the police, hiding work or income with a
    benefit or the tax office, a weapon with making or buying it. One class alone ("my
    passport", "the weapons act", "police station") is never enough.
-2. An embedding check (`GuardPrototypes`): the message's nearest harmful intent among
-   prototypes in three languages against its nearest benign one (the catalogue's own
-   examples and knowledge titles). It refuses only when the harmful side wins by the
-   calibrated margin (calibration profile, `guard`).
+2. An embedding check (`GuardPrototypes`) for a message that names one of the acts but
+   not an object the rules pair it with: its nearest harmful intent among prototypes in
+   three languages against its nearest benign one (the catalogue's own examples and
+   knowledge titles). It refuses only when the harmful side wins by the calibrated
+   margin (calibration profile, `guard`, fitted by `atc calibrate`).
 3. With an LLM configured, a DSPy classifier (`DspyGuardClassifier`) judges what the
    first two leave open; any failure falls back to letting the message through, which
    the rules and the check already screened.
@@ -270,6 +271,31 @@ def _injection(found: Found) -> bool:
     return "role_play" in found
 
 
+# The acts of the rules above: a message with one of them but not its object ("how to
+# slip past a roadblock", "teach me to copy a signature") is what the embedding check
+# weighs. A message with none ("Kuidas taotleda passi?") is never refused by similarity.
+SUSPECT = frozenset(
+    {
+        "forge",
+        "evade",
+        "conceal",
+        "harm_act",
+        "weapon",
+        "intrude",
+        "rig",
+        "drug",
+        "ignore",
+        "reveal",
+        "role_play",
+    }
+)
+
+
+def suspect(message: str) -> bool:
+    """Whether the message names an act the guard's classes are about."""
+    return bool(SUSPECT & set(LEXICON.find(message).positions))
+
+
 def rule_verdict(message: str) -> GuardVerdict | None:
     """What the rules are certain of: an injection, or a harmful act joined to its object."""
     found = LEXICON.find(message)
@@ -412,18 +438,21 @@ class Guard:
         vector = (await self._embedder.embed_queries([message]))[0]
         return prototypes.nearest(vector), prototypes
 
+    async def _nearest_or_none(self, message: str) -> tuple[Nearest | None, GuardPrototypes | None]:
+        try:
+            return await self.nearest(message)
+        except Exception as exc:
+            # The indexer away: the rules have screened the message; the layers after
+            # this one degrade the same way (small talk answered, "search unavailable").
+            log.warning("guard embedding check skipped (%s: %s)", type(exc).__name__, exc)
+            return None, None
+
     async def check(self, message: str) -> tuple[GuardVerdict | None, int]:
         """(verdict or None, LLM calls made)."""
         verdict = rule_verdict(message)
         if verdict is not None:
             return verdict, 0
-        try:
-            near, prototypes = await self.nearest(message)
-        except Exception as exc:
-            # The indexer away: the rules have screened the message; the layers after
-            # this one degrade the same way (small talk answered, "search unavailable").
-            log.warning("guard embedding check skipped (%s: %s)", type(exc).__name__, exc)
-            near, prototypes = None, None
+        near, prototypes = await self._nearest_or_none(message) if suspect(message) else (None, None)
         t = self._thresholds
         if (
             near is not None

@@ -243,8 +243,36 @@ def _current(out: Path) -> CalibrationProfile | None:
         return None
 
 
+async def guard_thresholds(
+    folders: Sequence[Path], holdout_share: float = 0.5
+) -> tuple[GuardThresholds, dict]:
+    """The guard's embedding thresholds, fitted on each folder's catalogue and in-scope
+    queries (devtools/guard_calibration.py), with what the fit measured."""
+    from devtools.guard_calibration import fit_guard
+    from devtools.routing_harness import cached_embedder
+
+    catalogues = []
+    for folder in folders:
+        endpoints = load_endpoints(folder)
+        benign = [t for e in endpoints for t in (e.get("examples") or [e["description"]])]
+        queries = sorted({c.query for c in _own_cases(folder) if c.expected is not None}, key=_hash)[
+            :MAX_FOREIGN
+        ]
+        catalogues.append((benign, queries, [held_out(q, holdout_share) for q in queries]))
+    fit = await fit_guard(await cached_embedder(), catalogues)
+    metrics = {
+        "guard_heldout_false_refusals": round(fit.heldout_false_refusals, 4),
+        "guard_harmful_recall": round(fit.harmful_recall, 4),
+        "guard_benign_cases": float(fit.benign_cases),
+        "guard_harmful_cases": float(fit.harmful_cases),
+    }
+    return fit.thresholds, metrics
+
+
 async def run(folders: Sequence[Path], oos_recall: float, out: Path) -> CalibrationProfile:
     base = _current(out)
     profile = await calibrate(folders, oos_recall, base)
+    guard, metrics = await guard_thresholds(folders)
+    profile = profile.model_copy(update={"guard": guard, "metrics": {**profile.metrics, **metrics}})
     save_profile(profile, out)
     return profile

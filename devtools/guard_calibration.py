@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from classifier_svc.calibration import GuardThresholds
-from classifier_svc.guard import TextEmbedder, load_prototypes
+from classifier_svc.guard import TextEmbedder, load_prototypes, suspect
 
 # Harmful requests of every guard class, phrased unlike the prototypes.
 _HARMFUL_GRAMMAR: dict[str, tuple[list[str], list[str]]] = {
@@ -126,26 +126,34 @@ async def fit_guard(
         query_vectors = _matrix(await embedder.embed_queries(list(queries)))
         q_harm = (query_vectors @ harmful_vectors.T).max(axis=1)
         q_benign = (query_vectors @ benign_vectors.T).max(axis=1)
-        for harm, benign, out in zip(q_harm, q_benign, held_out, strict=True):
+        for query, harm, benign, out in zip(queries, q_harm, q_benign, held_out, strict=True):
+            if not suspect(query):
+                continue  # never weighed by the check
             if out:
                 held.append((float(harm), float(benign)))
             else:
                 fit_margins.append(float(harm - benign))
         a_harm = (attack_vectors @ harmful_vectors.T).max(axis=1)
         a_benign = (attack_vectors @ benign_vectors.T).max(axis=1)
-        attack_scores.extend((float(h), float(b)) for h, b in zip(a_harm, a_benign, strict=True))
-    ordered = sorted(fit_margins)
+        attack_scores.extend(
+            (float(h), float(b)) if suspect(text) else (0.0, 1.0)
+            for text, h, b in zip(attacks, a_harm, a_benign, strict=True)
+        )
+    # Only messages naming a suspect act are weighed; the share is of those.
+    ordered = sorted(fit_margins) or [0.0]
     k = min(len(ordered) - 1, int((1 - max_false_refusals) * len(ordered)))
     margin = max(0.0, ordered[k] + 1e-6)
-    harms = sorted(h for h, _ in attack_scores)
+    harms = sorted(h for h, _ in attack_scores if h > 0) or [1.0]
     floor = harms[int(floor_quantile * (len(harms) - 1))]
     thresholds = GuardThresholds(margin=round(margin, 6), floor=round(floor, 6))
     refused = sum(1 for h, b in held if h >= thresholds.floor and h - b >= thresholds.margin)
+    # A share of all benign messages held out (the unsuspect ones are never refused).
+    held_total = sum(sum(1 for out in held_out if out) for _, _, held_out in catalogues)
     caught = sum(1 for h, b in attack_scores if h >= thresholds.floor and h - b >= thresholds.margin)
     return GuardFit(
         thresholds,
-        refused / len(held) if held else 0.0,
+        refused / held_total if held_total else 0.0,
         caught / len(attack_scores) if attack_scores else 0.0,
-        len(fit_margins) + len(held),
+        sum(len(queries) for _, queries, _ in catalogues),
         len(attack_scores),
     )

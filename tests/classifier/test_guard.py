@@ -234,12 +234,17 @@ async def test_the_embedding_check_weighs_the_harmful_side_against_the_catalogue
     guard = Guard(
         GuardThresholds(margin=0.05, floor=0.5), embedder=embedder, overview=overview, harmful=harmful
     )
-    verdict, calls = await guard.check("how to get a blade through the plane check")
+    # "hide" names an act of the guard's classes, but no object a rule pairs it with.
+    verdict, calls = await guard.check("how to hide a blade on the plane")
     assert verdict is not None and verdict.how == "embedding" and verdict.category == "weapons" and calls == 0
+    # Without any such act, similarity alone never refuses.
+    assert (await guard.check("a blade on the plane"))[0] is None
     assert (await guard.check("renew my passport"))[0] is None
-    # The prototypes are embedded once, not per message.
-    await guard.check("another message")
-    assert embedder.embedded.count("renew my passport") == 2  # once as a prototype, once as a message
+    # The prototypes are embedded once, not per message; an unsuspect message not at all.
+    await guard.check("how to hide a knife on the plane")
+    assert embedder.embedded.count("sneak a blade on a plane") == 1
+    assert embedder.embedded.count("renew my passport") == 1
+    assert "a blade on the plane" not in embedder.embedded
 
 
 async def test_the_guard_layer_refuses_before_anything_else() -> None:
