@@ -76,7 +76,7 @@ TOPICS = Lexicon(
     [
         Concept.of(
             "weather",
-            "weather, forecast, rain, snow, temperature, sunny",
+            "weather, forecast, rain, snow, temperature",
             "ilm, ilma, ilmateade, ilmaennustus, vihm, lumi, temperatuur",
             "погода, погоду, прогноз погоды, дождь, снег, температура",
             "pogoda, pogodu",
@@ -86,7 +86,7 @@ TOPICS = Lexicon(
             "recipe, recipes, cook, cooking, bake, ingredients",
             "retsept, retsepti, küpsetada, valmistada süüa, koostisosad",
             "рецепт, рецепты, приготовить, испечь, ингредиенты",
-            "recept, retsept",
+            "retsepti",
         ),
         Concept.of(
             "eating_out",

@@ -284,3 +284,27 @@ async def test_a_value_shaped_like_a_parameters_example_routes_to_its_owner(
     decision = await router.decide("c1", message, None)
     assert [c.name for c in decision.endpoints] == [expected]
     assert decision.reasoning.startswith("identifier shaped like")
+
+
+def test_the_demo_catalogue_covers_none_of_the_out_of_scope_topics() -> None:
+    # Words of other languages must not meet a topic's by folding or a typo ("recent" is
+    # no "recipe", "sünni" no "sunny"): the catalogue's own texts name no such topic.
+    import json
+    from pathlib import Path
+
+    demo = Path(__file__).resolve().parents[2] / "devtools" / "demo_apis"
+    bodies = json.loads((demo / "catalogue.json").read_text()) + json.loads(
+        (demo / "services.json").read_text()
+    )
+    texts = [
+        t
+        for b in bodies
+        for t in [b["description"], *b.get("examples", []), *b.get("answerTitles", {}).values()]
+    ]
+    texts += [
+        line[len("title:") :]
+        for page in (demo / "knowledge").glob("*.md")
+        for line in page.read_text().splitlines()
+        if line.startswith("title:")
+    ]
+    assert covered_topics(texts) == frozenset()
