@@ -44,14 +44,14 @@ _LANGS: tuple[Lang, ...] = ("en", "et", "ru")
 _WORDS: dict[str, tuple[str, str, str]] = {
     "what": ("what, which", "mida, mis, millest, millise, millised, mille", "что, о чем, какой, какие, чем"),
     "asked": (
-        "ask, asked, asking, question, questions",
+        "asked, question, questions",
         "küsisin, küsisime, küsinud, küsin, küsimus, küsimused, küsimuse",
         "спрашивал, спрашивала, спросил, спросила, спрашивали, вопрос, вопросы",
     ),
     "me": ("i, me, my", "ma, mina, mu, minu", "я, мой, мои, моя, меня"),
     "you": ("you, u, your", "sa, sina, te, teie, su, sinu", "ты, вы, твой, ваш, тебя, вас"),
     "said": (
-        "say, said, answer, answered, told, tell, reply, replied, wrote",
+        "said, answered, told, replied, wrote",
         "vastasid, vastasite, ütlesid, ütlesite, vastus, vastuse, kirjutasid",
         "сказал, сказали, ответил, ответили, ответ, написал, говорил",
     ),
@@ -80,6 +80,13 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "summarise, summarize, summary, recap",
         "kokkuvõte, kokku, võta kokku",
         "подведи, итог, итоги, резюме",
+    ),
+    # Asking about what was said, not about what can be asked: a past tense or "just".
+    "past": (
+        "did, was, were, have, had, just, earlier",
+        "küsisin, küsisime, küsinud, oli, olid, rääkisime, vastasid, vastasite, ütlesid, ütlesite, viimati",
+        "спрашивал, спрашивала, спросил, спросила, был, была, было, сказал, сказали, ответил, ответили"
+        ", говорили",
     ),
     "so_far": ("so far, until now", "seni, siiani, praeguseni", "до этого, пока, уже"),
 }
@@ -118,6 +125,8 @@ def classify_history_question(message: str) -> ConversationQuestion | None:
     if has("repeat") and (has("said") or has("you") or has("last")):
         return ConversationQuestion(HistoryQuestion.LAST_ANSWER, lang)
     if not has("what") and not has("repeat"):
+        return None
+    if not (has("past") or has("repeat") or has("first") or has("last")):
         return None
     if has("asked") and has("me"):
         if has("first"):

@@ -109,7 +109,7 @@ TOPICS = Lexicon(
         ),
         Concept.of(
             "gambling",
-            "lottery, casino, bet, betting, stocks, shares, bitcoin, crypto",
+            "lottery, casino, betting, stock market, bitcoin, crypto",
             "loto, loterii, kasiino, panustada, aktsiad, bitcoin, krüpto",
             "лотерея, казино, ставки, акции, биткоин, крипта",
         ),

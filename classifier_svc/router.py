@@ -252,9 +252,11 @@ class Router:
 
     async def _knowledge_question(self, turn: TurnContext) -> Decision | None:
         kind = knowledge_class(turn.message)
-        if kind is None or self._rag_for_class is None or has_identifier(turn.message):
+        if kind is None or self._rag is None or self._rag_for_class is None or has_identifier(turn.message):
             return None
-        found = await self._rag_for_class.decide(turn)
+        # The usual gate first (its passages make the answer); the looser one only when
+        # the usual one finds nothing.
+        found = await self._rag.decide(turn) or await self._rag_for_class.decide(turn)
         if found is None:
             return None
         return replace(found, reasoning=f"a knowledge question ({kind}); {found.reasoning}")
