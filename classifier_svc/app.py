@@ -79,14 +79,12 @@ def api_tool_policy(settings: ClassifierSettings, profile: CalibrationProfile) -
     )
 
 
-async def warm_up(search: IndexerEndpointSearch, timeout: float, guard: Guard | None = None) -> None:
-    """Search once before serving, so the first user does not pay the model load, and
-    embed the guard's prototypes against the catalogue; a profile fitted for another
-    model stops the start with a clear error."""
+async def warm_up(search: IndexerEndpointSearch, timeout: float) -> None:
+    """Search once before serving, so the first user does not pay the model load; a
+    profile fitted for another model stops the start with a clear error. The guard's
+    prototypes are embedded when a message first needs them (few do)."""
     try:
         await asyncio.wait_for(search.warm_up(), timeout)
-        if guard is not None:
-            await asyncio.wait_for(guard.prepare(), timeout)
     except FailedPrecondition:
         raise
     except Exception as exc:  # an indexer still starting must not keep us down
@@ -152,7 +150,7 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
 
     if settings.warm_up:
         try:
-            await warm_up(search, settings.warm_up_timeout_seconds, guard)
+            await warm_up(search, settings.warm_up_timeout_seconds)
         except BaseException:
             await close_channels()
             raise

@@ -22,6 +22,7 @@ from classifier_svc.catalogue_overview import CatalogueOverview, Overview
 from classifier_svc.conversation import classify_history_question, recap
 from classifier_svc.guard import Guard, refusal
 from classifier_svc.layer_choice import example_shapes, identifier_shapes
+from classifier_svc.multi_intent import split_intents
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds, assess
@@ -66,7 +67,9 @@ class IdentifierLayer:
 
     async def decide(self, turn: TurnContext) -> Decision | None:
         shapes = identifier_shapes(turn.message)
-        if not shapes:
+        # Two requests in one message ("find Viru 4 and the tax for 123ABC") are the
+        # multi-intent split's, not one value's.
+        if not shapes or len(split_intents(turn.message, 2)) >= 2:
             return None
         fitting: list[tuple[Workflow, Candidate]] = []
         for workflow, search in self._searches:

@@ -269,10 +269,13 @@ async def guard_thresholds(
     return fit.thresholds, metrics
 
 
-async def run(folders: Sequence[Path], oos_recall: float, out: Path) -> CalibrationProfile:
+async def run(
+    folders: Sequence[Path], oos_recall: float, out: Path, *, guard: bool = True
+) -> CalibrationProfile:
     base = _current(out)
     profile = await calibrate(folders, oos_recall, base)
-    guard, metrics = await guard_thresholds(folders)
-    profile = profile.model_copy(update={"guard": guard, "metrics": {**profile.metrics, **metrics}})
+    if guard:
+        thresholds, metrics = await guard_thresholds(folders)
+        profile = profile.model_copy(update={"guard": thresholds, "metrics": {**profile.metrics, **metrics}})
     save_profile(profile, out)
     return profile
