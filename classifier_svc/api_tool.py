@@ -146,6 +146,10 @@ class ApiToolMatcher:
             return best
         return None
 
+    @property
+    def search(self) -> EndpointSearch:
+        return self._search
+
     def _context(self, history: Sequence[PriorMessage], *, affirmation: bool) -> ConversationLookup | None:
         policy = self._policy
         messages = policy.affirmation_context_messages if affirmation else policy.context_messages
@@ -210,6 +214,7 @@ class ApiToolMatcher:
             match.score,
             endpoints=(best,),
             reasoning=_explain(match, best),
+            evidence=match.evidence,
         )
 
     async def _disambiguate(self, message: str, match: Match, llm: LlmUse) -> Candidate | None:

@@ -11,10 +11,16 @@ from atc.indexer.v1 import indexer_pb2_grpc
 from atc.loop.v1 import loop_pb2_grpc
 from classifier_svc.adapters import IndexerEndpointSearch, LoopSessionDirectory
 from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
-from classifier_svc.calibration import CalibrationProfile, load_profile
-from classifier_svc.catalogue_adapters import IndexerKnowledgeSearch, IndexerServiceSearch
+from classifier_svc.calibration import CalibrationProfile, WeakMatchThresholds, load_profile
+from classifier_svc.catalogue_adapters import (
+    IndexerKnowledgeSearch,
+    IndexerServiceSearch,
+    IndexerTextEmbedder,
+)
+from classifier_svc.catalogue_overview import IndexerCatalogueOverview
 from classifier_svc.conversation import DspyConversationAnswerer
 from classifier_svc.follow_up import FollowUpRouting
+from classifier_svc.guard import DspyGuardClassifier, Guard
 from classifier_svc.llm_steps import DspyEndpointDisambiguator, DspyIntentDecomposer
 from classifier_svc.query_vectors import QueryVectors
 from classifier_svc.rag_answer import RagResponder
@@ -35,8 +41,9 @@ from services.runtime.telemetry import Telemetry
 log = logging.getLogger(__name__)
 
 
-def router_policy(settings: ClassifierSettings) -> RouterPolicy:
+def router_policy(settings: ClassifierSettings, profile: CalibrationProfile | None = None) -> RouterPolicy:
     return RouterPolicy(
+        weak_match=profile.weak_match if profile is not None else WeakMatchThresholds(),
         api_tool_enabled=settings.api_tool_enabled,
         context_enabled=settings.context_enabled,
         search_limit=settings.search_limit,
@@ -74,7 +81,8 @@ def api_tool_policy(settings: ClassifierSettings, profile: CalibrationProfile) -
 
 async def warm_up(search: IndexerEndpointSearch, timeout: float) -> None:
     """Search once before serving, so the first user does not pay the model load; a
-    profile fitted for another model stops the start with a clear error."""
+    profile fitted for another model stops the start with a clear error. The guard's
+    prototypes are embedded when a message first needs them (few do)."""
     try:
         await asyncio.wait_for(search.warm_up(), timeout)
     except FailedPrecondition:
@@ -95,6 +103,19 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
     vectors = QueryVectors()
     search = IndexerEndpointSearch(indexer_stub, profile, lookup_timeout, vectors)
     lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir, telemetry=telemetry)
+    overview = IndexerCatalogueOverview(
+        indexer_stub, lookup_timeout, ttl=settings.catalogue_overview_ttl_seconds
+    )
+    guard = (
+        Guard(
+            profile.guard,
+            embedder=IndexerTextEmbedder(indexer_stub, lookup_timeout, vectors),
+            overview=overview,
+            classifier=DspyGuardClassifier(lm) if lm is not None else None,
+        )
+        if settings.guard_enabled
+        else None
+    )
     api_tool = ApiToolMatcher(
         search,
         api_tool_policy(settings, profile),
@@ -105,7 +126,7 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
         api_tool,
         LoopSessionDirectory(loop_stub, lookup_timeout),
         LanguageDetector(),
-        router_policy(settings),
+        router_policy(settings, profile),
         services=IndexerServiceSearch(indexer_stub, lookup_timeout, vectors),
         knowledge=IndexerKnowledgeSearch(indexer_stub, lookup_timeout, vectors),
         conversation=DspyConversationAnswerer(lm) if lm is not None else None,
@@ -117,6 +138,8 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
             search_limit=settings.search_limit,
         ),
         telemetry=telemetry,
+        guard=guard,
+        overview=overview,
     )
     rag = RagResponder(ExtractiveAnswerer(), DspyRagAnswerer(lm) if lm is not None else None)
     servicer = ClassifierServicer(router, loop_stub, settings.downstream_timeout_seconds, rag=rag)

@@ -36,6 +36,28 @@ class ScoreThresholds(BaseModel):
     coverage_weight: float = Field(default=0.0, ge=0, le=1)
 
 
+class GuardThresholds(BaseModel):
+    """The guard's embedding check (classifier_svc/guard.py): a message is refused when its
+    nearest harmful prototype is at least `floor` and beats its nearest benign one (the
+    catalogue's examples and knowledge titles) by `margin`."""
+
+    margin: float = Field(default=0.03, ge=-1, le=1)
+    floor: float = Field(default=0.86, ge=0, le=1)
+
+
+class WeakMatchThresholds(BaseModel):
+    """When an accepted endpoint is only a weak match (classifier_svc/layer_choice.py):
+    its evidence is below `evidence` and the message shares fewer than `min_words` of its
+    words with the endpoint's text. A weak match never opens a session: the citizen is
+    asked to confirm, or the knowledge base answers."""
+
+    evidence: float = Field(default=0.02, ge=-1, le=1)
+    min_words: int = Field(default=1, ge=0, le=10)
+    # Only a message with at least this many content words is judged weak: a short et/ru
+    # question often shares no stem with an endpoint's text and is still clear.
+    min_question_words: int = Field(default=3, ge=0, le=20)
+
+
 class CalibrationProfile(BaseModel):
     embedding_model: str = Field(min_length=1)
     # Where the numbers came from (command, data, date): a reader must be able to redo it.
@@ -44,6 +66,8 @@ class CalibrationProfile(BaseModel):
     description: ScoreThresholds
     # Extra evidence a message inside an active session needs to switch endpoints.
     switch_margin: float = Field(default=0.02, ge=0, le=1)
+    guard: GuardThresholds = Field(default_factory=GuardThresholds)
+    weak_match: WeakMatchThresholds = Field(default_factory=WeakMatchThresholds)
     # What the fit measured, for the record.
     metrics: dict[str, float] = Field(default_factory=dict)
 

@@ -128,3 +128,7 @@ class Decision:
     # LLM calls made while deciding (a CONTEXT answer written by the LLM).
     llm_calls: int = 0
     llm_validated: bool = False
+    # API_TOOL_CALLING: the calibrated evidence of the chosen endpoint (api_matcher), when
+    # one endpoint was matched on its own; how sure the match is decides whether it may
+    # open a session or must be confirmed first.
+    evidence: float | None = None

@@ -10,6 +10,7 @@ parameters, and caller_svc sends the Bürokratt service body for that type.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import ClassVar, Generic, Literal, TypeVar
 
 from atc.common.v1 import catalogue_pb2
@@ -167,3 +168,36 @@ class IndexerKnowledgeSearch(CollectionSearch[Passage]):
     async def search(self, query: str, limit: int) -> list[Passage]:
         # Citizens' typos and missing diacritics still count as the passage's words.
         return with_lexical_evidence(query, await super().search(query, limit), self._matcher)
+
+class IndexerTextEmbedder:
+    """Query vectors from the indexer's Embed RPC (its model, so cosines compare with the
+    index's), through the turn's `QueryVectors`: the guard's embedding of a message is
+    the one the searches after it reuse."""
+
+    def __init__(
+        self, stub: indexer_pb2_grpc.IndexerServiceStub, timeout: float, vectors: QueryVectors | None = None
+    ) -> None:
+        self._stub = stub
+        self._timeout = timeout
+        self.vectors = vectors if vectors is not None else QueryVectors()
+
+    async def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        missing = [t for t in dict.fromkeys(texts) if not self.vectors.get(t)]
+        found: dict[str, list[float]] = {}
+        # The Embed RPC takes a batch; large ones (the catalogue's examples) go in slices.
+        for start in range(0, len(missing), EMBED_BATCH):
+            batch = missing[start : start + EMBED_BATCH]
+            response = await self._stub.Embed(
+                indexer_pb2.EmbedRequest(texts=batch, role=indexer_pb2.EMBEDDING_ROLE_QUERY),
+                timeout=lookup_timeout(self._timeout),
+            )
+            for text, embedding in zip(batch, response.embeddings, strict=True):
+                found[text] = list(embedding.values)
+        for text, vector in found.items():
+            # Only single messages go to the turn cache; the catalogue's texts are kept by the guard.
+            if len(missing) == 1:
+                self.vectors.remember(text, vector)
+        return [found.get(t) or list(self.vectors.get(t)) for t in texts]
+
+
+EMBED_BATCH = 64

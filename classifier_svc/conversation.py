@@ -1,21 +1,23 @@
 """Questions about the conversation itself ("What did we talk about?", "Mida ma
 küsisin?", "Что вы ответили?"), answered from the history the GUI sends.
 
-Rules recognise the question (whole-message patterns in en/et/ru); the answer is a
-plain recap of the last question(s) and answer. With an LLM configured, a DSPy module
+Rules recognise the question (word classes in en/et/ru, classifier_svc/lexicon.py); the
+answer is a plain recap: the first, the last or all of the citizen's questions, the last
+answer, or the last exchanges. With an LLM configured, a DSPy module
 answers from the history instead (see ConversationAnswerer).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from classifier_svc.candidates import PriorMessage
+from classifier_svc.lexicon import Concept, Found, Lexicon
 from services.language import LANGUAGE_NAMES, Lang
+from services.text import STOPWORDS
 
 if TYPE_CHECKING:
     import dspy
@@ -23,6 +25,9 @@ if TYPE_CHECKING:
 
 class HistoryQuestion(StrEnum):
     SUMMARY = "summary"
+    # What the citizen asked: all of it, the first or the last question.
+    QUESTIONS = "questions"
+    FIRST_QUESTION = "first_question"
     LAST_QUESTION = "last_question"
     LAST_ANSWER = "last_answer"
 
@@ -33,69 +38,106 @@ class ConversationQuestion:
     language: Lang
 
 
-_END = r"\s*[?!.]*\s*$"
-_PATTERNS: list[tuple[HistoryQuestion, Lang, str]] = [
-    (
-        HistoryQuestion.SUMMARY,
-        "en",
-        r"^(what (did|have) we ((talk(ed)?|speak|spoken|chat(ted)?) about|discuss(ed)?)( so far)?"
-        r"|what have we discussed( so far)?"
-        r"|(can you )?(summari[sz]e|recap) (our|the|this) (conversation|chat)( so far)?)",
+_LANGS: tuple[Lang, ...] = ("en", "et", "ru")
+# Word classes per language (classifier_svc/lexicon.py): a question about the chat joins
+# a question word with asking/saying/talking and a person ("what did I ask first?").
+_WORDS: dict[str, tuple[str, str, str]] = {
+    "what": ("what, which", "mida, mis, millest, millise, millised, mille", "что, о чем, какой, какие, чем"),
+    "asked": (
+        "asked, question, questions",
+        "küsisin, küsisime, küsinud, küsin, küsimus, küsimused, küsimuse",
+        "спрашивал, спрашивала, спросил, спросила, спрашивали, вопрос, вопросы",
     ),
-    (
-        HistoryQuestion.LAST_QUESTION,
-        "en",
-        r"^(what (was|were) my (last|previous|first) questions?|what did i (just )?ask( you)?( before)?)",
+    "me": ("i, me, my", "ma, mina, mu, minu", "я, мой, мои, моя, меня"),
+    "you": ("you, u, your", "sa, sina, te, teie, su, sinu", "ты, вы, твой, ваш, тебя, вас"),
+    "said": (
+        "said, answered, told, replied, wrote",
+        "vastasid, vastasite, ütlesid, ütlesite, vastus, vastuse, kirjutasid",
+        "сказал, сказали, ответил, ответили, ответ, написал, говорил",
     ),
-    (
-        HistoryQuestion.LAST_ANSWER,
-        "en",
-        r"^(what did you (just )?(say|answer|tell me)( before)?|what was your (last|previous) answer"
-        r"|(can you )?repeat (that|your (last )?answer)( please)?)",
+    "repeat": (
+        "repeat, again, once more",
+        "korda, kordad, uuesti, veelkord, veel kord",
+        "повтори, повторите, еще раз, снова",
     ),
-    (
-        HistoryQuestion.SUMMARY,
-        "et",
-        r"^(millest me (rääkisime|vestlesime|oleme rääkinud)( seni)?|mida me (arutasime|rääkisime)"
-        r"|(tee )?kokkuvõte (meie )?vestlusest)",
+    "first": (
+        "first, beginning, start, originally",
+        "esimene, esimesena, alguses, kõigepealt",
+        "первый, первым, сначала, вначале, в начале",
     ),
-    (
-        HistoryQuestion.LAST_QUESTION,
-        "et",
-        r"^(mida ma (enne |just |viimati )?küsisin|mis oli (mu|minu) (eelmine|viimane|esimene) küsimus)",
+    "last": (
+        "last, previous, just, before, latest",
+        "viimane, viimati, eelmine, just, enne, äsja, hiljuti",
+        "последний, предыдущий, только что, раньше",
     ),
-    (
-        HistoryQuestion.LAST_ANSWER,
-        "et",
-        r"^(mida sa (enne |just )?(vastasid|ütlesid)|mida te (enne |just )?(vastasite|ütlesite)"
-        r"|mis oli (su|sinu|teie) (eelmine|viimane) vastus|korda (oma )?(viimast )?vastust)",
+    "talked": (
+        "talk, talked, discuss, discussed, chat, chatted, conversation, speak, spoke",
+        "rääkisime, vestlesime, arutasime, rääkinud, vestlus, vestlusest",
+        "говорили, разговаривали, беседовали, обсуждали, разговор, разговора",
     ),
-    (
-        HistoryQuestion.SUMMARY,
-        "ru",
-        r"^(о ч[её]м мы (говорили|разговаривали|беседовали)( до этого)?|подведи(те)? итог( разговора)?)",
+    "we": ("we, us, our", "me, meie, meil", "мы, нас, наш"),
+    "summary": (
+        "summarise, summarize, summary, recap",
+        "kokkuvõte, kokku, võta kokku",
+        "подведи, итог, итоги, резюме",
     ),
-    (
-        HistoryQuestion.LAST_QUESTION,
-        "ru",
-        r"^(что я (только что |раньше )?(спрашивал|спросил|спрашивала|спросила)"
-        r"|какой (был )?мой (последний|предыдущий|первый) вопрос)",
+    # Asking about what was said, not about what can be asked: a past tense or "just".
+    "past": (
+        "did, was, were, have, had, just, earlier",
+        "küsisin, küsisime, küsinud, oli, olid, rääkisime, vastasid, vastasite, ütlesid, ütlesite, viimati",
+        "спрашивал, спрашивала, спросил, спросила, был, была, было, сказал, сказали, ответил, ответили"
+        ", говорили",
     ),
-    (
-        HistoryQuestion.LAST_ANSWER,
-        "ru",
-        r"^(что (ты|вы) (только что |мне )?(сказал|сказали|ответил|ответили)"
-        r"|повтори(те)? (свой |ваш )?(последний )?ответ)",
-    ),
-]
-_COMPILED = [(kind, lang, re.compile(pattern + _END, re.IGNORECASE)) for kind, lang, pattern in _PATTERNS]
+    "so_far": ("so far, until now", "seni, siiani, praeguseni", "до этого, пока, уже"),
+}
+_LEXICON = Lexicon(
+    [
+        Concept.of(f"{name}_{lang}", words[i])
+        for name, words in _WORDS.items()
+        for i, lang in enumerate(_LANGS)
+    ]
+)
+MAX_WORDS = 10
+
+
+def _langs(found: Found, name: str) -> list[Lang]:
+    return [lang for lang in _LANGS if f"{name}_{lang}" in found]
 
 
 def classify_history_question(message: str) -> ConversationQuestion | None:
+    """A question about the conversation itself, or None. It must be one as a whole:
+    at most one word beyond the classes above and function words ("can u repeat the
+    price u just told me" names what to repeat), no numbers."""
     text = " ".join(message.strip().split())
-    for kind, lang, pattern in _COMPILED:
-        if pattern.match(text):
-            return ConversationQuestion(kind, lang)
+    if not text or any(c.isdigit() for c in text):
+        return None
+    found = _LEXICON.find(text)
+    if not found.words or found.words > MAX_WORDS:
+        return None
+    extra = [t for t in found.uncovered() if t not in STOPWORDS]
+    if len(extra) > 1:
+        return None
+    has = lambda name: bool(_langs(found, name))  # noqa: E731
+    votes = [name.rsplit("_", 1)[-1] for name in found.positions]
+    lang: Lang = max(_LANGS, key=lambda lg: (votes.count(lg), lg == "en"))
+    if has("summary") and (has("talked") or has("we")):
+        return ConversationQuestion(HistoryQuestion.SUMMARY, lang)
+    if has("repeat") and (has("said") or has("you") or has("last")):
+        return ConversationQuestion(HistoryQuestion.LAST_ANSWER, lang)
+    if not has("what") and not has("repeat"):
+        return None
+    if not (has("past") or has("repeat") or has("first") or has("last")):
+        return None
+    if has("asked") and has("me"):
+        if has("first"):
+            return ConversationQuestion(HistoryQuestion.FIRST_QUESTION, lang)
+        if has("last"):
+            return ConversationQuestion(HistoryQuestion.LAST_QUESTION, lang)
+        return ConversationQuestion(HistoryQuestion.QUESTIONS, lang)
+    if has("said") and has("you"):
+        return ConversationQuestion(HistoryQuestion.LAST_ANSWER, lang)
+    if has("talked") and has("we"):
+        return ConversationQuestion(HistoryQuestion.SUMMARY, lang)
     return None
 
 
@@ -106,6 +148,9 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "you_asked": "You asked: “{text}”",
         "i_answered": "I answered: “{text}”",
         "last_question": "Your last question was: “{text}”",
+        "first_question": "Your first question was: “{text}”",
+        "questions": "You asked me:",
+        "question_item": "- “{text}”",
         "last_answer": "My last answer was: “{text}”",
     },
     "et": {
@@ -114,6 +159,9 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "you_asked": "Te küsisite: „{text}“",
         "i_answered": "Mina vastasin: „{text}“",
         "last_question": "Teie viimane küsimus oli: „{text}“",
+        "first_question": "Teie esimene küsimus oli: „{text}“",
+        "questions": "Te küsisite minult:",
+        "question_item": "- „{text}“",
         "last_answer": "Minu viimane vastus oli: „{text}“",
     },
     "ru": {
@@ -122,16 +170,22 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "you_asked": "Вы спросили: «{text}»",
         "i_answered": "Я ответил: «{text}»",
         "last_question": "Ваш последний вопрос был: «{text}»",
+        "first_question": "Ваш первый вопрос был: «{text}»",
+        "questions": "Вы спрашивали меня:",
+        "question_item": "- «{text}»",
         "last_answer": "Мой последний ответ был: «{text}»",
     },
 }
 MAX_QUOTE = 300
+# "Repeat what you said" wants the answer itself, not its opening words.
+MAX_ANSWER_QUOTE = 1500
 SUMMARY_EXCHANGES = 3
+QUESTIONS_LISTED = 5
 
 
-def _quote(text: str) -> str:
+def _quote(text: str, limit: int = MAX_QUOTE) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= MAX_QUOTE else text[: MAX_QUOTE - 1].rstrip() + "…"
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _exchanges(history: Sequence[PriorMessage]) -> list[tuple[str, str]]:
@@ -153,9 +207,19 @@ def recap(question: ConversationQuestion, history: Sequence[PriorMessage], lang:
         return texts["nothing"]
     if question.kind is HistoryQuestion.LAST_QUESTION:
         return texts["last_question"].format(text=_quote(exchanges[-1][0]))
+    if question.kind is HistoryQuestion.FIRST_QUESTION:
+        return texts["first_question"].format(text=_quote(exchanges[0][0]))
+    if question.kind is HistoryQuestion.QUESTIONS:
+        lines = [texts["questions"]]
+        lines.extend(
+            texts["question_item"].format(text=_quote(asked)) for asked, _ in exchanges[-QUESTIONS_LISTED:]
+        )
+        return "\n".join(lines)
     if question.kind is HistoryQuestion.LAST_ANSWER:
         answer = next((a for _, a in reversed(exchanges) if a.strip()), "")
-        return texts["last_answer"].format(text=_quote(answer)) if answer else texts["nothing"]
+        return (
+            texts["last_answer"].format(text=_quote(answer, MAX_ANSWER_QUOTE)) if answer else texts["nothing"]
+        )
     lines = [texts["summary"]]
     for asked, answered in exchanges[-SUMMARY_EXCHANGES:]:
         lines.append("- " + texts["you_asked"].format(text=_quote(asked)))

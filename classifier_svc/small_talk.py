@@ -1,9 +1,11 @@
-"""The CONTEXT layer's deterministic path: greetings, thanks, "how are you?" and
-"what can you do?".
+"""The CONTEXT layer's deterministic path: greetings, thanks, goodbyes, "how are you?",
+"what can you do?", "who are you / are you a bot?" and "which languages do you speak?".
 
-Only whole short messages count ("Tere!", "thanks a lot"), so a question that
-starts with "hi" still goes to the catalogue first. The words themselves tell the
-language: "Tere!" is too short for a language detector, but it is Estonian.
+Only short messages that are small talk as a whole count ("Tere!", "thanks, that was
+helpful!", "спасибо, пока"), so "hi, what are the holidays in Latvia?" still goes to the
+catalogue. Recognition is by word classes (classifier_svc/lexicon.py: inflections,
+missing diacritics and typos), each class kept per language, so the words themselves
+tell the language: "Tere!" is too short for a language detector, but it is Estonian.
 """
 
 from __future__ import annotations
@@ -12,15 +14,19 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from classifier_svc.messages import CAPABILITIES, GREETING, HOW_ARE_YOU, THANKS
+from classifier_svc.lexicon import Concept, Found, Lexicon
 from services.language import Lang
+from services.text import STOPWORDS
 
 
 class SmallTalkKind(StrEnum):
     GREETING = "greeting"
     THANKS = "thanks"
+    GOODBYE = "goodbye"
     HOW_ARE_YOU = "how_are_you"
     CAPABILITIES = "capabilities"
+    IDENTITY = "identity"
+    LANGUAGES = "languages"
 
 
 @dataclass(frozen=True)
@@ -29,77 +35,160 @@ class SmallTalk:
     language: Lang
 
 
-_END = r"[\s!.,?)]*$"
-# An optional greeting in front: "Hi, what can you do?", "Привет, как дела?".
-_HELLO = {
-    "en": r"^((hi|hello|hey)( there)?[\s,!.]+)?",
-    "et": r"^((tere|tervist|hei)[\s,!.]+)?",
-    "ru": r"^((привет|здравствуйте|здравствуй)[\s,!.]+)?",
+_LANGS: tuple[Lang, ...] = ("en", "et", "ru")
+# Word classes per language: {class: (en, et, ru)}.
+_WORDS: dict[str, tuple[str, str, str]] = {
+    "greet": (
+        "hi, hello, hey, hiya, howdy, good morning, good afternoon, good evening, greetings, yo",
+        "tere, tervist, tsau, tšau, hei, tere hommikust, tere päevast, tere õhtust, hommikust, päevast"
+        ", õhtust",
+        "привет, здравствуйте, здравствуй, добрый день, добрый вечер, доброе утро, приветствую, здрасте",
+    ),
+    "thanks": (
+        "thanks, thank you, thank u, thx, ty, cheers, appreciate it, much appreciated",
+        "aitäh, aitah, tänan, tänud, suur aitäh, tänks",
+        "спасибо, спс, благодарю, спасибочки, большое спасибо",
+    ),
+    "bye": (
+        "bye, goodbye, good bye, see you, see ya, farewell, have a nice day, take care",
+        "head aega, nägemist, nägemiseni, tšau, head päeva, kohtumiseni, ilusat päeva",
+        "пока, до свидания, всего доброго, хорошего дня, до встречи",
+    ),
+    "how_are_you": (
+        "how are you, how are you doing, how's it going, hows it going, how do you do, what's up, whats up",
+        "kuidas läheb, kuidas sul läheb, kuidas teil läheb, kuidas käsi käib, kuidas elad, mis teed",
+        "как дела, как у тебя дела, как у вас дела, как поживаете, как ты",
+    ),
+    # "what can you do / help me with", "millega sa aidata saad", "что ты умеешь".
+    "you": (
+        "you, u, ya, yourself, talking to, chatting with, speaking to",
+        "sa, sina, te, teie, sind, teid, sinuga, teiega",
+        "ты, вы, тебя, вас, тобой, вами",
+    ),
+    "can": (
+        "can, could, do, able",
+        "oskad, oskate, saad, saate, suudad, suudate, teha, teed, teete, oled",
+        "умеешь, умеете, можешь, можете, можно, способен, делаешь, делаете",
+    ),
+    "help": (
+        "help, assist, do, offer, provide, support",
+        "aidata, abiks, aitad, aitate, pakud, pakute, oskad, teha",
+        "помочь, помогаешь, помогаете, делать, предложить, умеешь, умеете",
+    ),
+    "what": (
+        "what, how, which",
+        "mida, millega, mis, milles, kuidas",
+        "что, чем, чего, какие, каких, каком, какой, как",
+    ),
+    "services": (
+        "services, topics, things, questions",
+        "teenuseid, teenused, teemad, teemadel, asju, küsimusi",
+        "услуги, темы, вопросы, сервисы",
+    ),
+    "help_alone": ("help, help me, menu, options", "abi, appi, aita", "помощь, помоги, помогите, меню"),
+    "who": ("who, whom", "kes, kellega", "кто, кем, с кем"),
+    "being": (
+        "person, human, real person, bot, robot, machine, ai, artificial intelligence, chatbot, computer",
+        "inimene, päris inimene, robot, bot, masin, tehisintellekt, tehisaru, juturobot, arvuti",
+        "человек, живой человек, бот, робот, машина, искусственный интеллект, нейросеть, чат-бот",
+    ),
+    "language_word": (
+        "language, languages",
+        "keel, keeles, keelt, keeltes, keeli",
+        "язык, языке, языках, языки",
+    ),
+    "language_name": (
+        "english, estonian, russian",
+        "eesti keelt, vene keelt, inglise keelt, inglise keeles, eesti keeles, vene keeles",
+        "по-русски, по-эстонски, по-английски, английский, эстонский, русский",
+    ),
+    "speak": (
+        "speak, talk, write, understand, communicate, answer",
+        "räägid, räägite, rääkida, kirjutada, saad aru, mõistad, suhelda, vastad",
+        "говоришь, говорите, общаться, писать, понимаешь, понимаете, разговаривать, отвечаешь",
+    ),
+    # What turns a thanks into a request: a question word, "and", an imperative.
+    "request": (
+        "and, also, but, now, what, when, where, which, how, show, tell, find, give, list, check, can, could",
+        "ja, ka, aga, nüüd, mis, millal, kus, milline, kuidas, näita, ütle, leia, anna, kontrolli, kas",
+        "а, и, также, но, теперь, что, когда, где, какой, какие, как, покажи, скажи, найди, дай, проверь",
+    ),
+    "filler": (
+        "please, pls, plz, actually, even, really, then, me, just, ok, okay, so, well, anyway",
+        "palun, üldse, siis, õige, mulle, mind, ikka, no, noh, okei, nii, oled, olete",
+        "пожалуйста, вообще, мне, меня, же, ну, ладно, тогда, вот, сейчас",
+    ),
 }
-_PHRASES: dict[tuple[SmallTalkKind, Lang], re.Pattern[str]] = {
-    (SmallTalkKind.HOW_ARE_YOU, "en"): re.compile(
-        _HELLO["en"] + r"(how are you( doing)?|how'?s it going|how do you do)" + _END, re.IGNORECASE
-    ),
-    (SmallTalkKind.HOW_ARE_YOU, "et"): re.compile(
-        _HELLO["et"] + r"(kuidas (läheb|sul läheb|teil läheb|käsi käib|elad)|mis teed)" + _END, re.IGNORECASE
-    ),
-    (SmallTalkKind.HOW_ARE_YOU, "ru"): re.compile(
-        _HELLO["ru"] + r"(как (дела|у тебя дела|у вас дела|поживаете|ты))" + _END, re.IGNORECASE
-    ),
-    (SmallTalkKind.CAPABILITIES, "en"): re.compile(
-        _HELLO["en"]
-        + r"(what (can|do) you (do|help( me)? with)|how can you help( me)?|what are you|who are you"
-        + r"|what is this|help)"
-        + _END,
-        re.IGNORECASE,
-    ),
-    (SmallTalkKind.CAPABILITIES, "et"): re.compile(
-        _HELLO["et"]
-        + r"(mida (sa|te) (oskad|oskate|teha oskad|teha oskate|teed|teete)"
-        + r"|millega (sa|te) (saad|saate) aidata"
-        + r"|kes (sa|te) oled|kes te olete|mis sa oled|abi)"
-        + _END,
-        re.IGNORECASE,
-    ),
-    (SmallTalkKind.CAPABILITIES, "ru"): re.compile(
-        _HELLO["ru"]
-        + r"(что (ты|вы) (умеешь|умеете|можешь|можете)( делать)?|чем (ты|вы) (можешь|можете) помочь"
-        + r"|кто (ты|вы)|помощь)"
-        + _END,
-        re.IGNORECASE,
-    ),
-    (SmallTalkKind.GREETING, "en"): re.compile(
-        r"^(hi|hello|hey|good (morning|afternoon|evening))( there)?" + _END, re.IGNORECASE
-    ),
-    (SmallTalkKind.GREETING, "et"): re.compile(
-        r"^(tere|tervist|tšau|hei|tere (hommikust|päevast|õhtust))" + _END, re.IGNORECASE
-    ),
-    (SmallTalkKind.GREETING, "ru"): re.compile(
-        r"^(привет|здравствуйте|здравствуй|добрый (день|вечер)|доброе утро)" + _END, re.IGNORECASE
-    ),
-    (SmallTalkKind.THANKS, "en"): re.compile(
-        r"^(thanks?( you)?( a lot| very much)?|thx)" + _END, re.IGNORECASE
-    ),
-    (SmallTalkKind.THANKS, "et"): re.compile(r"^(aitäh|tänan( väga)?|suur aitäh)" + _END, re.IGNORECASE),
-    (SmallTalkKind.THANKS, "ru"): re.compile(r"^(спасибо( большое)?|благодарю)" + _END, re.IGNORECASE),
-}
+_CONCEPTS = [
+    Concept.of(f"{name}_{lang}", words[i]) for name, words in _WORDS.items() for i, lang in enumerate(_LANGS)
+]
+LEXICON = Lexicon(_CONCEPTS)
+# Small talk is short: a longer message is a request that happens to open politely.
+MAX_WORDS = 9
+_DIGIT = re.compile(r"\d")
+
+
+def _lang_of(found: Found, name: str) -> Lang | None:
+    for lang in _LANGS:
+        if f"{name}_{lang}" in found:
+            return lang
+    return None
+
+
+def _first(found: Found, name: str) -> int | None:
+    positions = [p for lang in _LANGS for p in found.positions.get(f"{name}_{lang}", ())]
+    return min(positions) if positions else None
+
+
+def _whole(found: Found) -> bool:
+    """Nothing in the message but small-talk words and function words: "what can you
+    tell me about passports" has "tell" and "passports" left over, so it is a question."""
+    return all(token in STOPWORDS for token in found.uncovered())
 
 
 def classify_small_talk(message: str) -> SmallTalk | None:
     text = message.strip()
-    for (kind, language), pattern in _PHRASES.items():
-        if pattern.match(text):
-            return SmallTalk(kind, language)
+    if not text or _DIGIT.search(text):
+        return None
+    found = LEXICON.find(text)
+    if found.words == 0 or found.words > MAX_WORDS:
+        return None
+    lang = _message_lang(found)
+    has = lambda name: _lang_of(found, name) is not None  # noqa: E731
+    # Thanks or goodbye first, maybe with a word of appraisal ("thanks, that was
+    # helpful!", "aitäh, see oli kõik"), never with a request after it ("thanks, and for
+    # Latvia?", "aitäh, nüüd näita homseid hindu").
+    thanks, bye = _first(found, "thanks"), _first(found, "bye")
+    if 0 in (thanks, bye) and "?" not in text:
+        later_request = any(p > 0 for lg in _LANGS for p in found.positions.get(f"request_{lg}", ()))
+        if not later_request:
+            kind = SmallTalkKind.THANKS if thanks is not None else SmallTalkKind.GOODBYE
+            return SmallTalk(kind, _lang_of(found, "thanks" if thanks is not None else "bye") or lang)
+    if not _whole(found):
+        return None
+    if has("how_are_you"):
+        return SmallTalk(SmallTalkKind.HOW_ARE_YOU, _lang_of(found, "how_are_you") or lang)
+    if (has("language_word") and (has("speak") or has("what"))) or (has("language_name") and has("speak")):
+        return SmallTalk(SmallTalkKind.LANGUAGES, lang)
+    if has("you") and (has("being") or has("who")):
+        return SmallTalk(SmallTalkKind.IDENTITY, lang)
+    if has("what") and has("you") and (has("can") or has("help") or has("services")):
+        return SmallTalk(SmallTalkKind.CAPABILITIES, lang)
+    if has("help_alone"):
+        return SmallTalk(SmallTalkKind.CAPABILITIES, _lang_of(found, "help_alone") or lang)
+    if has("what") and has("you") and found.words <= 3:
+        return SmallTalk(SmallTalkKind.IDENTITY, lang)
+    if has("greet") and _first(found, "greet") == 0:
+        return SmallTalk(SmallTalkKind.GREETING, _lang_of(found, "greet") or lang)
     return None
 
 
-_REPLIES = {
-    SmallTalkKind.GREETING: GREETING,
-    SmallTalkKind.THANKS: THANKS,
-    SmallTalkKind.HOW_ARE_YOU: HOW_ARE_YOU,
-    SmallTalkKind.CAPABILITIES: CAPABILITIES,
-}
-
-
-def small_talk_reply(kind: SmallTalkKind, lang: Lang) -> str:
-    return _REPLIES[kind][lang]
+def _message_lang(found: Found) -> Lang:
+    """The language most of the message's small-talk words belong to (English wins a tie:
+    "Tere! do you speak english?" is answered in English)."""
+    counts = dict.fromkeys(_LANGS, 0)
+    for name, positions in found.positions.items():
+        lang = name.rsplit("_", 1)[-1]
+        if lang in counts and not name.startswith("filler"):
+            counts[lang] += len(positions)  # type: ignore[index]
+    return max(_LANGS, key=lambda lg: (counts[lg], lg == "en"))

@@ -97,6 +97,11 @@ def _parser() -> argparse.ArgumentParser:
     calibrate.add_argument(
         "--out", type=Path, default=None, help="profile file (default: the shipped classifier_svc profile)"
     )
+    calibrate.add_argument(
+        "--no-guard",
+        action="store_true",
+        help="keep the guard's thresholds (skip fitting its embedding check)",
+    )
     return parser
 
 
@@ -199,7 +204,9 @@ def _calibrate(args: argparse.Namespace) -> int:
     if not 0.0 < args.oos_recall < 1.0:
         print("atc calibrate: --oos-recall must be between 0 and 1", file=sys.stderr)
         return 2
-    profile = asyncio.run(run(args.catalog, args.oos_recall, args.out or DEFAULT_PROFILE_PATH))
+    profile = asyncio.run(
+        run(args.catalog, args.oos_recall, args.out or DEFAULT_PROFILE_PATH, guard=not args.no_guard)
+    )
     print(profile.model_dump_json(indent=2))
     return 0
 

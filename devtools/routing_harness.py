@@ -138,7 +138,7 @@ def build_router(
     search: CatalogueSearch, profile: CalibrationProfile, *, multi_intent: bool = True
 ) -> Router:
     matcher = ApiToolMatcher(search, ApiToolPolicy(profile=profile, multi_intent_enabled=multi_intent))
-    return Router(matcher, NoSessions(), LanguageDetector(), RouterPolicy())
+    return Router(matcher, NoSessions(), LanguageDetector(), RouterPolicy(weak_match=profile.weak_match))
 
 
 @dataclass(frozen=True)

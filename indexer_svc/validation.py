@@ -199,6 +199,12 @@ class Service(_Entity):
     url: str = ""
     params: list[EndpointParam] = Field(default_factory=list)
     enriched_context: str = ""
+    answer_titles: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("answer_titles")
+    @classmethod
+    def _title_languages(cls, value: dict[str, str]) -> dict[str, str]:
+        return _language_keys(value)
 
     @field_validator("params")
     @classmethod

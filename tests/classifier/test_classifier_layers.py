@@ -48,8 +48,9 @@ def router(detector: LanguageDetector, policy: RouterPolicy = POLICY, **kw: obje
     )
 
 
-def test_the_chain_in_the_seeds_order_and_each_flag_removes_its_layer(detector: LanguageDetector) -> None:
-    everything = [Workflow.SERVICE, Workflow.API_TOOL_CALLING, Workflow.CONTEXT, Workflow.RAG, Workflow.OOD]
+def test_the_chain_in_its_order_and_each_flag_removes_its_layer(detector: LanguageDetector) -> None:
+    # CONTEXT (whole-message rules, no search) runs before the catalogue's layers.
+    everything = [Workflow.CONTEXT, Workflow.SERVICE, Workflow.API_TOOL_CALLING, Workflow.RAG, Workflow.OOD]
     assert router(detector).layers == everything
     assert Workflow.SERVICE not in router(detector, replace(POLICY, service_enabled=False)).layers
     assert Workflow.API_TOOL_CALLING not in router(detector, replace(POLICY, api_tool_enabled=False)).layers

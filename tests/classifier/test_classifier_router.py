@@ -21,6 +21,7 @@ from classifier_svc.candidates import (
     Reason,
     Workflow,
 )
+from classifier_svc.catalogue_overview import Offer, Overview, StaticOverview
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import opens_with_acceptance
 from classifier_svc.ports import EndpointDisambiguator, IntentDecomposer
@@ -100,7 +101,17 @@ def make_router(
     matcher = ApiToolMatcher(
         search, ApiToolPolicy(profile=PROFILE), disambiguator=disambiguator, decomposer=decomposer
     )
-    return Router(matcher, sessions, detector, RouterPolicy())
+    return Router(matcher, sessions, detector, RouterPolicy(), overview=StaticOverview(OVERVIEW))
+
+
+# A catalogue of two endpoints and one knowledge page, titled in two languages.
+OVERVIEW = Overview(
+    offers=(
+        Offer({"en": "Public holidays", "et": "Riigipühad"}, "Fetch national holidays."),
+        Offer({}, "Search the address register for an address."),
+    ),
+    topics=(("en", "Renewing an ID card"), ("et", "ID-kaardi uuendamine")),
+)
 
 
 def test_assess_rejects_below_the_calibrated_score_and_accepts_a_clear_lead() -> None:
@@ -151,8 +162,20 @@ async def test_no_match_is_out_of_domain_in_the_users_language(detector: Languag
 @pytest.mark.parametrize(
     ("message", "kind", "reply_start"),
     [
-        ("What can you do?", SmallTalkKind.CAPABILITIES, "I can look things up"),
-        ("Mida sa oskad?", SmallTalkKind.CAPABILITIES, "Saan teie eest"),
+        # The catalogue's own titles (English where it has no Estonian one, the
+        # description's first clause where it has none at all) and its knowledge pages.
+        (
+            "What can you do?",
+            SmallTalkKind.CAPABILITIES,
+            "I can look these up for you: public holidays or search the address register for an "
+            "address. I can also answer questions about: renewing an ID card.",
+        ),
+        (
+            "Mida sa oskad?",
+            SmallTalkKind.CAPABILITIES,
+            "Saan teie eest järele vaadata: riigipühad või search the address register for an address. "
+            "Oskan vastata ka küsimustele teemadel: ID-kaardi uuendamine.",
+        ),
         ("Привет, как дела?", SmallTalkKind.HOW_ARE_YOU, "Спасибо, у меня всё хорошо"),
         ("Tere!", SmallTalkKind.GREETING, "Tere!"),
     ],

@@ -67,13 +67,16 @@ def test_calibrate_writes_a_profile_for_the_index_model(
     base = load_profile()
     out.write_text(base.model_dump_json(), encoding="utf-8")
 
-    assert cli.main(["calibrate", "--catalog", str(folder), "--oos-recall", "0.6", "--out", str(out)]) == 0
+    args = ["calibrate", "--catalog", str(folder), "--oos-recall", "0.6", "--out", str(out), "--no-guard"]
+    assert cli.main(args) == 0
     profile = load_profile(out)
     assert profile.embedding_model == MODEL_NAME
     assert f"--catalog {folder}" in profile.source
     assert profile.metrics["prototype_oos_recall"] >= 0.6
-    # Nothing here speaks for the description scale: it keeps the replaced profile's values.
+    # Nothing here speaks for the description scale: it keeps the replaced profile's values,
+    # and --no-guard keeps the guard's.
     assert profile.description == base.description
+    assert profile.guard == base.guard
 
 
 def test_calibrate_refuses_a_folder_without_the_files(tmp_path: Path) -> None:

@@ -278,3 +278,35 @@ async def test_the_classifier_checks_the_indexers_model_at_warm_up(
         await warm_up(IndexerEndpointSearch(stub, other, 30.0), 60.0)
     assert raised.value.reason == "CALIBRATION_MODEL_MISMATCH"
     assert "atc calibrate" in str(raised.value)
+
+
+async def test_the_classifier_reads_what_the_catalogue_offers_and_sees_it_change(
+    stub: indexer_pb2_grpc.IndexerServiceStub,
+) -> None:
+    from classifier_svc.catalogue_overview import IndexerCatalogueOverview
+    from classifier_svc.messages import capabilities
+
+    now = [0.0]
+    overview = IndexerCatalogueOverview(stub, 30.0, ttl=60.0, clock=lambda: now[0], page_size=2)
+    first = await overview.overview()
+    # Every endpoint of the start catalogue, across pages; this catalogue has no titles,
+    # so each is named by its description's first clause.
+    assert len(first.offers) == 5
+    assert "Get the Nord Pool electricity exchange price per hour in Estonia for a time range" in (
+        first.offer_titles("et")
+    )
+    service = catalogue_pb2.Service(
+        service_id="svc-fishing",
+        name="fishing_permit_status",
+        description="Check a fishing permit.",
+        answer_titles={"en": "Fishing permits", "et": "Kalapüügiload"},
+        examples=["Is my fishing permit valid?"],
+    )
+    await stub.IndexService(indexer_pb2.IndexServiceRequest(service=service, skip_enrichment=True))
+    # Within the TTL the overview is not read again; after it, the new service is there.
+    assert "Kalapüügiload" not in (await overview.overview()).offer_titles("et")
+    now[0] = 61.0
+    changed = await overview.overview()
+    assert "Kalapüügiload" in changed.offer_titles("et")
+    assert "Is my fishing permit valid?" in changed.benign_texts()
+    assert "kalapüügiload" in capabilities(changed, "et")

@@ -103,7 +103,14 @@ class EnumValueLabel(_message.Message):
     def __init__(self, value: _Optional[str] = ..., labels: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class Service(_message.Message):
-    __slots__ = ("service_id", "name", "description", "examples", "url", "params", "enriched_context")
+    __slots__ = ("service_id", "name", "description", "examples", "url", "params", "enriched_context", "answer_titles")
+    class AnswerTitlesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
     SERVICE_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -111,6 +118,7 @@ class Service(_message.Message):
     URL_FIELD_NUMBER: _ClassVar[int]
     PARAMS_FIELD_NUMBER: _ClassVar[int]
     ENRICHED_CONTEXT_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_TITLES_FIELD_NUMBER: _ClassVar[int]
     service_id: str
     name: str
     description: str
@@ -118,7 +126,8 @@ class Service(_message.Message):
     url: str
     params: _containers.RepeatedCompositeFieldContainer[EndpointParam]
     enriched_context: str
-    def __init__(self, service_id: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., examples: _Optional[_Iterable[str]] = ..., url: _Optional[str] = ..., params: _Optional[_Iterable[_Union[EndpointParam, _Mapping]]] = ..., enriched_context: _Optional[str] = ...) -> None: ...
+    answer_titles: _containers.ScalarMap[str, str]
+    def __init__(self, service_id: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., examples: _Optional[_Iterable[str]] = ..., url: _Optional[str] = ..., params: _Optional[_Iterable[_Union[EndpointParam, _Mapping]]] = ..., enriched_context: _Optional[str] = ..., answer_titles: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class KnowledgeDocument(_message.Message):
     __slots__ = ("document_id", "title", "text", "source_url", "language", "section")

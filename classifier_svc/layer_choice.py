@@ -1,0 +1,192 @@
+"""Which layer answers: classes of questions that belong to the knowledge base or to
+nobody, whatever endpoint their words resemble.
+
+- Knowledge classes (`knowledge_class`): what a citizen asks about a procedure rather
+  than a value an API returns — fees ("state fee", "riigilõiv", "госпошлина"), how to
+  apply/renew/replace/register, validity and expiry, documents needed, deadlines,
+  lost or stolen documents. Such a question goes to the knowledge base when it has a
+  relevant passage, unless the citizen gives an identifier (a number shaped like one)
+  for a service or an endpoint to look up.
+- Out-of-scope topics (`uncovered_topic`): weather, recipes, restaurants and bars,
+  sports results, jokes, films and music, lottery and shares. Such a message is out of
+  scope — not an address search because it names a town — unless the catalogue itself
+  covers the topic (its titles, descriptions and examples name it: a catalogue with a
+  weather endpoint answers weather questions).
+Both are word classes (classifier_svc/lexicon.py) in en/et/ru, not sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from classifier_svc.lexicon import Concept, Lexicon
+
+KNOWLEDGE = Lexicon(
+    [
+        Concept.of(
+            "fee",
+            "state fee, fee, fees, charge",
+            "riigilõiv, riigilõivu, lõiv, lõivu, tasu",
+            "госпошлина, госпошлину, пошлина, пошлину, сбор",
+        ),
+        Concept.of(
+            "procedure",
+            "to apply, i apply, can apply, renew, renewal, replace, replacement, to register, do i register",
+            "exchange my, get a new, obtain, pick up my new",
+            "taotleda, taotlen, taotlemine, uuendada, uuendamine, vahetada, asendada, registreerida",
+            "registreerimine, vormistada, kätte saada, saada uus",
+            "оформить, оформление, продлить, продление, заменить, замена, прописаться, зарегистрировать",
+            "регистрация, получить новый, обменять, подать заявление",
+        ),
+        Concept.of(
+            "validity",
+            "valid, validity, expire, expires, expired, expiry",
+            "kehtiv, kehtib, kehtivus, aegub, aegunud",
+            "действителен, действует, срок действия, истекает, просрочен",
+        ),
+        Concept.of(
+            "documents_needed",
+            "documents do i need, what documents, required documents, what do i need, need to bring",
+            "mis dokumente, milliseid dokumente, mida on vaja, mis mul vaja, vaja kaasa võtta",
+            "какие документы, что нужно, нужны документы, что взять с собой",
+        ),
+        Concept.of(
+            "lost",
+            "lost, lose, stolen, missing, damaged, broken",
+            "kaotasin, kaotanud, kadunud, kadus, varastati, varastatud, kahjustatud, katki",
+            "потерял, потеряла, потерян, утерян, украли, украден, пропал, поврежден, сломан",
+        ),
+        Concept.of(
+            "deadline",
+            "deadline, how soon, how long does it take, how long will it take, within how many days",
+            "tähtaeg, mitu päeva, kui kaua võtab, kui kiiresti, mis ajaks",
+            "срок, за какой срок, сколько ждать, как долго, сколько времени",
+        ),
+        Concept.of(
+            "eligibility",
+            "who can get, am i eligible, entitled, eligibility, who is entitled",
+            "kellel on õigus, kas mul on õigus, õigus saada",
+            "кто имеет право, имею ли я право, право на получение",
+        ),
+    ]
+)
+
+TOPICS = Lexicon(
+    [
+        Concept.of(
+            "weather",
+            "weather, forecast, rain, snow, temperature",
+            "ilm, ilma, ilmateade, ilmaennustus, vihm, lumi, temperatuur",
+            "погода, погоду, прогноз погоды, дождь, снег, температура",
+            "pogoda, pogodu",
+        ),
+        Concept.of(
+            "cooking",
+            "recipe, recipes, cook, cooking, bake, ingredients",
+            "retsept, retsepti, küpsetada, valmistada süüa, koostisosad",
+            "рецепт, рецепты, приготовить, испечь, ингредиенты",
+            "retsepti",
+        ),
+        Concept.of(
+            "eating_out",
+            "restaurant, restaurants, cafe, bar, pub, dinner place, pizza place",
+            "restoran, restorani, kohvik, kohvikut, baar, pubi, söögikoht",
+            "ресторан, ресторана, кафе, бар, паб",
+        ),
+        Concept.of(
+            "sports",
+            "football, soccer, basketball, hockey, tournament, who won",
+            "jalka, jalgpall, jalgpalli, korvpall, hoki, turniir, kes võitis",
+            "футбол, матч, счет, баскетбол, хоккей, турнир, кто выиграл",
+        ),
+        Concept.of("jokes", "joke, jokes, funny story", "nali, nalja, anekdoot", "анекдот, шутка, шутку"),
+        Concept.of(
+            "entertainment",
+            "movie, movies, film, films, song, songs, series, tv show",
+            "film, filmi, kino, laul, laulu, seriaal",
+            "фильм, фильмы, кино, песня, песню, сериал",
+        ),
+        Concept.of(
+            "gambling",
+            "lottery, casino, betting, stock market, bitcoin, crypto",
+            "loto, loterii, kasiino, panustada, aktsiad, bitcoin, krüpto",
+            "лотерея, казино, ставки, акции, биткоин, крипта",
+        ),
+        Concept.of(
+            "recommend",
+            "recommend, suggest, best place, good place",
+            "soovita, soovitage, soovitada, hea koht",
+            "посоветуй, посоветуйте, порекомендуй, подскажи хороший",
+        ),
+    ]
+)
+# "recommend" alone is not a topic: "recommend a restaurant" is; "recommend how to renew" is not.
+_TOPIC_NAMES = TOPICS.names - {"recommend"}
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def knowledge_class(message: str) -> str | None:
+    """The knowledge class of a question about a procedure, or None."""
+    found = KNOWLEDGE.find(message)
+    for name in ("lost", "fee", "documents_needed", "validity", "deadline", "eligibility", "procedure"):
+        if name in found:
+            return name
+    return None
+
+
+def has_identifier(message: str) -> bool:
+    """A value shaped like an identifier: letters and digits together ("A1234567",
+    "123ABC") or five digits or more. A year ("2026") is not one."""
+    return any(_identifier_like(t) for t in _TOKEN.findall(message))
+
+
+def covered_topics(catalogue_texts: Iterable[str]) -> frozenset[str]:
+    """The out-of-scope topics the catalogue itself names (then they are in scope)."""
+    covered: set[str] = set()
+    for text in catalogue_texts:
+        covered |= set(TOPICS.find(text).positions) & _TOPIC_NAMES
+    return frozenset(covered)
+
+
+def uncovered_topic(message: str, covered: frozenset[str]) -> str | None:
+    """An out-of-scope topic the message is about and the catalogue does not cover."""
+    found = TOPICS.find(message)
+    topics = (set(found.positions) & _TOPIC_NAMES) - covered
+    return min(topics) if topics else None
+
+
+_EXAMPLE = re.compile(
+    r"\(\s*e\.?\s*g\.?,?\s*([^)]+)\)|\beg\.?\s+(\S+)|\bnäiteks\s+(\S+)|\bнапример\s+(\S+)", re.I
+)
+
+
+def shape(token: str) -> str:
+    """A value's shape: letters → "A", digits → "9", runs kept by length ("A1234567" →
+    "A9999999", "123ABC" → "999AAA"). Cyrillic look-alike letters count as letters."""
+    return "".join("9" if c.isdigit() else "A" if c.isalpha() else c for c in token.upper())
+
+
+def example_shapes(descriptions: Iterable[str]) -> set[str]:
+    """The shapes of the identifiers a parameter's description gives as its example
+    ("The application number … (e.g. A1234567)"): letters and digits together, or five
+    digits or more."""
+    shapes = set()
+    for description in descriptions:
+        for match in _EXAMPLE.finditer(description):
+            text = next(g for g in match.groups() if g)
+            for token in _TOKEN.findall(text):
+                if _identifier_like(token):
+                    shapes.add(shape(token))
+    return shapes
+
+
+def _identifier_like(token: str) -> bool:
+    digits = sum(c.isdigit() for c in token)
+    letters = sum(c.isalpha() for c in token)
+    return (digits >= 3 and letters >= 1) or digits >= 5
+
+
+def identifier_shapes(message: str) -> set[str]:
+    """The shapes of the identifier-like values in a message."""
+    return {shape(t) for t in _TOKEN.findall(message) if _identifier_like(t)}

@@ -1,0 +1,310 @@
+"""Which layer answers, by class of question, over scripted searches: knowledge-class
+questions go to the knowledge base (unless an identifier is given), out-of-scope topics
+are refused unless the catalogue covers them, a weak match asks to confirm instead of
+opening a session, and a new question inside a session switches instead of being
+swallowed."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from classifier_svc.candidates import ActiveSession, Candidate, PendingParam, Reason, Workflow
+from classifier_svc.catalogue_overview import Offer, Overview, StaticOverview
+from classifier_svc.layer_choice import covered_topics, has_identifier, knowledge_class, uncovered_topic
+from classifier_svc.router import Router, RouterPolicy
+from classifier_svc.service_gate import Thresholds
+from services.language import LanguageDetector
+from tests.classifier.layer_support import Scripted, Sessions, cand, matcher, passage
+
+POLICY = RouterPolicy(
+    search_limit=5, service_thresholds=Thresholds(minimum=0.77, high=0.82, gap=0.0, min_term_coverage=0.75)
+)
+DEMO_LIKE = Overview(
+    offers=(
+        Offer(
+            {"en": "Address search", "et": "Aadressiotsing"},
+            "Search the address register.",
+            ("Where is Viru 4?",),
+        ),
+        Offer(
+            {"en": "School holidays", "et": "Koolivaheajad", "ru": "Школьные каникулы"}, "School holidays."
+        ),
+    ),
+    topics=(("en", "Passport"),),
+)
+
+# Knowledge classes: subject × aspect, three languages.
+SUBJECTS = {
+    "en": ["my passport", "an id card", "a driving licence", "a residence permit"],
+    "et": ["passi", "id-kaardi", "juhiloa", "elamisloa"],
+    "ru": ["паспорта", "айди карты", "прав", "вида на жительство"],
+}
+ASPECTS = {
+    "en": [
+        ("what is the state fee for {s}", "fee"),
+        ("i lost {s}, what should i do", "lost"),
+        ("what documents do i need for {s}", "documents_needed"),
+        ("how do i renew {s}", "procedure"),
+        ("how long is {s} valid", "validity"),
+    ],
+    "et": [
+        ("kui suur on {s} riigilõiv", "fee"),
+        ("kaotasin {s}, mida teha", "lost"),
+        ("mis dokumente on {s} jaoks vaja", "documents_needed"),
+        ("kuidas {s} uuendada", "procedure"),
+        ("kui kaua on {s} kehtiv", "validity"),
+    ],
+    "ru": [
+        ("какая госпошлина для {s}", "fee"),
+        ("потерял {s}, что делать", "lost"),
+        ("какие документы нужны для {s}", "documents_needed"),
+        ("как продлить срок {s}", "procedure"),
+        ("сколько действует {s}", "validity"),
+    ],
+}
+KNOWLEDGE_QUESTIONS = [
+    (lang, template.format(s=subject), kind)
+    for lang in SUBJECTS
+    for (template, kind), subject in itertools.product(ASPECTS[lang], SUBJECTS[lang])
+]
+
+
+@pytest.mark.parametrize(("lang", "message", "kind"), KNOWLEDGE_QUESTIONS)
+def test_knowledge_classes_in_three_languages(lang: str, message: str, kind: str) -> None:
+    assert knowledge_class(message) is not None, message
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "how much is my vehicle tax",
+        "what is the status of my id card application",
+        "electricity exchange prices tomorrow",
+        "search the address register for lossi plats 1a",
+        "public holidays in latvia in december",
+        "kui suur on mu sõidukimaks",
+        "какие праздники в латвии",
+    ],
+)
+def test_api_questions_are_no_knowledge_class(message: str) -> None:
+    assert knowledge_class(message) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("A1234567 staatus", True),
+        ("tax for 123ABC", True),
+        ("номер 1234567", True),
+        ("holidays in 2026", False),
+    ],
+)
+def test_identifiers_are_letters_with_digits_or_long_numbers(message: str, expected: bool) -> None:
+    assert has_identifier(message) is expected
+
+
+TOPICS = {
+    "weather": [
+        "what's the weather in tartu tomorrow",
+        "milline ilm homme tallinnas on",
+        "какая погода в нарве",
+    ],
+    "cooking": ["give me a recipe for potato salad", "anna hea verivorsti retsept", "рецепт солянки дай"],
+    "eating_out": [
+        "recommend a good restaurant in tallinn",
+        "soovita mõni hea restoran",
+        "посоветуй ресторан в тарту",
+    ],
+    "sports": ["who won the football yesterday", "kes võitis eile jalka", "кто выиграл вчера в хоккей"],
+}
+
+
+@pytest.mark.parametrize(("topic", "message"), [(t, m) for t, ms in TOPICS.items() for m in ms])
+def test_out_of_scope_topics_unless_the_catalogue_covers_them(topic: str, message: str) -> None:
+    assert uncovered_topic(message, frozenset()) == topic
+    # A catalogue that has the topic answers it: CLINC's weather, a restaurant booking.
+    covering = covered_topics(
+        [f"Handle requests about: {w}" for w in ("weather", "recipe", "restaurant", "football")]
+    )
+    assert uncovered_topic(message, covering) is None
+
+
+@pytest.mark.parametrize(
+    "message", ["where is narva mnt 5", "kus asub viru 4 tallinnas", "где находится нарвское шоссе 5"]
+)
+def test_an_address_is_no_topic(message: str) -> None:
+    assert uncovered_topic(message, frozenset()) is None
+
+
+@pytest.fixture(scope="module")
+def detector() -> LanguageDetector:
+    return LanguageDetector()
+
+
+def build(
+    detector: LanguageDetector,
+    endpoints: dict[str, list[Candidate]],
+    *,
+    services: dict[str, list[Candidate]] | None = None,
+    knowledge: dict | None = None,
+    sessions: Sessions | None = None,
+) -> Router:
+    return Router(
+        matcher(Scripted(endpoints)),
+        sessions or Sessions(),
+        detector,
+        POLICY,
+        services=Scripted(services or {}),
+        knowledge=Scripted(knowledge or {}),
+        overview=StaticOverview(DEMO_LIKE),
+    )
+
+
+async def test_a_knowledge_class_question_goes_to_the_knowledge_base(detector: LanguageDetector) -> None:
+    # The vehicle-tax endpoint scores high on "how much … fee", but the question is a fee's.
+    router = build(
+        detector,
+        {"fee": [cand("get_vehicle_tax_info", 0.9)], "123abc": [cand("get_vehicle_tax_info", 0.9)]},
+        knowledge={"fee": [passage("id-card.en", 0.86)], "123abc": [passage("id-card.en", 0.86)]},
+    )
+    known = await router.decide("c1", "how much is the state fee for an id card?", None)
+    assert known.workflow is Workflow.RAG and known.reasoning.startswith("a knowledge question (fee)")
+    # With an identifier the citizen asks for a lookup.
+    looked_up = await router.decide("c1", "what is the fee for 123ABC", None)
+    assert looked_up.workflow is Workflow.API_TOOL_CALLING
+
+
+async def test_out_of_scope_topics_are_refused_not_searched_as_addresses(detector: LanguageDetector) -> None:
+    endpoints = {"restaurant": [cand("search_address", 0.95)], "viru": [cand("search_address", 0.95)]}
+    router = build(detector, endpoints)
+    refused = await router.decide("c1", "recommend a good restaurant in Tallinn", None)
+    assert refused.workflow is Workflow.OOD and "restaurant" not in refused.reply.lower()
+    assert "address search" in refused.reply.lower()
+    address = await router.decide("c1", "where is viru 4", None)
+    assert address.workflow is Workflow.API_TOOL_CALLING
+
+
+def weak(name: str) -> Candidate:
+    # Accepted (just above the threshold, a small lead) but sharing no word with the message.
+    return cand(name, 0.802, matched=0, of=5)
+
+
+async def test_a_weak_match_asks_to_confirm_in_the_citizens_language(detector: LanguageDetector) -> None:
+    router = build(detector, {"kaua": [weak("school_holidays"), cand("other", 0.799)]})
+    decision = await router.decide("c1", "Kui kaua passi saamine aega võtab?", "et")
+    assert decision.workflow is Workflow.CONTEXT and not decision.endpoints
+    assert decision.reply.startswith("Kas mõtlete")
+    assert decision.reasoning.startswith("weak match")
+
+
+async def test_a_weak_match_is_answered_from_knowledge_when_it_can(detector: LanguageDetector) -> None:
+    router = build(
+        detector,
+        {"kaua": [weak("school_holidays"), cand("other", 0.799)]},
+        knowledge={"kaua": [passage("passport.et", 0.86, lang="et")]},
+    )
+    decision = await router.decide("c1", "Kui kaua passi saamine aega võtab?", "et")
+    assert decision.workflow is Workflow.RAG and not decision.endpoints
+
+
+async def test_a_clear_match_still_opens_its_session(detector: LanguageDetector) -> None:
+    router = build(detector, {"koolivaheaeg": [cand("school_holidays", 0.9, matched=1, of=2)]})
+    decision = await router.decide("c1", "millal on koolivaheaeg", "et")
+    assert decision.workflow is Workflow.API_TOOL_CALLING and decision.reason is Reason.NEW_MATCH
+
+
+SCHOOL_SESSION = ActiveSession(
+    "c1", ("school_holidays",), "et", pending=(PendingParam("countryIsoCode", "string"),)
+)
+
+
+async def test_a_new_question_for_a_service_inside_a_session_switches(detector: LanguageDetector) -> None:
+    sessions = Sessions({"c1": SCHOOL_SESSION})
+    router = build(
+        detector,
+        {},
+        services={"id-kaart": [cand("check_document_application_status", 0.9)]},
+        sessions=sessions,
+    )
+    decision = await router.decide("c1", "Kas mu ID-kaart on valmis? Taotluse number A1234567", None)
+    assert decision.workflow is Workflow.SERVICE and decision.reason is Reason.INTENT_SWITCH
+    assert sessions.sessions == {}, "the old session is dropped"
+
+
+async def test_a_knowledge_question_inside_a_session_is_answered_and_the_session_waits(
+    detector: LanguageDetector,
+) -> None:
+    sessions = Sessions({"c1": SCHOOL_SESSION})
+    router = build(
+        detector, {}, knowledge={"kaotasin": [passage("id-card.et", 0.88, lang="et")]}, sessions=sessions
+    )
+    decision = await router.decide("c1", "kaotasin oma id-kaardi ära, mida ma nüüd tegema pean?", None)
+    assert decision.workflow is Workflow.RAG
+    assert "c1" in sessions.sessions
+
+
+async def test_a_reply_to_the_pending_question_is_still_a_reply(detector: LanguageDetector) -> None:
+    sessions = Sessions({"c1": SCHOOL_SESSION})
+    router = build(
+        detector, {}, services={"eesti": [cand("check_document_application_status", 0.9)]}, sessions=sessions
+    )
+    decision = await router.decide("c1", "Eesti", None)
+    assert decision.reason is Reason.SESSION_RESUME
+
+
+def with_params(name: str, cosine: float, description: str) -> Candidate:
+    from dataclasses import replace as _replace
+    from types import SimpleNamespace
+
+    endpoint = SimpleNamespace(name=name, params=[SimpleNamespace(description=description)], answer_titles={})
+    return _replace(cand(name, cosine, matched=0, of=2), endpoint=endpoint)
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("A7777777 staatus", "document_status"),
+        ("проверьте пожалуйста B7654321", "document_status"),
+        ("p2233445 уже готов?", "document_status"),
+        ("mis on 555KLM maks", "vehicle_tax"),
+        ("tax for 345JKL", "vehicle_tax"),
+        ("налог на машину 321TAB", "vehicle_tax"),
+    ],
+)
+async def test_a_value_shaped_like_a_parameters_example_routes_to_its_owner(
+    detector: LanguageDetector, message: str, expected: str
+) -> None:
+    # Both candidates score the same; only the shape of the value tells them apart.
+    status = with_params("document_status", 0.80, "The application number (e.g. A1234567)")
+    tax = with_params("vehicle_tax", 0.80, "The vehicle registration plate number (e.g., 123ABC)")
+    address = with_params("search_address", 0.81, "The address to look up (e.g., Viru tn 4, Tallinn)")
+    router = build(detector, {"": [address, tax]}, services={"": [status]})
+    decision = await router.decide("c1", message, None)
+    assert [c.name for c in decision.endpoints] == [expected]
+    assert decision.reasoning.startswith("identifier shaped like")
+
+
+def test_the_demo_catalogue_covers_none_of_the_out_of_scope_topics() -> None:
+    # Words of other languages must not meet a topic's by folding or a typo ("recent" is
+    # no "recipe", "sünni" no "sunny"): the catalogue's own texts name no such topic.
+    import json
+    from pathlib import Path
+
+    demo = Path(__file__).resolve().parents[2] / "devtools" / "demo_apis"
+    bodies = json.loads((demo / "catalogue.json").read_text()) + json.loads(
+        (demo / "services.json").read_text()
+    )
+    texts = [
+        t
+        for b in bodies
+        for t in [b["description"], *b.get("examples", []), *b.get("answerTitles", {}).values()]
+    ]
+    texts += [
+        line[len("title:") :]
+        for page in (demo / "knowledge").glob("*.md")
+        for line in page.read_text().splitlines()
+        if line.startswith("title:")
+    ]
+    assert covered_topics(texts) == frozenset()

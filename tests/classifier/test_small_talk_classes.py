@@ -1,0 +1,195 @@
+"""Small talk, capabilities and questions about the conversation, in et/en/ru, over
+generated phrasings (openers × bodies × closers, with and without diacritics and
+punctuation); requests that open politely stay requests. The capabilities answer is
+built from the catalogue's overview, never from fixed demo text."""
+
+from __future__ import annotations
+
+import itertools
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from classifier_svc.candidates import PriorMessage
+from classifier_svc.catalogue_overview import Offer, Overview
+from classifier_svc.conversation import HistoryQuestion, classify_history_question, recap
+from classifier_svc.layers import small_talk_reply
+from classifier_svc.small_talk import SmallTalkKind, classify_small_talk
+
+OPENERS = {
+    "en": ["", "hi, ", "hello! "],
+    "et": ["", "tere, ", "tervist! "],
+    "ru": ["", "привет, ", "здравствуйте! "],
+}
+BODIES: dict[SmallTalkKind, dict[str, list[str]]] = {
+    SmallTalkKind.CAPABILITIES: {
+        "en": [
+            "what can you do",
+            "what can u help me with",
+            "how can you help me",
+            "what services do you offer",
+        ],
+        "et": [
+            "mida sa oskad",
+            "millega sa mind aidata saad",
+            "millega te saate aidata",
+            "mida sa teha oskad",
+        ],
+        "ru": ["что ты умеешь", "чем вы можете помочь", "чем ты можешь мне помочь", "что вы умеете делать"],
+    },
+    SmallTalkKind.IDENTITY: {
+        "en": ["who are you", "are you a bot", "are you a real person or a robot", "am i talking to a human"],
+        "et": ["kes sa oled", "kes te üldse olete", "kas sa oled robot", "kas sa oled päris inimene"],
+        "ru": ["кто ты", "ты бот", "вы живой человек или бот", "ты робот"],
+    },
+    SmallTalkKind.LANGUAGES: {
+        "en": ["do you speak english", "what languages do you speak", "can i write to you in russian"],
+        "et": ["kas sa räägid eesti keelt", "mis keeltes sa räägid", "kas saab vene keeles kirjutada"],
+        "ru": ["ты говоришь по-русски", "на каком языке можно общаться", "на каких языках ты говоришь"],
+    },
+    SmallTalkKind.HOW_ARE_YOU: {
+        "en": ["how are you", "how's it going"],
+        "et": ["kuidas läheb", "kuidas sul läheb"],
+        "ru": ["как дела", "как у вас дела"],
+    },
+}
+CLOSERS = ["", "?", "!", " ?"]
+THANKS = {
+    "en": ["thanks", "thank you", "thx", "thanks a lot"],
+    "et": ["aitäh", "tänan", "suur aitäh", "tänud"],
+    "ru": ["спасибо", "спасибо большое", "благодарю"],
+}
+APPRAISALS = {
+    "en": ["", ", that was helpful", ", great", " that's all", ", bye"],
+    "et": ["", ", väga abiks", ", see oli kõik", ", tubli", ", head aega"],
+    "ru": ["", ", очень помогло", ", это всё", ", пока", " огромное"],
+}
+# Requests that open like small talk: they go to the catalogue.
+REQUESTS = [
+    "hi, what are the public holidays in latvia?",
+    "what can you tell me about renewing a passport",
+    "can you help me with my vehicle tax",
+    "thanks, and what about finland?",
+    "thanks. now the electricity prices for tomorrow",
+    "tere, millised on riigipühad soomes",
+    "aitäh, aga näita ka läti omad",
+    "mida teha kui kaotasin passi",
+    "привет, какие праздники в латвии?",
+    "спасибо, а что с налогом на машину?",
+    "кто голосовал против законопроекта",
+    "who voted against the bill",
+]
+
+
+def _plain(text: str) -> str:
+    return unicodedata.normalize(
+        "NFC",
+        "".join(
+            c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c) or c == "\u0306"
+        ),
+    )
+
+
+GENERATED = [
+    (kind, lang, f"{opener}{body}{closer}")
+    for kind, by_lang in BODIES.items()
+    for lang, bodies in by_lang.items()
+    for opener, body, closer in itertools.product(OPENERS[lang], bodies, CLOSERS)
+]
+
+
+@pytest.mark.parametrize(("kind", "lang", "message"), GENERATED)
+def test_small_talk_of_every_class_in_three_languages(kind: SmallTalkKind, lang: str, message: str) -> None:
+    talk = classify_small_talk(message)
+    assert talk is not None and talk.kind is kind, message
+    assert talk.language == lang, message
+
+
+@given(st.sampled_from(GENERATED))
+def test_without_diacritics_and_capitalised_it_is_the_same_class(
+    case: tuple[SmallTalkKind, str, str],
+) -> None:
+    kind, _, message = case
+    talk = classify_small_talk(_plain(message).capitalize())
+    assert talk is not None and talk.kind is kind
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        (lang, f"{thanks}{appraisal}{closer}")
+        for lang in THANKS
+        for thanks, appraisal, closer in itertools.product(THANKS[lang], APPRAISALS[lang], ["", "!", "."])
+    ],
+)
+def test_thanks_with_a_word_of_appraisal_is_thanks(lang: str, message: str) -> None:
+    talk = classify_small_talk(message)
+    assert talk is not None and talk.kind is SmallTalkKind.THANKS and talk.language == lang, message
+
+
+@pytest.mark.parametrize("message", REQUESTS)
+def test_requests_that_open_politely_are_not_small_talk(message: str) -> None:
+    assert classify_small_talk(message) is None
+    assert classify_history_question(message) is None
+
+
+CATALOGUE = Overview(
+    offers=(
+        Offer({"en": "Bus timetables", "et": "Bussiajad", "ru": "Расписание автобусов"}, "Bus times."),
+        Offer({"en": "Library loans", "et": "Raamatukogu laenutused"}, "Loans."),
+    ),
+    topics=(("en", "Fishing permits"), ("et", "Kalapüügiload"), ("ru", "Разрешения на рыбалку")),
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+def test_capabilities_list_what_the_catalogue_offers(lang: str) -> None:
+    reply = small_talk_reply(SmallTalkKind.CAPABILITIES, lang, CATALOGUE)  # type: ignore[arg-type]
+    titles = {
+        "en": ["bus timetables", "library loans", "fishing permits"],
+        "et": ["bussiajad", "raamatukogu laenutused", "kalapüügiload"],
+        "ru": ["расписание автобусов", "library loans", "разрешения на рыбалку"],
+    }[lang]
+    for title in titles:
+        assert title in reply.lower(), (lang, reply)
+    # Nothing of the demo catalogue leaks into another catalogue's answer.
+    assert "holiday" not in reply.lower() and "riigipüh" not in reply.lower()
+    identity = small_talk_reply(SmallTalkKind.IDENTITY, lang, CATALOGUE)  # type: ignore[arg-type]
+    assert titles[0] in identity.lower()
+
+
+HISTORY = [
+    PriorMessage("user", "next holiday in finland"),
+    PriorMessage("assistant", "Independence Day — 6 Dec 2026"),
+    PriorMessage("user", "electricity price at 20:00 tomorrow?"),
+    PriorMessage("assistant", "At 20:00 tomorrow the price is 193.87 €/MWh."),
+]
+HISTORY_QUESTIONS = [
+    ("what did i ask you first?", HistoryQuestion.FIRST_QUESTION, "finland"),
+    ("what was my first question", HistoryQuestion.FIRST_QUESTION, "finland"),
+    ("mis oli mu esimene küsimus", HistoryQuestion.FIRST_QUESTION, "finland"),
+    ("какой был мой первый вопрос", HistoryQuestion.FIRST_QUESTION, "finland"),
+    ("what was my last question", HistoryQuestion.LAST_QUESTION, "electricity"),
+    ("mida ma viimati küsisin", HistoryQuestion.LAST_QUESTION, "electricity"),
+    ("что я спросил последним", HistoryQuestion.LAST_QUESTION, "electricity"),
+    ("what did i ask", HistoryQuestion.QUESTIONS, "finland"),
+    ("mida ma küsisin", HistoryQuestion.QUESTIONS, "electricity"),
+    ("о чём я тебя спрашивал?", HistoryQuestion.QUESTIONS, "finland"),
+    ("can u repeat the price u just told me", HistoryQuestion.LAST_ANSWER, "193.87"),
+    ("korda palun oma viimast vastust", HistoryQuestion.LAST_ANSWER, "193.87"),
+    ("повтори что ты сказал", HistoryQuestion.LAST_ANSWER, "193.87"),
+    ("what did we talk about", HistoryQuestion.SUMMARY, "finland"),
+    ("millest me rääkisime", HistoryQuestion.SUMMARY, "finland"),
+    ("о чём мы говорили", HistoryQuestion.SUMMARY, "finland"),
+]
+
+
+@pytest.mark.parametrize(("message", "kind", "fact"), HISTORY_QUESTIONS)
+def test_questions_about_the_chat_are_answered_from_its_history(
+    message: str, kind: HistoryQuestion, fact: str
+) -> None:
+    question = classify_history_question(message)
+    assert question is not None and question.kind is kind, message
+    assert fact in recap(question, HISTORY, question.language).lower()
