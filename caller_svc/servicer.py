@@ -24,6 +24,7 @@ from caller_svc.labels import FieldLabel, LabelBook
 from caller_svc.pacing import Sleep, paced_chunks
 from caller_svc.registry import EndpointRegistry
 from caller_svc.result_store import ResultStore
+from services import answer_shape
 from services.errors import FailedPrecondition, InvalidArgument, NotFound
 from services.language import DEFAULT_LANG, Lang, from_proto
 from services.runtime.channels import downstream_timeout
@@ -71,6 +72,7 @@ def endpoint_spec(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:
 def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
     """Validate one EndpointCall; `field` is its path in the request, for error details."""
     endpoint = call.endpoint
+    shape = answer_shape.from_proto(call.shape) if call.HasField("shape") else answer_shape.PLAIN
     if call.cached_response_json:
         try:
             cached = json.loads(call.cached_response_json)
@@ -78,7 +80,9 @@ def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
             raise InvalidArgument(
                 "cached_response_json is not valid JSON", field=f"{field}.cached_response_json"
             ) from None
-        return PlannedCall(endpoint_spec(endpoint), dict(call.params), cached=True, cached_response=cached)
+        return PlannedCall(
+            endpoint_spec(endpoint), dict(call.params), cached=True, cached_response=cached, shape=shape
+        )
     if not endpoint.url:
         raise InvalidArgument("the endpoint has no url", field=f"{field}.endpoint.url")
     parts = urlsplit(endpoint.url)
@@ -92,7 +96,7 @@ def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
         raise InvalidArgument(
             f"method {endpoint.method!r} is not supported (GET or POST)", field=f"{field}.endpoint.method"
         )
-    return PlannedCall(endpoint_spec(endpoint), dict(call.params))
+    return PlannedCall(endpoint_spec(endpoint), dict(call.params), shape=shape)
 
 
 @dataclass(frozen=True)
@@ -198,6 +202,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
                 params=dict(call.params),
                 param_types={p.name: p.type for p in call.endpoint.params},
                 labels=call.endpoint.labels,
+                shape=call.shape,
             )
             for call, r in zip(calls, reports, strict=True)
         ]

@@ -26,6 +26,8 @@ from loop_svc.cache_plan import cache_ttl, cacheable
 from loop_svc.schema import EndpointSpec
 from loop_svc.session import Session
 from loop_svc.turns import TurnRunner
+from services import answer_shape
+from services.answer_shape import PLAIN, AnswerShape
 from services.errors import Unavailable
 from services.language import Lang, to_proto
 from services.runtime.relay import BrokenStream, failure_events, relay_events
@@ -42,6 +44,8 @@ class Call:
     # A response the cache already holds: formatted by caller_svc without an HTTP call.
     cached_response: Any = None
     cached: bool = False
+    # What the question asks of the result (caller_svc answers by it).
+    shape: AnswerShape = PLAIN
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,7 @@ class CallRelay:
                     endpoint=convert.endpoint_to_proto(c.endpoint),
                     params=c.params,
                     cached_response_json=_json(c.cached_response) if c.cached else "",
+                    shape=answer_shape.to_proto(c.shape),
                 )
                 for c in calls
             ],
@@ -218,6 +223,7 @@ class CallRelay:
                         original_query=turn.user_query,
                         owner_id=turn.owner_id,
                         language=turn.language,
+                        shape=answer_shape.to_dict(call.shape),
                     )
                 )
             if contexts:

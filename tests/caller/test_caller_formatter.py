@@ -159,12 +159,15 @@ async def test_long_lists_are_summarised_in_the_configured_time_zone(demo) -> No
     assert lines[0] == "Elektri börsihinnad — 1. jaanuar 2026, 02:00 – 2. jaanuar 2026, 01:00:"
     bullets = [line for line in lines if line.startswith("• ")]
     assert len(bullets) == 10
-    assert bullets[0].startswith("• 1. jaanuar 2026, 02:00 — hind ")
-    assert "…ja veel 14." in lines
-    low, high = min(p["price"] for p in prices["data"]["ee"]), max(p["price"] for p in prices["data"]["ee"])
-    assert lines[-1].startswith(
-        f"Hind: {format_number(low, 'et')} €/MWh kuni {format_number(high, 'et')} €/MWh"
-    )
+    # Two local days: each hour with its day, as a local hour slot.
+    assert bullets[0].startswith("• neljapäev, 1. jaanuar 2026 kell 02:00–03:00 — ")
+    assert any(line.startswith("…ja veel 14") for line in lines)
+    series = prices["data"]["ee"]
+    low, high = min(p["price"] for p in series), max(p["price"] for p in series)
+    average = round(sum(p["price"] for p in series) / len(series), 2)
+    assert f"Hind keskmiselt: {format_number(average, 'et')} €/MWh" in lines
+    assert lines[-2].startswith(f"Madalaim: {format_number(low, 'et')} €/MWh (")
+    assert lines[-1].startswith(f"Kõrgeim: {format_number(high, 'et')} €/MWh (")
 
 
 def test_multi_result_sections_and_failures() -> None:
