@@ -16,6 +16,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from caller_svc.endpoint import ParamSpec
 from caller_svc.json_view import (
     humanize_key,
     humanize_name,
@@ -32,9 +33,11 @@ from caller_svc.labels import NO_LABELS, LabelBook
 from caller_svc.locale_format import country_name, format_number, format_span, format_when
 from caller_svc.names import NameTranslator, NoTranslations, pick_name
 from caller_svc.operations import answer
+from caller_svc.refusals import explain
 from caller_svc.rows import Row, is_code, locate, parse_day, value_at
 from caller_svc.shaped import ShapedWriter, Writers, hours_of, window_text
-from services.answer_shape import PLAIN, AnswerShape
+from services.answer_shape import PLAIN, AnswerShape, DateRange
+from services.field_terms import split_words
 from services.language import Lang
 
 # Kept importable for callers of the old module.
@@ -53,6 +56,12 @@ class ResultToFormat:
     labels: LabelBook = NO_LABELS
     # What the question asks of the result (the plain answer when nothing).
     shape: AnswerShape = PLAIN
+    # Words of the endpoint's own description and labels: they say which service was
+    # asked, never which of its rows.
+    known_words: frozenset[str] = frozenset()
+    # The HTTP status (a 4xx body is explained) and the parameters as the catalogue has them.
+    status_code: int = 0
+    param_specs: tuple[ParamSpec, ...] = ()
 
 
 _TEXTS: dict[Lang, dict[str, str]] = {
@@ -138,6 +147,34 @@ class DeterministicFormatter:
     # What was asked -----------------------------------------------------------------------------
 
     @staticmethod
+    def _request_words(result: ResultToFormat) -> frozenset[str]:
+        """The values the call was made with, and a country code's names in every language."""
+        found: set[str] = set()
+        for name, value in result.params.items():
+            found.update(split_words(value))
+            if "country" in name.lower() and len(value.strip()) == 2:
+                for lang in ("en", "et", "ru"):
+                    found.update(split_words(country_name(value, lang) or ""))
+        return frozenset(w for w in found if len(w) >= 3)
+
+    @staticmethod
+    def _request_window(result: ResultToFormat) -> DateRange | None:
+        """The days a call with a start/end pair of date parameters asked for."""
+        start = end = None
+        for name, value in result.params.items():
+            if result.param_types.get(name) != "date":
+                continue
+            lowered = name.lower()
+            day = parse_day(value.strip())
+            if day is None:
+                continue
+            if start is None and any(lowered.endswith(w) or lowered.startswith(w) for w in _START_PARAMS):
+                start = day
+            elif end is None and any(lowered.endswith(w) or lowered.startswith(w) for w in _END_PARAMS):
+                end = day
+        return DateRange(start, end) if start and end and start <= end else None
+
+    @staticmethod
     def _country_of(result: ResultToFormat) -> str | None:
         for name, value in result.params.items():
             if "country" in name.lower() and len(value.strip()) == 2 and country_name(value, "en"):
@@ -185,10 +222,23 @@ class DeterministicFormatter:
         self._country = self._country_of(result)
         head = self.heading(result, lang)
         if not result.success:
+            if 400 <= result.status_code < 500:
+                explained = explain(
+                    result.data,
+                    result.params,
+                    result.param_specs,
+                    lang,
+                    label=lambda name, lg: result.labels.label(name, lg),
+                )
+                if explained:
+                    return explained
             return f"{head}: {result.error_message or texts['empty']}"
         data = result.data
         if data is None or data == "" or data == {}:
             return f"{head}: {texts['empty']}"
+        if isinstance(data, dict) and _empty_collection(data):
+            # {"count": 0, "addresses": []}: nothing was found, whatever else it says.
+            return f"{head}: {texts['none']}"
         shaped = self._shaped(result, head, lang)
         if shaped is not None:
             return shaped
@@ -217,7 +267,14 @@ class DeterministicFormatter:
         if shape.is_plain and table.step is None:
             return None
         now = self._clock().astimezone(zone).replace(tzinfo=None)
-        outcome = answer(table, shape, result.labels, now)
+        outcome = answer(
+            table,
+            shape,
+            result.labels,
+            now,
+            known_words=result.known_words | self._request_words(result),
+            window=self._request_window(result),
+        )
         labels = result.labels
         writers = Writers(
             scalar=lambda path, value, lg: self._scalar(path, value, lg, labels),
@@ -430,6 +487,12 @@ class DeterministicFormatter:
                 pieces.append(f"{label}: {text}" if label else text)
             parts.append(", ".join(pieces))
         return " — ".join(p for p in parts if p)
+
+
+def _empty_collection(data: dict[str, Any]) -> bool:
+    """An object whose only list of items is empty (a search that found nothing)."""
+    lists = [v for v in data.values() if isinstance(v, list) and not is_multilingual(v)]
+    return len(lists) == 1 and not lists[0] and not any(isinstance(v, dict) for v in data.values())
 
 
 def _is_ordinal(key: str, value: Any) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import gettext
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pycountry
@@ -69,10 +69,8 @@ def format_span(start: str, end: str | None, lang: Lang, zone: ZoneInfo | None =
         and not isinstance(first, datetime)
         and isinstance(last, date)
         and not isinstance(last, datetime)
-        and first.year == last.year
     ):
-        # "1 Jan – 31 Mar 2026": the year once.
-        return f"{format_day(first, lang, year=False)} – {format_day(last, lang)}"
+        return format_days(first, last, lang)
     if isinstance(first, datetime) and isinstance(last, datetime) and zone is not None:
         local_first, local_last = _local(first, zone), _local(last, zone)
         if local_first.hour == 0 and local_first.minute == 0 and local_last.hour == 23:
@@ -83,6 +81,25 @@ def format_span(start: str, end: str | None, lang: Lang, zone: ZoneInfo | None =
         if local_first.date() == local_last.date():
             return f"{format_day(local_first.date(), lang)}, {local_first:%H:%M}–{local_last:%H:%M}"
     return f"{format_when(start, lang, zone)} – {format_when(end, lang, zone)}"
+
+
+def format_days(first: date, last: date, lang: Lang) -> str:
+    """A span of days as a reader says it: '2027' for a whole year, 'December 2026'
+    for a whole month, else both days with their years ('1 Dec 2026 – 10 Jan 2027')."""
+    if (
+        first.month == 1
+        and first.day == 1
+        and last.month == 12
+        and last.day == 31
+        and first.year == last.year
+    ):
+        return str(first.year)
+    whole_month = first.day == 1 and (last + timedelta(days=1)).day == 1
+    if whole_month and (first.year, first.month) == (last.year, last.month):
+        return format_date(first, "LLLL y", locale=lang)
+    if first == last:
+        return format_day(first, lang)
+    return f"{format_day(first, lang)} – {format_day(last, lang)}"
 
 
 def _local(moment: datetime, zone: ZoneInfo) -> datetime:

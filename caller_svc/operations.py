@@ -72,11 +72,11 @@ class Outcome:
     unresolved: tuple[str, ...] = ()
 
 
-def _terms(words: Sequence[str]) -> list[str]:
+def _terms(words: Sequence[str], shortest: int = 3) -> list[str]:
     out: list[str] = []
     for word in words:
         for part in split_words(word):
-            if (len(part) >= 3 or part.isdigit() or part in ("€", "id")) and part not in out:
+            if (len(part) >= shortest or part.isdigit()) and part not in out:
                 out.append(part)
     return out
 
@@ -136,8 +136,9 @@ def _is_money(f: Field, labels: LabelBook) -> bool:
 
 
 def measure_of(table: Table, terms: Sequence[str], labels: LabelBook) -> Field | None:
-    named = fields_named(table, terms, ("number",))
-    named = [f for f in named if f in table.numbers()] or named
+    """The number the words name (never an ordinal such as a voting's number), else the default."""
+    numbers = table.numbers()
+    named = [f for f in fields_named(table, terms, ("number",)) if f in numbers]
     return named[0] if named else default_measure(table, terms, labels)
 
 
@@ -337,14 +338,27 @@ def verdict_of(
 # The whole ------------------------------------------------------------------------------------
 
 
-def answer(table: Table, shape: AnswerShape, labels: LabelBook, now: datetime) -> Outcome:
-    """`now` is the citizen's local wall time (for "the next")."""
+def answer(
+    table: Table,
+    shape: AnswerShape,
+    labels: LabelBook,
+    now: datetime,
+    *,
+    known_words: frozenset[str] = frozenset(),
+    window: DateRange | None = None,
+) -> Outcome:
+    """`now` is the citizen's local wall time (for "the next"). `known_words` are words
+    that say which service or which request (the endpoint's own description, the values
+    sent: "riigikogu", "Estonia"): they never pick rows. `window` is the date range the
+    call asked for: rows outside it are not what was asked."""
     terms = _terms(shape.terms)
     rows = list(table.rows)
-    outcome = Outcome(table, shape, rows, total=len(rows), matched=len(rows))
+    if window is not None and _judgeable(rows, window):
+        rows = [r for r in rows if r.days is None or window.overlaps(*r.days)]
+    outcome = Outcome(table, shape, rows, total=len(table.rows), matched=len(rows))
     asked = [f for f in fields_named(table, terms) if f.path not in table.time_paths or _asks_time(terms)]
     field_words = {w for f in asked for w in f.words}
-    value_terms = [t for t in terms if not matches_any(t, field_words)]
+    value_terms = [t for t in terms if not matches_any(t, field_words) and not matches_any(t, known_words)]
     comparisons = [f.condition for f in shape.filters if isinstance(f.condition, Comparison) and not f.negate]
     plain_filters = [
         f for f in shape.filters if not (shape.kind is Kind.YES_NO and f.condition in comparisons)
@@ -359,10 +373,11 @@ def answer(table: Table, shape: AnswerShape, labels: LabelBook, now: datetime) -
     outcome.matched = len(filtered)
     outcome.rows = filtered
     selection = shape.selection
-    measure_terms = [
-        *(selection.terms if selection else ()),
-        *(shape.aggregation.terms if shape.aggregation else ()),
-    ]
+    # Words right after "the most", "more than 50": a label may be short ("за", "for").
+    measure_terms = _terms(
+        [*(selection.terms if selection else ()), *(shape.aggregation.terms if shape.aggregation else ())],
+        shortest=2,
+    )
     outcome.measure = measure_of(table, [*measure_terms, *terms], labels)
     if selection is not None:
         outcome.order = selection.order

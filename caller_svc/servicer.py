@@ -26,6 +26,7 @@ from caller_svc.registry import EndpointRegistry
 from caller_svc.result_store import ResultStore
 from services import answer_shape
 from services.errors import FailedPrecondition, InvalidArgument, NotFound
+from services.field_terms import split_words
 from services.language import DEFAULT_LANG, Lang, from_proto
 from services.runtime.channels import downstream_timeout
 from services.runtime.owner import acting_owner
@@ -52,6 +53,14 @@ def label_book(endpoint: catalogue_pb2.Endpoint) -> LabelBook:
         },
         titles=dict(endpoint.answer_titles),
     )
+
+
+def endpoint_words(endpoint: EndpointSpec) -> frozenset[str]:
+    """Words of what the endpoint is (its name, description, parameter descriptions and
+    answer titles), which a question repeats to say which service it asks."""
+    texts = [endpoint.name, endpoint.description, *(p.description for p in endpoint.params)]
+    texts.extend(endpoint.labels.titles.values())
+    return frozenset(w for text in texts for w in split_words(text) if len(w) >= 3)
 
 
 def endpoint_spec(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:
@@ -203,6 +212,9 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
                 param_types={p.name: p.type for p in call.endpoint.params},
                 labels=call.endpoint.labels,
                 shape=call.shape,
+                known_words=endpoint_words(call.endpoint),
+                status_code=r.result.status_code,
+                param_specs=call.endpoint.params,
             )
             for call, r in zip(calls, reports, strict=True)
         ]

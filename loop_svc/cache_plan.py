@@ -122,7 +122,7 @@ class CachePlanner:
         if not _missing(endpoint, given):
             hit = await self._cache.get_l1(request.chat_id, endpoint.name, given, request.owner_id)
             if hit is not None:
-                return CachedAnswer(endpoint, given, hit, "L1")
+                return CachedAnswer(endpoint, given, hit, "L1", shape=self._shape(message, language))
         contexts = await self._cache.get_l2(request.chat_id, request.owner_id)
         matching = [c for c in contexts if c.api_name == endpoint.name]
         if not matching:

@@ -123,6 +123,9 @@ class CallRelay:
         )
         stream = self._caller.ExecuteCalls(execute, timeout=self._timeout())
         succeeded: list[tuple[Call, str]] = []
+        # After a refused value: the caller's explanation of the refusal is relayed, then
+        # the question for the value again instead of the caller's End.
+        question: list[turn_event_pb2.TurnEvent] | None = None
         # Leaving `events` cancels the call: a client that went away must not leave the
         # APIs being called for nobody.
         try:
@@ -140,11 +143,10 @@ class CallRelay:
                             and 400 <= outcome.http_status < 500
                         ):
                             question = await self._reask(call, outcome.result_id, turn)
-                            if question is not None:
-                                yield event
-                                for asked in question:
-                                    yield asked
-                                return
+                    if question is not None and event.HasField("end"):
+                        for asked in question:
+                            yield asked
+                        return
                     if event.HasField("end"):
                         event.end.llm_calls += turn.llm_calls
                         # Scheduled before End goes out: a reader that stops at End (every
@@ -187,7 +189,8 @@ class CallRelay:
             return None
         session = await self._runner.reask(turn.finished, rejected)
         missing = [p for p in session.params if p.name in rejected]
-        text = questions.REJECTED[turn.language] + " " + questions.clarifying_question(missing, turn.language)
+        # The caller's answer has explained the refusal from the API's own error.
+        text = "\n\n" + questions.clarifying_question(missing, turn.language)
         events = [
             turn_event_pb2.TurnEvent(
                 question=turn_event_pb2.Question(endpoint_names=[call.endpoint.name], missing_params=rejected)

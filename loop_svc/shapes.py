@@ -90,6 +90,10 @@ _PERIOD_WORDS = (
     r"год\w*|недел\w*|месяц\w*|выходн\w*|понедельник\w*|вторник\w*|сред\w*|четверг\w*|пятниц\w*|"
     r"суббот\w*|воскресень\w*|дн\w*)"
 )
+_PERIOD_WORD = re.compile(
+    r"(?:years?|weeks?|months?|days?|today|tomorrow|yesterday|aasta\w*|nadal\w*|kuu\w*|paev\w*|tana\w*|"
+    r"homme\w*|eile\w*|год\w*|году|недел\w*|месяц\w*|день|дня|дней|сегодня|завтра|вчера)"
+)
 _NEXT = re.compile(
     rf"(?<!\w)(?:next|upcoming|coming|soonest|jargmi\w*|eelseisv\w*|lahim\w*|следующ\w*|ближайш\w*)"
     rf"(?!\s+{_PERIOD_WORDS})(?!\w)"
@@ -387,6 +391,7 @@ class RuleShapeReader:
         if unique and len(unique) < 7:
             out.append(RowFilter(Weekdays(unique), negate))
         findings = find_dates(raw, language, self._today())
+        used.extend((y.start, y.end) for y in findings.years)  # a year is the request's value
         months: list[int] = []
         for mention in findings.dates:
             piece = fold(raw[mention.start : mention.end])
@@ -462,8 +467,8 @@ class RuleShapeReader:
                 continue
             used.append(m.span())
             count = _count_near(text, m.start(), m.end()) or 0
-            terms = tuple(w for w in text[m.end() : m.end() + 40].split()[:3] if not w[0].isdigit())
-            return Selection(order, count, terms)
+            terms = tuple(w.strip("«»\"'.,?!") for w in text[m.end() : m.end() + 40].split()[:3])
+            return Selection(order, count, tuple(t for t in terms if t and not t[0].isdigit()))
         for pattern, order in ((_NEXT, Order.NEXT), (_LATEST, Order.LATEST), (_EARLIEST, Order.EARLIEST)):
             m = pattern.search(text)
             if m is None:
@@ -524,6 +529,8 @@ class RuleShapeReader:
             word = m.group(0)
             if word in STOPWORDS or word in _CUE_WORDS or (len(word) < 3 and not word.isdigit()):
                 continue
+            if _PERIOD_WORD.fullmatch(word):
+                continue  # "year", "päev", "неделя": the request's period, no row's name
             if word.isdigit() and len(word) == 4 and word.startswith(("19", "20")):
                 continue  # a year is a value of the request
             if word not in out:

@@ -65,7 +65,7 @@ def fmt(result: ResultToFormat, lang: str, **kw: Any) -> str:
 async def test_holidays_in_english(demo) -> None:
     text = fmt(demo_result("get_national_holidays", await _holidays(demo), HOLIDAYS_EE), "en")
     lines = text.splitlines()
-    assert lines[0] == "Public holidays — Estonia, 1 Jan – 31 Dec 2026. 12 results:"
+    assert lines[0] == "Public holidays — Estonia, 2026. 12 results:"
     assert lines[1] == "• New Year's Day — 1 Jan 2026"
     assert "• Good Friday — 3 Apr 2026" in lines
     # 12 is within half again the cap of 10: the whole list, no "…and 2 more".
@@ -76,7 +76,7 @@ async def test_holidays_in_english(demo) -> None:
 async def test_holidays_in_estonian_use_estonian_names_and_labels(demo) -> None:
     text = fmt(demo_result("get_national_holidays", await _holidays(demo), HOLIDAYS_EE), "et", max_items=20)
     lines = text.splitlines()
-    assert lines[0] == "Riigipühad — Eesti, 1. jaanuar – 31. detsember 2026. 12 tulemust:"
+    assert lines[0] == "Riigipühad — Eesti, 2026. 12 tulemust:"
     assert lines[1] == "• uusaasta — 1. jaanuar 2026"
     assert "• jaanipäev — 24. juuni 2026" in lines
     assert "New Year" not in text and "Public" not in text
@@ -86,16 +86,16 @@ async def test_corrected_country_is_named_in_russian(demo) -> None:
     params = {"countryIsoCode": "LV", "validFrom": "2026-01-01", "validTo": "2026-03-31"}
     latvia = await _get(demo, "/PublicHolidays", **params)
     text = fmt(demo_result("get_national_holidays", latvia, params), "ru")
-    assert text.splitlines()[0] == "Государственные праздники — Латвия, 1 января – 31 марта 2026. Найдено: 1."
+    assert text.splitlines()[0] == "Государственные праздники — Латвия, 1 января 2026 – 31 марта 2026. Найдено: 1."
 
 
 async def test_school_holiday_spans(demo) -> None:
     params = {"countryIsoCode": "EE", "validFrom": "2026-02-01", "validTo": "2026-02-28"}
     school = await _get(demo, "/SchoolHolidays", **params)
-    assert "• Winter holidays — 23 Feb – 1 Mar 2026" in fmt(
+    assert "• Winter holidays — 23 Feb 2026 – 1 Mar 2026" in fmt(
         demo_result("get_school_holidays", school, params), "en"
     )
-    assert "• Talvevaheaeg — 23. veebruar – 1. märts 2026" in fmt(
+    assert "• Talvevaheaeg — 23. veebruar 2026 – 1. märts 2026" in fmt(
         demo_result("get_school_holidays", school, params), "et"
     )
 
