@@ -415,7 +415,9 @@ class RuleShapeReader:
         for m in re.finditer(r"[^\W\d_]{3,}", text):
             if any(a <= m.start() < b for a, b in used):
                 continue
-            month = _month_word(m.group(0), text, m.start())
+            # The word as written: the month names are matched with their diacritics.
+            written = raw[m.start() : m.end()] if len(raw) == len(text) else m.group(0)
+            month = _month_word(written.lower(), text, m.start())
             if month is not None:
                 months.append(month)
                 used.append(m.span())
@@ -544,7 +546,8 @@ def _month_word(word: str, text: str, start: int) -> int | None:
     month = month_of(word)
     if month is None or len(word) < 3:
         return None
-    if word in ("may", "march", "mai") and not re.search(r"(?:\bin|\bof|\bby|\d)\s*$", text[:start]):
+    preposition = r"(?:\bin|\bof|\bby|\bduring|\buntil|\btill|\bfrom|\bsince|\bon|\d)\s*$"
+    if word in ("may", "march", "mai") and not re.search(preposition, text[:start]):
         return None
     return month
 
@@ -595,12 +598,15 @@ def _one_date_range(found: list[RowFilter], text: str) -> list[RowFilter]:
 
 def _plural_after(rest: str) -> bool:
     """The word after a cue is plural: "next holidays", "järgmised pühad", "последние голосования"."""
-    m = re.match(r"\s*(?:\w+\s+)?(\w+)", rest)
-    if m is None:
+    following = re.findall(r"\w+", rest)[:2]
+    if not following:
         return False
-    word = m.group(1)
+    word = following[0]
     if re.search(r"[\u0400-\u04ff]", word):
-        return bool(re.search(r"(?:ия|ии|ие|ые|ых|ы|и|а)$", word)) and not word.endswith(("ия",))
+        return bool(re.search(r"(?:ии|ие|ые|ых|ы|и)$", word))
+    if re.search(r"[a-z]", word) and not re.search(r"[õäöü]", word) and len(following) > 1:
+        # English: "next public holidays" — the noun may come second.
+        return any(w.endswith("s") and not w.endswith(("ss", "us", "is")) for w in following)
     return word.endswith(("s", "d", "id")) and not word.endswith(("ss", "us", "is"))
 
 
