@@ -30,7 +30,13 @@ from caller_svc.json_view import (
     number_fields,
 )
 from caller_svc.labels import NO_LABELS, LabelBook
-from caller_svc.locale_format import country_name, format_number, format_span, format_when
+from caller_svc.locale_format import (
+    country_name,
+    format_day_with_weekday,
+    format_number,
+    format_span,
+    format_when,
+)
 from caller_svc.names import NameTranslator, NoTranslations, pick_name
 from caller_svc.operations import answer
 from caller_svc.refusals import explain
@@ -133,8 +139,10 @@ class DeterministicFormatter:
         self._zone = ZoneInfo(time_zone) if time_zone else None
         self._names = names or NoTranslations()
         self._clock = clock
-        # Set per result while it is written: the country a call was made for.
+        # Set per result while it is written: the country a call was made for, and the
+        # fields whose values differ between its rows.
         self._country: str | None = None
+        self._varying: set[str] = set()
 
     def format(self, results: Sequence[ResultToFormat], lang: Lang) -> str:
         if len(results) == 1:
@@ -276,6 +284,7 @@ class DeterministicFormatter:
             window=self._request_window(result),
         )
         labels = result.labels
+        self._varying = _varying_keys([r.data for r in table.rows])
         writers = Writers(
             scalar=lambda path, value, lg: self._scalar(path, value, lg, labels),
             item=lambda row, lg, asked: self._row_line(row, table.path, lg, labels, [f.path for f in asked]),
@@ -294,7 +303,9 @@ class DeterministicFormatter:
 
     def _row_line(self, row: Row, path: str, lang: Lang, labels: LabelBook, asked: list[str]) -> str:
         """One row: the asked fields first (with their labels), then its usual line."""
-        line = self._item_line(row.data, path, lang, labels, set(), day=row.day)
+        line = self._item_line(
+            row.data, path, lang, labels, self._varying, day=row.day, weekday=True, flags=True
+        )
         if not asked:
             return line
         parts = []
@@ -305,7 +316,9 @@ class DeterministicFormatter:
             full = f"{path}.{field_path}" if path else field_path
             label = self._field_label(full, field_path.rsplit(".", 1)[-1], lang, labels)
             text = self._scalar(full, value, lang, labels, day=row.day)
-            parts.append(f"{label.lower() if lang == 'en' else label}: {text}" if label else text)
+            part = f"{label.lower() if lang == 'en' else label}: {text}" if label else text
+            if part.lower() not in line.lower():
+                parts.append(part)
         return f"{line} — {', '.join(parts)}" if parts else line
 
     def _field_label(self, path: str, key: str, lang: Lang, labels: LabelBook) -> str | None:
@@ -429,7 +442,16 @@ class DeterministicFormatter:
         return f" {text}" if inline else text
 
     def _item_line(
-        self, item: Any, path: str, lang: Lang, labels: LabelBook, varying: set[str], day: date | None = None
+        self,
+        item: Any,
+        path: str,
+        lang: Lang,
+        labels: LabelBook,
+        varying: set[str],
+        day: date | None = None,
+        *,
+        weekday: bool = False,
+        flags: bool = False,
     ) -> str:
         if not isinstance(item, dict):
             return self._scalar(path, item, lang, labels) if is_scalar(item) else str(item)
@@ -446,7 +468,12 @@ class DeterministicFormatter:
                 else title[1]
             )
         if span:
-            parts.append(format_span(span[0], span[1], lang, self._zone))
+            single = parse_day(span[0]) if (span[1] in (None, span[0]) and len(span[0]) == 10) else None
+            if weekday and single is not None:
+                # "Thu 24 Dec 2026": the day of the week is what a citizen plans by.
+                parts.append(format_day_with_weekday(single, lang))
+            else:
+                parts.append(format_span(span[0], span[1], lang, self._zone))
         numbers = [(k, v) for k, v in number_fields(item) if k not in ("timestamp",)]
         if numbers:
             parts.append(
@@ -454,9 +481,16 @@ class DeterministicFormatter:
                     f"{self._label(f'{path}.{k}' if path else k, k, lang, labels).lower()} "
                     f"{self._scalar(f'{path}.{k}' if path else k, v, lang, labels)}".strip()
                     for k, v in numbers
-                    if not _is_ordinal(k, v)
+                    if not _is_ordinal(k, v) or labels.label(f"{path}.{k}" if path else k, lang)
                 )
             )
+        if flags:
+            # Labelled yes/no fields ("passed: yes") answer questions about each row.
+            for key, value in item.items():
+                key_path = f"{path}.{key}" if path else key
+                if isinstance(value, bool) and key not in varying and labels.label(key_path, lang):
+                    label = self._label(key_path, key, lang, labels).lower()
+                    parts.append(f"{label}: {self._scalar(key_path, value, lang, labels)}")
         # Flags and categories that differ between items say something about each one.
         for key in sorted(varying):
             value = item.get(key)

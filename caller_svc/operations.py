@@ -35,7 +35,7 @@ from services.answer_shape import (
     TextMatch,
     Weekdays,
 )
-from services.field_terms import fold, matches_any, split_words, words_match
+from services.field_terms import fold, matches_any, same_as_any, split_words, words_match
 
 # Words that name money or a status in the three languages: the concept, not a field.
 _MONEY = frozenset("eur euro euros eurot eurit €  евро евр raha maks tax price hind цена cost".split())
@@ -197,10 +197,10 @@ def text_filter(rows: list[Row], table: Table, words: Sequence[str]) -> list[Row
     if len(rows) < 2:
         return None
     row_words = [_row_words(r, table) for r in rows]
-    telling = [w for w in words if 0 < sum(1 for rw in row_words if matches_any(w, rw)) < len(rows)]
+    telling = [w for w in words if 0 < sum(1 for rw in row_words if same_as_any(w, rw)) < len(rows)]
     if not telling:
         return None
-    scores = [sum(1 for w in telling if matches_any(w, rw)) for rw in row_words]
+    scores = [sum(1 for w in telling if same_as_any(w, rw)) for rw in row_words]
     best = max(scores)
     return [r for r, s in zip(rows, scores, strict=True) if s == best]
 
@@ -369,6 +369,9 @@ def answer(
         if by_text is not None:
             filtered = by_text
     row_words = {w for r in filtered[:50] for w in _row_words(r, table)}
+    if _asks_time(terms):
+        # "When and at what time": the rows' time fields are asked too.
+        asked = [*asked, *(table.fields[p] for p in table.time_paths if table.fields[p] not in asked)]
     outcome.unresolved = tuple(t for t in value_terms if not matches_any(t, row_words))
     outcome.matched = len(filtered)
     outcome.rows = filtered
@@ -406,8 +409,12 @@ def answer(
             kept = [r for r in scope if all(_meets(r, c, table, labels, terms) for c in comparisons)]
             outcome.rows = kept[:_MAX_SHOWN_VERDICT_ROWS]
     outcome.narrowed = len(outcome.rows) != len(table.rows)
-    outcome.fields_only = bool(asked) and (
-        shape.kind is Kind.FIELDS or (not outcome.unresolved and shape.kind in (Kind.LIST, Kind.YES_NO))
+    # A single object keeps all it says (the asked fields first); a list's rows may be
+    # cut to their names and the asked fields.
+    outcome.fields_only = (
+        bool(asked)
+        and not table.single
+        and (shape.kind is Kind.FIELDS or (not outcome.unresolved and shape.kind in (Kind.LIST, Kind.YES_NO)))
     )
     return outcome
 

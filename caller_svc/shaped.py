@@ -123,8 +123,13 @@ class ShapedWriter:
         table = outcome.table
         out: list[str] = []
         if outcome.aggregate is not None:
-            out.extend(self._aggregate(outcome.aggregate, outcome, lang))
+            lines = self._aggregate(outcome.aggregate, outcome, lang)
+            out.extend(lines)
             if outcome.aggregate.function in (Function.AVERAGE, Function.SUM, Function.RANGE):
+                if not lines:
+                    out.append(
+                        texts["none_matching"].format(n=outcome.total) if outcome.total else texts["none"]
+                    )
                 return out
         if not outcome.rows:
             if outcome.verdict is None or outcome.verdict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 
 import grpc
@@ -19,7 +19,8 @@ from loop_svc.cache_plan import CachedAnswer, CachePlanner, DirectCall, Seeded
 from loop_svc.execution import Call, CallRelay, Turn
 from loop_svc.follow_up import FollowUpKind
 from loop_svc.loop import Abandoned, NeedsInput
-from loop_svc.shapes import ShapeReader
+from loop_svc.schema import EndpointSpec
+from loop_svc.shapes import ShapeReader, part_for, widened
 from loop_svc.store_errors import STORE_UNAVAILABLE
 from loop_svc.turns import TurnRunner, require_chat_id
 from services.answer_shape import PLAIN, AnswerShape
@@ -115,8 +116,11 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             for event in convert.abandoned_events(result, step.llm_calls, step.original_query):
                 yield _response(event)
         else:
-            shape = self._shape_of(step.original_query, step.language)
-            calls = [Call(c.endpoint, c.params, shape=shape) for c in result.calls]
+            calls = []
+            for c in result.calls:
+                part = self._part(step.original_query, c.endpoint, result.calls)
+                shape = self._shape_of(part, step.language)
+                calls.append(Call(c.endpoint, widened(c.params, c.endpoint.params, shape), shape=shape))
             relay = Turn(
                 turn.chat_id,
                 turn.owner_id,
@@ -127,6 +131,22 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             )
             async for event in self._relay(context).run(calls, relay):
                 yield _response(event)
+
+    @staticmethod
+    def _part(question: str, endpoint: EndpointSpec, calls: Sequence[object]) -> str:
+        """For a two-part question, the part each endpoint answers (its own shape)."""
+        if len(calls) < 2:
+            return question
+        payload = endpoint.payload
+        text = " ".join(
+            [
+                endpoint.name.replace("_", " "),
+                str(payload.get("description", "")),
+                str(payload.get("enriched_context", "")),
+                *map(str, payload.get("examples", []) or []),
+            ]
+        )
+        return part_for(question, text)
 
     def _shape_of(self, question: str, language: Lang) -> AnswerShape:
         """The shape of the question the calls answer; a broken reader never fails a turn."""

@@ -15,14 +15,16 @@ same types; any failure falls back to these rules.
 
 from __future__ import annotations
 
+import calendar
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 from itertools import pairwise
 from typing import Protocol
 
 from loop_svc.extraction.dates import find_dates, month_of
+from loop_svc.schema import ParamSpec
 from services.answer_shape import (
     Aggregation,
     AnswerShape,
@@ -99,8 +101,8 @@ _NEXT = re.compile(
     rf"(?!\s+{_PERIOD_WORDS})(?!\w)"
 )
 _LATEST = re.compile(
-    rf"(?<!\w)(?:last|latest|most recent|newest|viimase?\w*|uusim\w*|koige (?:varskem|uuem)\w*|"
-    rf"последн\w*|самы\w* (?:свеж|нов)\w*|новейш\w*)(?!\s+{_PERIOD_WORDS})(?!\w)"
+    rf"(?<!\w)(?:last|latest|most recent|newest|viimase?\w*|uusim\w*|koige (?:varskem|uuem|viimase?)\w*|"
+    rf"varskeim\w*|последн\w*|сам\w* (?:свеж|нов|последн)\w*|новейш\w*)(?!\s+{_PERIOD_WORDS})(?!\w)"
 )
 _FIRST = re.compile(r"(?<!\w)(?:first|esimes\w*|esimest|перв\w*)(?!\w)")
 _EARLIEST = re.compile(r"(?<!\w)(?:earliest|koige varasem\w*|varaseim\w*|самы\w* ранн\w*)(?!\w)")
@@ -116,8 +118,8 @@ _PLURAL_CUE = re.compile(
 _AVERAGE = re.compile(r"(?<!\w)(?:average|avg|mean|keskmi\w*|средн\w*)(?!\w)")
 _SUM = re.compile(r"(?<!\w)(?:total|sum|summa|kokku|итого|сумм\w*|в сумме)(?!\w)")
 _HOW_MANY = re.compile(
-    r"(?<!\w)(?:how many|number of|mitu|mitmel|mitme|сколько(?!\s+(?:стои\w*|будет стоить|стоил\w*|"
-    r"заплат\w*|платить|налог\w*|длит\w*|дней длит\w*)))(?!\w)"
+    r"(?<!\w)(?:how many|number of|mitu|mitmel|mitme|сколько(?!(?:\s+\w+){0,3}\s+(?:стои\w*|стоил\w*|"
+    r"заплат\w*|плат\w*|налог\w*|длит\w*|длят\w*|цен\w*)))(?!\w)"
 )
 _PALJU = re.compile(r"(?<!\w)(?:kui )?palju(?!\s+(?:maks\w*|kulu\w*|hind\w*|on hind))(?!\w)")
 _ALTOGETHER = re.compile(r"(?<!\w)(?:altogether|in total|kokku|всего)(?!\w)")
@@ -138,7 +140,10 @@ _YES_NO_EN = re.compile(
     r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|shall|isn't|aren't|"
     r"wasn't|doesn't|didn't|won't)\b"
 )
-_YES_NO_TAIL = re.compile(r"\bor not\b|\b, right\b|\bisn't it\b|\bvoi mitte\b|\bили нет\b|\bили уже\b")
+_YES_NO_TAIL = re.compile(
+    r"\bor not\b|\b, right\b|\bisn't it\b|\bvoi mitte\b|\bили нет\b|\bили уже\b|"
+    r"^\W*(?:(?:are|is) there )?any\b.*\?\s*$"
+)
 _KAS = re.compile(r"(?<!\w)kas(?!\w)")
 _LI = re.compile(r"(?<!\w)ли(?!\w)")
 _RU_WH = re.compile(
@@ -392,7 +397,8 @@ class RuleShapeReader:
             out.append(RowFilter(Weekdays(unique), negate))
         findings = find_dates(raw, language, self._today())
         used.extend((y.start, y.end) for y in findings.years)  # a year is the request's value
-        months: list[int] = []
+        months: list[tuple[int, int]] = []
+        year_months: list[tuple[int, int, int]] = []
         for mention in findings.dates:
             piece = fold(raw[mention.start : mention.end])
             if any(p.search(piece) for _, p in _WEEKDAY) and not re.search(r"\d", piece):
@@ -409,8 +415,10 @@ class RuleShapeReader:
                 and mention.value.month == last.month
             )
             if whole_month and not re.search(r"\b(?:19|20)\d\d\b", piece):
-                months.append(mention.value.month)
+                months.append((mention.start, mention.value.month))
                 continue
+            if whole_month:
+                year_months.append((mention.start, mention.value.month, mention.value.year))
             out.append(RowFilter(DateRange(mention.value, last)))
         for m in re.finditer(r"[^\W\d_]{3,}", text):
             if any(a <= m.start() < b for a, b in used):
@@ -419,12 +427,19 @@ class RuleShapeReader:
             written = raw[m.start() : m.end()] if len(raw) == len(text) else m.group(0)
             month = _month_word(written.lower(), text, m.start())
             if month is not None:
-                months.append(month)
+                months.append((m.start(), month))
                 used.append(m.span())
         out.extend(self._paired(out))
         out = _one_date_range(out, text)
-        if months:
-            out.append(RowFilter(Months(tuple(sorted(set(months))))))
+        spanned = _month_range_with_year(sorted(months), year_months, text)
+        if spanned is not None:
+            # "с января по март 2027": the first month takes the year of the second.
+            out = [f for f in out if not isinstance(f.condition, DateRange)]
+            out.append(RowFilter(spanned))
+            months = []
+        if months and not any(isinstance(f.condition, DateRange) for f in out):
+            # A range of days already says its months ("from January to March 2027").
+            out.append(RowFilter(Months(_month_span(sorted(months), text))))
         return out
 
     @staticmethod
@@ -457,6 +472,12 @@ class RuleShapeReader:
     def _selection(self, text: str, used: list[tuple[int, int]]) -> Selection | None:
         if _AFTER_THAT.search(text):
             return Selection(Order.NEXT, 1, skip=1)
+        latest = _LATEST.search(text)
+        if latest is not None and re.match(r"most|koige|сам", latest.group(0)):
+            # "the most recent", "kõige värskem", "самое свежее": the latest, no highest
+            near = _count_near(text, latest.start(), latest.end())
+            used.append(latest.span())
+            return Selection(Order.LATEST, near or 1)
         for pattern, order in _EXTREME:
             m = pattern.search(text)
             if m is None:
@@ -546,7 +567,7 @@ def _month_word(word: str, text: str, start: int) -> int | None:
     month = month_of(word)
     if month is None or len(word) < 3:
         return None
-    preposition = r"(?:\bin|\bof|\bby|\bduring|\buntil|\btill|\bfrom|\bsince|\bon|\d)\s*$"
+    preposition = r"(?:\bin|\bof|\bby|\bduring|\buntil|\btill|\bto|\bfrom|\bsince|\bon|\d)\s*$"
     if word in ("may", "march", "mai") and not re.search(preposition, text[:start]):
         return None
     return month
@@ -559,6 +580,39 @@ def _next_year(day: date | None) -> date | None:
         return day.replace(year=day.year + 1)
     except ValueError:  # 29 February
         return day.replace(year=day.year + 1, day=28)
+
+
+_MONTH_LINK = re.compile(
+    r"^\W*(?:st\s+|-?st\s+)?(?:to|until|till|through|-|–|kuni|по|до)\W*$|^[^\W\d]*st\s+$"
+)
+
+
+def _linked(text: str, start_a: int, start_b: int) -> bool:
+    between = text[start_a:start_b]
+    link = re.sub(r"^[^\W\d]+", "", between)
+    return bool(_MONTH_LINK.match(link) or re.search(r"(?:st|ist)\s+$", between.split()[0] + " "))
+
+
+def _month_range_with_year(
+    months: list[tuple[int, int]], year_months: list[tuple[int, int, int]], text: str
+) -> DateRange | None:
+    for start_a, a in months:
+        for start_b, b, year in year_months:
+            if start_a < start_b and _linked(text, start_a, start_b):
+                first_year = year if a <= b else year - 1
+                last = date(year, b, calendar.monthrange(year, b)[1])
+                return DateRange(date(first_year, a, 1), last)
+    return None
+
+
+def _month_span(months: list[tuple[int, int]], text: str) -> tuple[int, ...]:
+    """Months named, with a range between two ("January to March", "jaanuarist märtsini",
+    "с января по март") read as every month of it."""
+    found = [m for _, m in months]
+    for (start_a, a), (start_b, b) in pairwise(months):
+        if _linked(text, start_a, start_b):
+            found.extend(((a - 1 + k) % 12) + 1 for k in range((b - a) % 12 + 1))
+    return tuple(sorted(set(found)))
 
 
 def _month_follows(rest: str) -> bool:
@@ -610,6 +664,57 @@ def _plural_after(rest: str) -> bool:
     return word.endswith(("s", "d", "id")) and not word.endswith(("ss", "us", "is"))
 
 
+_PARTS = re.compile(r"\s+(?:and also|and|ja|ning|и|а также|plus)\s+|[?;!]\s*|\.\s+", re.I)
+
+
+def question_parts(question: str) -> list[str]:
+    """The parts of a question that asks two things ("cheapest hour tomorrow and the
+    latest vote"), split at conjunctions and sentence ends."""
+    return [p.strip() for p in _PARTS.split(question) if p and p.strip()]
+
+
+def part_for(question: str, endpoint_text: str) -> str:
+    """The part of a two-part question that is about the endpoint described by
+    `endpoint_text` (most stems in common); the whole question when no part leads."""
+    from services.text import Stemmer
+
+    parts = question_parts(question)
+    if len(parts) < 2:
+        return question
+    stemmer = Stemmer()
+    known = set(stemmer.terms(endpoint_text))
+    scored = [(len(set(stemmer.terms(p)) & known), i) for i, p in enumerate(parts)]
+    best, index = max(scored)
+    if best == 0 or sum(1 for s, _ in scored if s == best) > 1:
+        return question
+    return parts[index]
+
+
+_COUNT_PARAM = re.compile(r"how many|number of|limit|max(?:imum)? (?:number|count)|page size|count", re.I)
+_RANGE_MAX = re.compile(r"\b\d+\s*(?:-|–|to)\s*(\d+)\b|(?:up to|at most|max(?:imum)?\.?)\s*(\d+)", re.I)
+
+
+def widened(params: dict[str, str], specs: Sequence[ParamSpec], shape: AnswerShape) -> dict[str, str]:
+    """A question for every row, or for the rows of a period, needs the most rows the
+    endpoint gives: an optional count parameter left unset ("How many … to return
+    (1-100, default 10)") is set to its stated maximum."""
+    wants_all = shape.kind is Kind.FULL_LIST or any(
+        isinstance(f.condition, DateRange | Months) for f in shape.filters
+    )
+    if not wants_all:
+        return params
+    out = dict(params)
+    for spec in specs:
+        if spec.required or out.get(spec.name) or spec.type not in ("integer", "number"):
+            continue
+        if not _COUNT_PARAM.search(f"{spec.name} {spec.description}"):
+            continue
+        m = _RANGE_MAX.search(spec.description)
+        if m is not None:
+            out[spec.name] = next(g for g in m.groups() if g)
+    return out
+
+
 def _kinds(shape: AnswerShape) -> set[type]:
     return {type(f.condition) for f in shape.filters}
 
@@ -650,4 +755,7 @@ def for_response_question(previous: AnswerShape, current: AnswerShape) -> Answer
     the most expensive?"): the follow-up's operations on the rows the previous answer
     was about — its filters stay, unless the follow-up filters by the same kind."""
     kept = tuple(f for f in previous.filters if type(f.condition) not in _kinds(current))
-    return replace(current, filters=(*kept, *current.filters))
+    # The previous words stay after the follow-up's own: "which weekdays do they fall on?"
+    # after "Christmas in Estonia" still means the Christmas holidays.
+    terms = tuple(dict.fromkeys((*current.terms, *previous.terms)))[:24]
+    return replace(current, filters=(*kept, *current.filters), terms=terms)

@@ -72,6 +72,27 @@ def matches_any(word: str, candidates: Iterable[str]) -> bool:
     return any(words_match(word, candidate) for candidate in candidates)
 
 
+def same_word(a: str, b: str) -> bool:
+    """Stricter than `words_match`, for picking rows by their text: one word in another
+    case form ("riigikogus" / "Riigikogu", "käibemaksu" / "Käibemaksuseaduse"), not two
+    words sharing a root ("hääletati" / "hääletus")."""
+    if a == b:
+        return True
+    shorter = min(len(a), len(b))
+    if shorter < 4 or a.isdigit() or b.isdigit():
+        return False
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common >= shorter - 1 and common >= 4
+
+
+def same_as_any(word: str, candidates: Iterable[str]) -> bool:
+    return any(same_word(word, candidate) for candidate in candidates)
+
+
 def phrase_hits(terms: Iterable[str], text: str) -> int:
     """How many of `terms` (folded words) occur in `text` in some form."""
     words = split_words(text)
