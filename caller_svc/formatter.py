@@ -303,9 +303,7 @@ class DeterministicFormatter:
 
     def _row_line(self, row: Row, path: str, lang: Lang, labels: LabelBook, asked: list[str]) -> str:
         """One row: the asked fields first (with their labels), then its usual line."""
-        line = self._item_line(
-            row.data, path, lang, labels, self._varying, day=row.day, weekday=True, flags=True
-        )
+        line = self._item_line(row.data, path, lang, labels, self._varying, day=row.day, weekday=True)
         if not asked:
             return line
         parts = []
@@ -451,7 +449,6 @@ class DeterministicFormatter:
         day: date | None = None,
         *,
         weekday: bool = False,
-        flags: bool = False,
     ) -> str:
         if not isinstance(item, dict):
             return self._scalar(path, item, lang, labels) if is_scalar(item) else str(item)
@@ -484,13 +481,6 @@ class DeterministicFormatter:
                     if not _is_ordinal(k, v) or labels.label(f"{path}.{k}" if path else k, lang)
                 )
             )
-        if flags:
-            # Labelled yes/no fields ("passed: yes") answer questions about each row.
-            for key, value in item.items():
-                key_path = f"{path}.{key}" if path else key
-                if isinstance(value, bool) and key not in varying and labels.label(key_path, lang):
-                    label = self._label(key_path, key, lang, labels).lower()
-                    parts.append(f"{label}: {self._scalar(key_path, value, lang, labels)}")
         # Flags and categories that differ between items say something about each one.
         for key in sorted(varying):
             value = item.get(key)

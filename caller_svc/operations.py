@@ -139,6 +139,13 @@ def measure_of(table: Table, terms: Sequence[str], labels: LabelBook) -> Field |
     """The number the words name (never an ordinal such as a voting's number), else the default."""
     numbers = table.numbers()
     named = [f for f in fields_named(table, terms, ("number",)) if f in numbers]
+    if len(named) > 1:
+        # The field most of the words name ("annual tax" over "tax"); money first for money words.
+        def score(f: Field) -> tuple[int, int]:
+            hits = sum(1 for t in terms if matches_any(t, f.words))
+            return hits, int(any(t in _MONEY for t in terms) and _is_money(f, labels))
+
+        named.sort(key=score, reverse=True)
     return named[0] if named else default_measure(table, terms, labels)
 
 

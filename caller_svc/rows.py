@@ -149,11 +149,21 @@ class Table:
     time_paths: tuple[str, ...] = field(default_factory=tuple)
 
     def numbers(self) -> list[Field]:
-        return [f for f in self.fields.values() if f.kind == "number" and not _is_ordinal(f)]
+        """The fields that measure something: not ordinals (a voting's number), not years."""
+        return [
+            f for f in self.fields.values() if f.kind == "number" and not _is_ordinal(f) and not _is_year(f)
+        ]
+
+
+_YEAR_WORDS = frozenset({"year", "aasta", "год", "maksuaasta", "jahr"})
 
 
 def _is_ordinal(f: Field) -> bool:
     return "number" in f.key.lower() or f.key.lower() in ("no", "nr", "index", "rank")
+
+
+def _is_year(f: Field) -> bool:
+    return bool(f.words & _YEAR_WORDS) or f.key.lower().endswith("year")
 
 
 def _field_words(path: str, key: str, labels: LabelBook) -> frozenset[str]:
