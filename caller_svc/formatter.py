@@ -42,7 +42,7 @@ from caller_svc.operations import answer
 from caller_svc.refusals import explain
 from caller_svc.rows import Row, is_code, locate, parse_day, value_at
 from caller_svc.shaped import ShapedWriter, Writers, hours_of, window_text
-from services.answer_shape import PLAIN, AnswerShape, DateRange
+from services.answer_shape import PLAIN, AnswerShape, DateRange, Kind
 from services.field_terms import split_words
 from services.language import Lang
 
@@ -244,6 +244,10 @@ class DeterministicFormatter:
         data = result.data
         if data is None or data == "" or data == {}:
             return f"{head}: {texts['empty']}"
+        nothing = data == [] or (isinstance(data, dict) and _empty_collection(data))
+        if nothing and result.shape.kind is Kind.YES_NO:
+            # "Is 24 December a holiday there?" and no such row: no, and why.
+            return f"{_VERDICT_NO[lang]} {head}: {texts['none']}"
         if isinstance(data, dict) and _empty_collection(data):
             # {"count": 0, "addresses": []}: nothing was found, whatever else it says.
             return f"{head}: {texts['none']}"
@@ -511,6 +515,9 @@ class DeterministicFormatter:
                 pieces.append(f"{label}: {text}" if label else text)
             parts.append(", ".join(pieces))
         return " — ".join(p for p in parts if p)
+
+
+_VERDICT_NO: dict[Lang, str] = {"en": "No.", "et": "Ei.", "ru": "Нет."}
 
 
 def _empty_collection(data: dict[str, Any]) -> bool:

@@ -406,8 +406,9 @@ def answer(
         else:
             outcome.aggregate = aggregate(outcome.rows if selection else filtered, function, outcome.measure)
     outcome.asked = asked
-    if comparisons and outcome.measure is not None and outcome.measure not in asked:
-        asked = [outcome.measure, *asked]
+    if comparisons and outcome.measure is not None:
+        # The number compared comes first: it is what makes the answer yes or no.
+        asked = [outcome.measure, *(f for f in asked if f != outcome.measure)]
         outcome.asked = asked
     if shape.kind is Kind.YES_NO:
         scope = outcome.rows

@@ -18,7 +18,8 @@ from loop_svc.loop import TurnLimits, TurnLoop
 from loop_svc.servicer import LoopServicer
 from loop_svc.session import SessionStore
 from loop_svc.settings import LoopSettings
-from loop_svc.shapes import RuleShapeReader
+from loop_svc.shapes import RuleShapeReader, ShapeReader
+from loop_svc.shapes_llm import ShapeModule
 from loop_svc.today import local_now, local_today
 from loop_svc.turns import TurnRunner
 from services.language import LanguageDetector
@@ -45,8 +46,9 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
     )
     today = local_today(settings.time_zone)
     extractor = RuleExtractor(countries, today=today, zone=ZoneInfo(settings.time_zone))
-    shapes = RuleShapeReader(today, local_now(settings.time_zone))
+    rule_shapes = RuleShapeReader(today, local_now(settings.time_zone))
     lm = build_lm(settings.llm_config(), telemetry=telemetry)
+    shapes: ShapeReader = ShapeModule(lm, rule_shapes, today) if lm is not None else rule_shapes
     model = ParamExtractionModule(lm) if lm is not None else None
     loop = TurnLoop(
         RulesThenModel(extractor, model, today),
@@ -63,7 +65,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         last_call_ttl_seconds=settings.last_call_ttl_seconds,
     )
     detector_of_follow_ups: FollowUpDetector = (
-        FollowUpDetectorModule(lm) if lm is not None else RuleFollowUpDetector(extractor, shapes)
+        FollowUpDetectorModule(lm) if lm is not None else RuleFollowUpDetector(extractor, rule_shapes)
     )
     planner = CachePlanner(
         cache,
