@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from caller_svc.labels import LabelBook
 from caller_svc.locale_format import format_day, format_day_with_weekday, format_number
 from caller_svc.operations import Aggregate, Outcome
 from caller_svc.rows import Field, Row, Table, is_code, value_at
-from services.answer_shape import Function, Hours, Kind, Order
+from services.answer_shape import Function, Hours, Kind
 from services.language import Lang
 
 _TEXTS: dict[Lang, dict[str, str]] = {
@@ -298,8 +298,4 @@ def window_text(hours: Hours) -> str:
     return f"{hours.start:02d}:00–{hours.end % 24:02d}:00"
 
 
-def now_local(clock: Callable[[], datetime], zone: Any) -> datetime:
-    return clock().astimezone(zone).replace(tzinfo=None)
-
-
-__all__ = ["Order", "ShapedWriter", "Writers", "hours_of", "now_local", "window_text"]
+__all__ = ["ShapedWriter", "Writers", "hours_of", "window_text"]

@@ -204,7 +204,6 @@ _PARTS_OF_DAY: list[tuple[str, int, int]] = [
 ]
 _PART_OF_DAY = [(re.compile(rf"(?<!\w)(?:{p})(?!\w)"), a, b) for p, a, b in _PARTS_OF_DAY]
 _H = r"([01]?\d|2[0-4])(?::([0-5]\d))?\s*(am|pm|a\.m\.|p\.m\.)?"
-_MONTH_AFTER = re.compile(r"^\s*\.?\s*(?:\d|[^\W\d]{3,})")
 _HOUR_RANGE = re.compile(
     rf"(?<![\d.:/-])(?:from|between|kella|kell|с|от|alates|s)?\s*{_H}\s*(?:-|–|—|to|and|until|till|kuni|ja|до|do)\s*"
     rf"{_H}(?![\d.:/])"

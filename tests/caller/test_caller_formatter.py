@@ -86,7 +86,10 @@ async def test_corrected_country_is_named_in_russian(demo) -> None:
     params = {"countryIsoCode": "LV", "validFrom": "2026-01-01", "validTo": "2026-03-31"}
     latvia = await _get(demo, "/PublicHolidays", **params)
     text = fmt(demo_result("get_national_holidays", latvia, params), "ru")
-    assert text.splitlines()[0] == "Государственные праздники — Латвия, 1 января 2026 – 31 марта 2026. Найдено: 1."
+    assert (
+        text.splitlines()[0]
+        == "Государственные праздники — Латвия, 1 января 2026 – 31 марта 2026. Найдено: 1."
+    )
 
 
 async def test_school_holiday_spans(demo) -> None:
