@@ -17,6 +17,7 @@ from caller_svc.egress import EgressGuard, GuardedTransport, parse_allow_list
 from caller_svc.executor import CallExecutor
 from caller_svc.formatter import DeterministicFormatter
 from caller_svc.http_caller import ApiCaller
+from caller_svc.names import HolidayNames
 from caller_svc.registry import IndexerEndpointRegistry
 from caller_svc.result_store import ResultStore
 from caller_svc.servicer import CallerServicer, ReplyMargin
@@ -98,7 +99,9 @@ async def build_server(
         telemetry=telemetry,
     )
     store = ResultStore(redis, ttl_seconds=settings.result_ttl_seconds, telemetry=telemetry)
-    formatter = DeterministicFormatter(max_items=settings.formatter_max_items, time_zone=settings.time_zone)
+    formatter = DeterministicFormatter(
+        max_items=settings.formatter_max_items, time_zone=settings.time_zone, names=HolidayNames()
+    )
     indexer_channel = open_channel(settings.indexer_target) if settings.indexer_target else None
     servicer = CallerServicer(
         CallExecutor(caller, store, batch_timeout_seconds=settings.batch_timeout_seconds),

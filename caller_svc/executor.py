@@ -19,6 +19,7 @@ from caller_svc.http_caller import ApiCaller, ApiCallResult
 from caller_svc.messages import FailureKind, failure_message
 from caller_svc.result_store import ResultStore
 from caller_svc.summary import summarize
+from services.answer_shape import PLAIN, AnswerShape
 from services.language import Lang
 
 log = logging.getLogger("atc.caller.executor")
@@ -31,6 +32,8 @@ class PlannedCall:
     # A response the loop already has (response cache): formatted, not fetched.
     cached: bool = False
     cached_response: Any = None
+    # What the question asks of this call's result.
+    shape: AnswerShape = PLAIN
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,9 @@ from caller_svc.labels import FieldLabel, LabelBook
 from caller_svc.pacing import Sleep, paced_chunks
 from caller_svc.registry import EndpointRegistry
 from caller_svc.result_store import ResultStore
+from services import answer_shape
 from services.errors import FailedPrecondition, InvalidArgument, NotFound
+from services.field_terms import split_words
 from services.language import DEFAULT_LANG, Lang, from_proto
 from services.runtime.channels import downstream_timeout
 from services.runtime.owner import acting_owner
@@ -53,6 +55,14 @@ def label_book(endpoint: catalogue_pb2.Endpoint) -> LabelBook:
     )
 
 
+def endpoint_words(endpoint: EndpointSpec) -> frozenset[str]:
+    """Words of what the endpoint is (its name, description, parameter descriptions and
+    answer titles), which a question repeats to say which service it asks."""
+    texts = [endpoint.name, endpoint.description, *(p.description for p in endpoint.params)]
+    texts.extend(endpoint.labels.titles.values())
+    return frozenset(w for text in texts for w in split_words(text) if len(w) >= 3)
+
+
 def endpoint_spec(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:
     return EndpointSpec(
         name=endpoint.name,
@@ -71,6 +81,7 @@ def endpoint_spec(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:
 def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
     """Validate one EndpointCall; `field` is its path in the request, for error details."""
     endpoint = call.endpoint
+    shape = answer_shape.from_proto(call.shape) if call.HasField("shape") else answer_shape.PLAIN
     if call.cached_response_json:
         try:
             cached = json.loads(call.cached_response_json)
@@ -78,7 +89,9 @@ def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
             raise InvalidArgument(
                 "cached_response_json is not valid JSON", field=f"{field}.cached_response_json"
             ) from None
-        return PlannedCall(endpoint_spec(endpoint), dict(call.params), cached=True, cached_response=cached)
+        return PlannedCall(
+            endpoint_spec(endpoint), dict(call.params), cached=True, cached_response=cached, shape=shape
+        )
     if not endpoint.url:
         raise InvalidArgument("the endpoint has no url", field=f"{field}.endpoint.url")
     parts = urlsplit(endpoint.url)
@@ -92,7 +105,7 @@ def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
         raise InvalidArgument(
             f"method {endpoint.method!r} is not supported (GET or POST)", field=f"{field}.endpoint.method"
         )
-    return PlannedCall(endpoint_spec(endpoint), dict(call.params))
+    return PlannedCall(endpoint_spec(endpoint), dict(call.params), shape=shape)
 
 
 @dataclass(frozen=True)
@@ -198,6 +211,10 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
                 params=dict(call.params),
                 param_types={p.name: p.type for p in call.endpoint.params},
                 labels=call.endpoint.labels,
+                shape=call.shape,
+                known_words=endpoint_words(call.endpoint),
+                status_code=r.result.status_code,
+                param_specs=call.endpoint.params,
             )
             for call, r in zip(calls, reports, strict=True)
         ]
