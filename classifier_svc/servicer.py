@@ -20,6 +20,7 @@ from services import language
 from services.errors import InvalidArgument, Unavailable
 from services.language import Lang
 from services.runtime.channels import downstream_timeout
+from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 from services.runtime.owner import acting_owner
 from services.runtime.relay import BrokenStream, failure_events, relay_events
 from services.tokens import split_tokens
@@ -44,11 +45,8 @@ _REASON = {
     Reason.NO_MATCH: classifier_pb2.DECISION_REASON_NO_MATCH,
 }
 
-TRY_AGAIN = {
-    "en": "Sorry, something went wrong on our side. Please try again in a moment.",
-    "et": "Vabandust, meie poolel läks midagi valesti. Palun proovige hetke pärast uuesti.",
-    "ru": "Извините, у нас что-то пошло не так. Пожалуйста, попробуйте ещё раз чуть позже.",
-}
+# The one localized "temporarily unavailable" of every hop (services.runtime.citizen).
+TRY_AGAIN = TEMPORARILY_UNAVAILABLE
 
 
 def validate_turn(turn: chat_pb2.ChatTurn) -> None:
@@ -277,8 +275,9 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
             log.warning("loop turn failed: %s", broken.message)
             failed = failure_events(
                 Unavailable(broken.message, reason="DOWNSTREAM_FAILED"),
-                TRY_AGAIN[decision.language],
+                decision.language,
                 workflow=_WORKFLOW[decision.workflow],
+                where="classifier → loop",
             )
             for event in failed:
                 yield classifier_pb2.RouteTurnResponse(event=event)

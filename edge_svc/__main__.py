@@ -43,7 +43,9 @@ async def serve(settings: EdgeSettings, sock: socket.socket, admin_sock: socket.
     # GET /metrics on a listener of its own: never on the public one.
     metrics: MetricsServer | None = None
     if settings.metrics_port is not None and apps.telemetry is not None:
-        metrics = MetricsServer(apps.telemetry.metrics_text, host=settings.metrics_host, port=settings.metrics_port)
+        metrics = MetricsServer(
+            apps.telemetry.metrics_text, host=settings.metrics_host, port=settings.metrics_port
+        )
         port = await metrics.start()
         print(f"edge: metrics on http://{settings.metrics_host}:{port}/metrics", file=sys.stderr, flush=True)
     try:

@@ -150,9 +150,10 @@ class CallRelay:
             log.warning("chat %s: %s", turn.chat_id, broken.message)
             for event in failure_events(
                 Unavailable(broken.message, reason="CALLER_UNAVAILABLE"),
-                questions.CALLER_UNAVAILABLE[turn.language],
+                turn.language,
                 workflow=convert.WORKFLOW,
                 llm_calls=turn.llm_calls,
+                where="loop → caller",
             ):
                 yield event
             return

@@ -37,6 +37,7 @@ from edge_svc.routes.common import (
 from edge_svc.sse import TurnSummary, to_sse_frame
 from edge_svc.upstream import Upstream
 from services.errors import MeshError, Unavailable
+from services.language import Lang
 from services.runtime.relay import failure_events
 from services.runtime.request_context import REQUEST_ID_HEADER
 
@@ -91,12 +92,12 @@ class ChatRoutes:
         except MeshError as exc:
             await events.aclose()
             log.info("turn rejected before streaming: %s request_id=%s", exc.reason, request_id)
-            return mesh_error_response(exc, request_id)
+            return mesh_error_response(exc, request_id, body.language)
         except BaseException:
             await events.aclose()
             raise
         response = EventSourceResponse(
-            _sse_frames(turn.chat_id, first, events, request_id),
+            _sse_frames(turn.chat_id, first, events, request_id, body.language),
             headers={REQUEST_ID_HEADER: request_id},
             ping=_PING_SECONDS,
             sep="\n",
@@ -119,11 +120,13 @@ class ChatRoutes:
                 if summary.ended:
                     break
         except MeshError as exc:
-            return mesh_error_response(exc, request_id)
+            return mesh_error_response(exc, request_id, body.language)
         finally:
             await events.aclose()
         if not summary.ended:
-            return mesh_error_response(Unavailable("the turn stream ended without an end event"), request_id)
+            return mesh_error_response(
+                Unavailable("the turn stream ended without an end event"), request_id, body.language
+            )
         response = OrchestrateResponse(
             chat_id=turn.chat_id,
             request_id=request_id,
@@ -159,6 +162,7 @@ async def _sse_frames(
     first: turn_event_pb2.TurnEvent | None,
     events: AsyncGenerator[turn_event_pb2.TurnEvent, None],
     request_id: str,
+    lang: Lang | None = None,
 ) -> AsyncIterator[ServerSentEvent]:
     """One frame per event, ending with END whatever happens upstream. A client
     disconnect arrives here as CancelledError; closing `events` cancels the call."""
@@ -178,5 +182,5 @@ async def _sse_frames(
         with anyio.CancelScope(shield=True):
             await events.aclose()
     log.warning("turn stream failed: %s request_id=%s", failure.reason, request_id)
-    for failure_event in failure_events(failure):
+    for failure_event in failure_events(failure, lang, where="edge", request_id=request_id):
         yield _sse(chat_id, failure_event)

@@ -37,7 +37,11 @@ class BodyAdmission:
 
 def _default_route(scope: Scope) -> str:
     path: str = scope["path"]
-    return path if path in ("/", "/healthz", "/readyz", "/v1/orchestrate", "/v1/orchestrate/stream") else OTHER_ROUTE
+    return (
+        path
+        if path in ("/", "/healthz", "/readyz", "/v1/orchestrate", "/v1/orchestrate/stream")
+        else OTHER_ROUTE
+    )
 
 
 class _BodyRefused(Exception):
@@ -65,7 +69,9 @@ async def read_whole_body(receive: Receive, admission: BodyAdmission, declared: 
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > admission.max_bytes:
-                raise _BodyRefused(413, f"the body is larger than {admission.max_bytes} bytes", "BODY_TOO_LARGE")
+                raise _BodyRefused(
+                    413, f"the body is larger than {admission.max_bytes} bytes", "BODY_TOO_LARGE"
+                )
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
@@ -114,7 +120,9 @@ class ObservedHttpApp:
         route = self._route_of(scope)
         limited = route in self._limited
         if limited and self._body is not None:
-            declared = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"content-length"), None)
+            declared = next(
+                (v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"content-length"), None
+            )
             started = time.perf_counter()
             try:
                 body = await read_whole_body(receive, self._body, declared)
@@ -129,7 +137,9 @@ class ObservedHttpApp:
             self._telemetry.observe_rpc(route, "429", 0.0)
             retry_after = max(1, math.ceil(self._limit.retry_after_seconds))
             body_429 = json.dumps({"error": {"message": "the service is busy; retry shortly"}}).encode()
-            await _respond(send, 429, body_429, "application/json", [(b"retry-after", str(retry_after).encode())])
+            await _respond(
+                send, 429, body_429, "application/json", [(b"retry-after", str(retry_after).encode())]
+            )
             return
         try:
             await self._traced(scope, receive, send, route)

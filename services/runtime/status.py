@@ -116,7 +116,8 @@ def downstream_error(error: grpc.aio.AioRpcError) -> MeshError:
     DOWNSTREAM_FAILED."""
     if error.code() in _PASSED_ON:
         return mesh_error_from_rpc(error)
-    return Unavailable(f"a downstream service failed: {error.details()}", reason="DOWNSTREAM_FAILED")
+    # The detail (an address, a status name) is logged by the interceptor, never passed on.
+    return Unavailable("a downstream service failed", reason="DOWNSTREAM_FAILED")
 
 
 async def error_info_from_call(call: grpc.aio.Call) -> error_details_pb2.ErrorInfo | None:
