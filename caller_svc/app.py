@@ -17,7 +17,7 @@ from caller_svc.egress import EgressGuard, GuardedTransport, parse_allow_list
 from caller_svc.executor import CallExecutor
 from caller_svc.formatter import DeterministicFormatter
 from caller_svc.http_caller import ApiCaller
-from caller_svc.registry import IndexerEndpointRegistry
+from caller_svc.registry import EndpointRegistry, IndexerEndpointRegistry
 from caller_svc.result_store import ResultStore
 from caller_svc.servicer import CallerServicer, ReplyMargin
 from caller_svc.settings import CallerSettings
@@ -70,9 +70,11 @@ async def build_server(
     *,
     lm: dspy.LM | None = None,
     clock: Callable[[], float] = time.time,
+    registry: EndpointRegistry | None = None,
 ) -> GrpcServer:
     """The caller server. `clock` is the breaker's wall clock (shared by every replica
-    through Redis); tests hand in one they move by hand."""
+    through Redis); tests hand in one they move by hand. `registry`: where calls are
+    checked against the catalogue (default: the indexer at `indexer_target`)."""
     telemetry = Telemetry.from_settings("caller", settings)
     guard = EgressGuard(parse_allow_list(settings.egress_allow))
     http = httpx.AsyncClient(
@@ -105,7 +107,8 @@ async def build_server(
         store,
         answer_writer(settings, store, formatter, lm, telemetry),
         batch_timeout_seconds=settings.batch_timeout_seconds,
-        registry=(
+        registry=registry
+        or (
             IndexerEndpointRegistry(indexer_pb2_grpc.IndexerServiceStub(indexer_channel))
             if indexer_channel is not None
             else None

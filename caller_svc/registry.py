@@ -1,4 +1,5 @@
-"""Where CallEndpoint checks that an endpoint is registered: the indexer's catalogue."""
+"""Where ExecuteCalls and CallEndpoint look an endpoint up by its id: the indexer's
+catalogue (or a fixed one, for a caller that serves a known set)."""
 
 from __future__ import annotations
 
@@ -31,3 +32,21 @@ class IndexerEndpointRegistry:
                 "the endpoint catalogue is unavailable", reason="CATALOGUE_UNAVAILABLE"
             ) from error
         return response.endpoint
+
+
+class StaticEndpointRegistry:
+    """A fixed catalogue in memory: `register` adds (or replaces) an endpoint by its id."""
+
+    def __init__(self, endpoints: list[catalogue_pb2.Endpoint] | None = None) -> None:
+        self._endpoints: dict[str, catalogue_pb2.Endpoint] = {}
+        for endpoint in endpoints or []:
+            self.register(endpoint)
+
+    def register(self, endpoint: catalogue_pb2.Endpoint) -> catalogue_pb2.Endpoint:
+        if not endpoint.endpoint_id:
+            raise ValueError("a registered endpoint needs an endpoint_id")
+        self._endpoints[endpoint.endpoint_id] = endpoint
+        return endpoint
+
+    async def get(self, endpoint_id: str, timeout: float) -> catalogue_pb2.Endpoint | None:
+        return self._endpoints.get(endpoint_id)

@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse
 from edge_svc.limits import BodyRejected, JsonLimits, json_body
 from edge_svc.models import error_body
 from services.errors import (
+    AlreadyExists,
     FailedPrecondition,
     InvalidArgument,
     MeshError,
@@ -63,6 +64,8 @@ def http_status_for(error: MeshError) -> int:
         return 413
     if isinstance(error, NotFound):
         return 404
+    if isinstance(error, AlreadyExists):
+        return 409
     if isinstance(error, Unavailable):
         return 504 if error.reason == "DEADLINE_EXCEEDED" else 503
     return 502

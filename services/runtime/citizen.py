@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 
 from services.errors import (
+    AlreadyExists,
     FailedPrecondition,
     InvalidArgument,
     MeshError,
@@ -42,7 +43,15 @@ TEMPORARILY_UNAVAILABLE: dict[Lang, str] = {
 }
 
 # Refusals of the caller's own request: shown as they are.
-_CALLERS_OWN = (InvalidArgument, Unauthenticated, PermissionDenied, TooLarge, NotFound, FailedPrecondition)
+_CALLERS_OWN = (
+    AlreadyExists,
+    InvalidArgument,
+    Unauthenticated,
+    PermissionDenied,
+    TooLarge,
+    NotFound,
+    FailedPrecondition,
+)
 
 
 def is_outage(error: MeshError) -> bool:

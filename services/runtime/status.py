@@ -11,6 +11,7 @@ from grpc_status import rpc_status
 
 from atc.common.v1 import turn_event_pb2
 from services.errors import (
+    AlreadyExists,
     FailedPrecondition,
     InvalidArgument,
     MeshError,
@@ -31,6 +32,7 @@ _CODES: list[tuple[type[MeshError], grpc.StatusCode]] = [
     (FailedPrecondition, grpc.StatusCode.FAILED_PRECONDITION),
     (Unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
     (TooLarge, grpc.StatusCode.RESOURCE_EXHAUSTED),
+    (AlreadyExists, grpc.StatusCode.ALREADY_EXISTS),
 ]
 
 
