@@ -9,19 +9,31 @@ import grpc
 
 from atc.common.v1 import catalogue_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
+from services.catalogue import service_as_endpoint
 from services.errors import Unavailable
 
 
 class EndpointRegistry(Protocol):
-    async def get(self, endpoint_id: str, timeout: float) -> catalogue_pb2.Endpoint | None: ...
+    async def get(
+        self, endpoint_id: str, timeout: float, *, service: bool = False
+    ) -> catalogue_pb2.Endpoint | None:
+        """The registered endpoint (a registered service when `service`), None when unknown."""
+        ...
 
 
 class IndexerEndpointRegistry:
     def __init__(self, stub: indexer_pb2_grpc.IndexerServiceStub) -> None:
         self._stub = stub
 
-    async def get(self, endpoint_id: str, timeout: float) -> catalogue_pb2.Endpoint | None:
+    async def get(
+        self, endpoint_id: str, timeout: float, *, service: bool = False
+    ) -> catalogue_pb2.Endpoint | None:
         try:
+            if service:
+                found = await self._stub.GetService(
+                    indexer_pb2.GetServiceRequest(service_id=endpoint_id), timeout=timeout
+                )
+                return service_as_endpoint(found.service)
             response = await self._stub.GetEndpoint(
                 indexer_pb2.GetEndpointRequest(endpoint_id=endpoint_id), timeout=timeout
             )
@@ -48,5 +60,7 @@ class StaticEndpointRegistry:
         self._endpoints[endpoint.endpoint_id] = endpoint
         return endpoint
 
-    async def get(self, endpoint_id: str, timeout: float) -> catalogue_pb2.Endpoint | None:
+    async def get(
+        self, endpoint_id: str, timeout: float, *, service: bool = False
+    ) -> catalogue_pb2.Endpoint | None:
         return self._endpoints.get(endpoint_id)

@@ -279,7 +279,9 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
                 "calls need the endpoint catalogue (set ATC_CALLER_INDEXER_TARGET)",
                 reason="CATALOGUE_NOT_CONFIGURED",
             )
-        registered = await self._registry.get(endpoint_id, timeout=downstream_timeout(context, 5.0))
+        registered = await self._registry.get(
+            endpoint_id, timeout=downstream_timeout(context, 5.0), service=call.endpoint.type == SERVICE_KIND
+        )
         if registered is None:
             log.warning("call refused: endpoint %s is not registered", endpoint_id)
             raise NotFound(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import aclosing
@@ -44,6 +45,12 @@ _REASON = {
     Reason.INTENT_SWITCH: classifier_pb2.DECISION_REASON_INTENT_SWITCH,
     Reason.NO_MATCH: classifier_pb2.DECISION_REASON_NO_MATCH,
 }
+
+
+@functools.cache
+def _detector() -> language.LanguageDetector:
+    return language.LanguageDetector()
+
 
 # The one localized "temporarily unavailable" of every hop (services.runtime.citizen).
 TRY_AGAIN = TEMPORARILY_UNAVAILABLE
@@ -185,7 +192,15 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
         self, request: classifier_pb2.RouteTurnRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[classifier_pb2.RouteTurnResponse]:
         turn = request.turn
-        decision = await self._decide(turn, context, dry_run=False)
+        try:
+            decision = await self._decide(turn, context, dry_run=False)
+        except Unavailable as error:
+            # Whether a chat is under way cannot be told (its session store is away): "try
+            # again" in the chat's language, never a reply as if no chat were going on.
+            lang = language.from_proto(turn.language) or _detector().detect(turn.message)
+            for event in failure_events(error, lang, where="classifier"):
+                yield classifier_pb2.RouteTurnResponse(event=event)
+            return
         yield _progress(decision)
         if decision.workflow in (Workflow.API_TOOL_CALLING, Workflow.SERVICE):
             async for response in self._run_loop(turn, decision, context):

@@ -18,6 +18,7 @@ from starlette.routing import Match, Route
 from starlette.types import Scope
 
 from edge_svc.admin_guard import AdminTokenGuard
+from edge_svc.chat_owners import MemoryChatOwners, RedisChatOwners
 from edge_svc.csrf import CsrfGuard
 from edge_svc.identity import IdentityResolver
 from edge_svc.limits import JsonLimits
@@ -32,6 +33,7 @@ from edge_svc.routes.results import CallerResults, ResultRoutes
 from edge_svc.settings import EdgeSettings
 from edge_svc.upstream import Upstream
 from services.clients import ClassifierClient, IndexerClient
+from services.redis_client import connect_redis
 from services.runtime.backpressure import ConcurrencyLimit
 from services.runtime.channels import open_channel
 from services.runtime.http_observability import OTHER_ROUTE, BodyAdmission, ObservedHttpApp
@@ -92,6 +94,11 @@ def create_apps(
     closes their channels when it shuts down."""
     upstream = Upstream(classifier, indexer)
     health = HealthRoutes(upstream, timeout=settings.readiness_timeout_seconds)
+    owners: RedisChatOwners | MemoryChatOwners = (
+        RedisChatOwners(connect_redis(settings.redis_url), ttl_seconds=settings.chat_owner_ttl_seconds)
+        if settings.redis_url
+        else MemoryChatOwners(ttl_seconds=settings.chat_owner_ttl_seconds)
+    )
     chat = ChatRoutes(
         upstream,
         turn_timeout=settings.request_timeout_seconds,
@@ -106,6 +113,7 @@ def create_apps(
             max_history_chars=settings.max_history_chars,
             max_history_item_chars=settings.max_history_item_chars,
         ),
+        owners=owners,
     )
     page = PageRoutes()
     public_routes = [
@@ -139,6 +147,7 @@ def create_apps(
         finally:
             await upstream.close()
             await results.close()
+            await owners.close()
 
     # Outermost first: the canonical-path check before anything else, then the CSRF rules
     # (headers only), then traces, metrics by route template and the chat turn's admission

@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from atc.common.v1 import turn_event_pb2
+from edge_svc.chat_owners import ChatOwners, MemoryChatOwners
 from edge_svc.identity import ChatBinding, identity_of
 from edge_svc.limits import BodyRejected, JsonLimits
 from edge_svc.models import (
@@ -55,7 +56,9 @@ class ChatRoutes:
         turn_timeout: float,
         json_limits: JsonLimits,
         turn_limits: TurnLimits,
+        owners: ChatOwners | None = None,
     ) -> None:
+        self._owners: ChatOwners = owners or MemoryChatOwners(ttl_seconds=24 * 3600)
         self._upstream = upstream
         self._turn_timeout = turn_timeout
         self._json_limits = json_limits
@@ -67,17 +70,21 @@ class ChatRoutes:
         """The checked body and the verified owner it acts for, or the 4xx to answer.
         The credential is checked first: a bad one costs no body parsing."""
         identity = identity_of(request)
+        body: OrchestrateRequest | None = None
         try:
             owner = identity.resolve(request)
             body = OrchestrateRequest.model_validate(await json_object(request, self._json_limits))
             self._turn_limits.check(body)
-            return body, identity.bind(owner, body.chat_id)
+            binding = identity.bind(owner, body.chat_id)
+            # The chat id is the owner's from its first turn on, session or not.
+            await self._owners.claim(body.chat_id, binding.owner.owner_id)
+            return body, binding
         except BodyRejected as exc:
             return rejected_body(exc, request_id)
         except ValidationError as exc:
             return json_response(validation_error_body(exc), request_id, 400)
         except MeshError as exc:
-            return mesh_error_response(exc, request_id)
+            return mesh_error_response(exc, request_id, body.language if body is not None else None)
 
     async def stream(self, request: Request) -> Response:
         request_id = request_id_for(request)
