@@ -19,7 +19,7 @@ from caller_svc.answers import AnswerWriter
 from caller_svc.endpoint import SERVICE_KIND, EndpointSpec, ParamSpec
 from caller_svc.executor import BatchOutcome, CallExecutor, CallReport, PlannedCall, batch_outcome
 from caller_svc.formatter import ResultToFormat
-from caller_svc.guardrails import check_answer, clean_data, data_strings
+from caller_svc.guardrails import check_answer, data_strings, presentable
 from caller_svc.labels import FieldLabel, LabelBook
 from caller_svc.pacing import Sleep, paced_chunks
 from caller_svc.registry import EndpointRegistry
@@ -198,7 +198,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             ResultToFormat(
                 r.endpoint_name,
                 r.result.success,
-                clean_data(r.result.data),
+                presentable(r.result.data),
                 r.result.error_message,
                 params=dict(call.params),
                 param_types={p.name: p.type for p in call.endpoint.params},
