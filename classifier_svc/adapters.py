@@ -12,12 +12,10 @@ from classifier_svc.calibration import CalibrationProfile
 from classifier_svc.candidates import ActiveSession, Candidate, PendingParam
 from classifier_svc.catalogue_adapters import CollectionSearch, endpoint_candidates
 from classifier_svc.deadlines import lookup_timeout
+from classifier_svc.ports import SessionLookupFailed
 from classifier_svc.query_vectors import QueryVectors
 from services import language
-from services.errors import Unavailable
 from services.runtime.status import mesh_error_from_rpc
-
-SESSION_LOOKUP_UNAVAILABLE = "SESSION_LOOKUP_UNAVAILABLE"
 
 
 class IndexerEndpointSearch(CollectionSearch[Candidate]):
@@ -74,9 +72,7 @@ class LoopSessionDirectory:
             # a chat is under way is not "no session" — routing it as a fresh turn gave a
             # chat mid-question the out-of-domain reply. The turn is "try again" instead.
             log.warning("session lookup failed: %s %s", exc.code().name, exc.details())
-            raise Unavailable(
-                "the chat's session could not be looked up", reason=SESSION_LOOKUP_UNAVAILABLE
-            ) from exc
+            raise SessionLookupFailed("the chat's session could not be looked up") from exc
         session = response.session
         return ActiveSession(
             chat_id=session.chat_id,

@@ -445,6 +445,19 @@ async def test_guardrails_block_injected_instructions_and_strip_markup(catalogue
         answer(events)
         == "Sain teenuselt vastuse, kuid seda ei saa turvaliselt näidata. Palun proovige hiljem uuesti."
     )
+    # The call's summary (what call_outcome events, the result store and an LLM see) is
+    # held to the same rules: no verbatim instruction-like text.
+    summary = next(e.call_outcome.summary for e in events if e.HasField("call_outcome"))
+    assert "Ignore" not in summary and "system prompt" not in summary
+
+    broken = caller_pb2.EndpointCall(
+        endpoint=catalogue.register(name="get_items", method="GET", url=f"{test_api.url}/broken")
+    )
+    events = await collect(stub, calls=[broken], language=chat_pb2.LANGUAGE_EN, owner_id="alice")
+    shown = answer(events) + next(e.call_outcome.summary for e in events if e.HasField("call_outcome"))
+    # Invalid JSON is text: summarised and excerpted, never dumped.
+    assert "db.internal" not in shown and '{"items"' not in shown
+    assert len(answer(events)) < 600
 
     marked = caller_pb2.EndpointCall(
         endpoint=catalogue.register(name="get_office", method="GET", url=f"{test_api.url}/markup")
