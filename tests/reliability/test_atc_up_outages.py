@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import pytest
 
 from devtools.launcher.subprocess_mesh import MeshProcess, atc_up
 from devtools.redis_server import free_port
@@ -81,6 +82,7 @@ async def shown(
     return 200, text, frames[-1].get("outcome", "")
 
 
+@pytest.mark.timeout(1200)
 async def test_each_service_down_in_turn_and_the_chats_survive_restarts(tmp_path: Path) -> None:
     data_dir = tmp_path / "atc"
     async with atc_up(free_port(), data_dir, start_timeout=300) as mesh:
@@ -111,11 +113,15 @@ async def test_each_service_down_in_turn_and_the_chats_survive_restarts(tmp_path
 
 
 async def _waiting_chat(browser: httpx.AsyncClient) -> str:
-    """A chat the loop is asking a question in (its session is stored)."""
-    chat_id = str(uuid.uuid4())
-    asked = await stream_turn(browser, chat_id, QUESTION)
-    assert asked.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
-    return chat_id
+    """A chat the loop is asking a question in (its session is stored). Right after a
+    restart a hop's channel may still be in its reconnect backoff (at most 5 s): retried."""
+    for _ in range(20):
+        chat_id = str(uuid.uuid4())
+        asked = await stream_turn(browser, chat_id, QUESTION)
+        if asked.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT":
+            return chat_id
+        await asyncio.sleep(2)
+    raise AssertionError(f"no chat could be started: {asked.frames}")
 
 
 async def _down_then_back(
@@ -137,9 +143,9 @@ async def _down_then_back(
                     # A chat under way is never answered as if it were not.
                     assert OOD_MARK not in text, (where, text)
                     assert outcome != "TURN_OUTCOME_ANSWERED", (where, outcome, text)
-                if outcome != "TURN_OUTCOME_ANSWERED":
+                if outcome in ("http_error", "TURN_OUTCOME_FAILED") or chat_id == waiting:
                     # One localized "try again" (the search's own wording when only it is away).
-                    assert "temporarily unavailable" in text, (where, text)
+                    assert "temporarily unavailable" in text, (where, outcome, text)
     finally:
         os.kill(mesh.process.pid, signal.SIGCONT)
     await restarted(mesh, name)
