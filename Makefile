@@ -13,7 +13,7 @@ TOOLS_STAMP := $(TOOLS)/.installed
 # The image's registry and tag live in one place: deploy/k8s/components/image/kustomization.yaml.
 IMAGE = $(shell awk '/newName:/{n=$$2} /newTag:/{t=$$2} END{print n ":" t}' deploy/k8s/components/image/kustomization.yaml)
 
-.PHONY: run test lint typecheck proto format bench constraints clean tools image push
+.PHONY: run test test-fast lint typecheck proto format bench constraints clean tools image push
 
 # Every dependency is pinned by constraints.txt (the whole set, transitive ones included).
 $(STAMP): pyproject.toml constraints.txt
@@ -33,6 +33,11 @@ $(CHROMIUM):
 ## and the chat page in headless Chromium).
 test: $(STAMP) $(TOOLS_STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest
+
+## The fast lane (unit + integration, no whole-mesh, reliability or gate tests): for the
+## edit-test loop. `make test` stays the gate and runs everything.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "unit or integration"
 
 ## The tools venv for tests/test_deploy.py (kubernetes-validate, xds-protos): apart from
 ## .venv because their top-level packages clash with the mesh's.

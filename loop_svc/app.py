@@ -43,7 +43,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
     )
     today = local_today(settings.time_zone)
     extractor = RuleExtractor(countries, today=today)
-    lm = build_lm(settings.llm_config(), telemetry=telemetry)
+    lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir, telemetry=telemetry)
     model = ParamExtractionModule(lm) if lm is not None else None
     loop = TurnLoop(
         RulesThenModel(extractor, model, today),

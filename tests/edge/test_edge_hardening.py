@@ -24,8 +24,8 @@ from edge_svc.limits import json_depth
 from edge_svc.settings import EdgeSettings
 from services.errors import PermissionDenied, Unavailable
 from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
-from services.runtime.telemetry import metric_value
 from tests.edge.conftest import ADMIN_TOKEN
+from tests.support import metric_value
 
 JSON = {"content-type": "application/json"}
 
