@@ -115,13 +115,19 @@ async def test_each_service_down_in_turn_and_the_chats_survive_restarts(tmp_path
 async def _waiting_chat(browser: httpx.AsyncClient) -> str:
     """A chat the loop is asking a question in (its session is stored). Right after a
     restart a hop's channel may still be in its reconnect backoff (at most 5 s): retried."""
-    for _ in range(20):
+    last = ""
+    for _ in range(30):
         chat_id = str(uuid.uuid4())
-        asked = await stream_turn(browser, chat_id, QUESTION)
-        if asked.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT":
-            return chat_id
+        try:
+            asked = await stream_turn(browser, chat_id, QUESTION)
+        except AssertionError as refused:  # a 503 "try again" while a hop reconnects
+            last = str(refused)
+        else:
+            if asked.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT":
+                return chat_id
+            last = str(asked.frames)
         await asyncio.sleep(2)
-    raise AssertionError(f"no chat could be started: {asked.frames}")
+    raise AssertionError(f"no chat could be started: {last}")
 
 
 async def _down_then_back(
