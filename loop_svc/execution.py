@@ -155,14 +155,27 @@ class CallRelay:
                     yield event
         except BrokenStream as broken:
             log.warning("chat %s: %s", turn.chat_id, broken.message)
+            await self._keep_for_retry(turn)
             for event in failure_events(
                 Unavailable(broken.message, reason="CALLER_UNAVAILABLE"),
-                questions.CALLER_UNAVAILABLE[turn.language],
+                turn.language,
                 workflow=convert.WORKFLOW,
                 llm_calls=turn.llm_calls,
+                where="loop → caller",
             ):
                 yield event
             return
+
+    async def _keep_for_retry(self, turn: Turn) -> None:
+        """The calls could not be made (the caller is away): the chat is told to try again,
+        so its completed session is stored back — sending the answer again resumes it
+        instead of reaching a chat that forgot its question."""
+        if turn.finished is None:
+            return
+        try:
+            await self._runner.reask(turn.finished, [])
+        except Exception as error:  # the store may be away too: the turn still ends politely
+            log.warning("chat %s: session not kept for a retry: %r", turn.chat_id, error)
 
     def _remember_in_background(self, succeeded: list[tuple[Call, str]], turn: Turn) -> None:
         if succeeded and turn.remember and self._cache is not None:

@@ -13,7 +13,7 @@ import grpc
 from atc.caller.v1 import caller_pb2_grpc
 from atc.common.v1 import turn_event_pb2
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
-from loop_svc import convert, questions
+from loop_svc import convert
 from loop_svc.cache import ResponseCache
 from loop_svc.cache_plan import CachedAnswer, CachePlanner, DirectCall, Seeded
 from loop_svc.execution import Call, CallRelay, Turn
@@ -104,8 +104,9 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             if error.reason != STORE_UNAVAILABLE:
                 raise
             # Redis is down: say so in the chat's language; the next turn works once it is back.
-            text = questions.STORE_UNAVAILABLE[turn.language or "en"]
-            for event in failure_events(error, text, workflow=convert.WORKFLOW):
+            for event in failure_events(
+                error, turn.language or "en", workflow=convert.WORKFLOW, where="loop"
+            ):
                 yield _response(event)
             return
         result = step.result
