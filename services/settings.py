@@ -45,6 +45,11 @@ class LLMServiceSettings(ServiceSettings):
     llm_api_key: str = ""
     llm_temperature: float | None = Field(default=None, ge=0.0, le=2.0)
     llm_max_tokens: int | None = Field(default=None, gt=0)
+    # One model request's limit; past it the step takes its deterministic path.
+    llm_timeout_seconds: float = Field(default=20.0, gt=0)
+    llm_num_retries: int = Field(default=0, ge=0)
+    # DSPy's response cache (off: prompts carry one citizen's data and "today").
+    llm_cache: bool = False
     dspy_cache_dir: str = ".atc/dspy-cache"
 
     def llm_config(self) -> LLMConfig:
@@ -54,4 +59,7 @@ class LLMServiceSettings(ServiceSettings):
             api_key=self.llm_api_key or None,
             temperature=self.llm_temperature,
             max_tokens=self.llm_max_tokens,
+            timeout_seconds=self.llm_timeout_seconds,
+            num_retries=self.llm_num_retries,
+            cache=self.llm_cache,
         )

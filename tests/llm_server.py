@@ -13,10 +13,13 @@ HTTP request, the adapter's parsing, streaming chunks — instead of DSPy's in-p
 
 A rule answers the first request whose messages contain `when` (any request when empty),
 once (`times=1`, default) or always (`times=None`). A rule can answer with an HTTP error
-(`status=429`/`500`), after a delay (`delay`), streamed in chunks (`stream=True`, the
-server streams only when the client asks), or with a body that is not what the adapter
-expects (`text="garbage"`). A request no rule answers gets 500 "no scripted reply", so a
-test sees any call it did not expect.
+(`status=429`/`500`), after a delay (`delay`), or not before an event is set (`until`:
+a model that never answers unless the test says so), streamed in chunks (`stream=True`,
+the server streams only when the client asks; `hold_last` keeps the last chunk back
+until its event is set, so a test can see the first tokens arrive while the model is
+still writing), or with a body that is not what the adapter expects (`text="garbage"`).
+A request no rule answers gets 500 "no scripted reply", so a test sees any call it did
+not expect.
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ class Rule:
     delay: float = 0.0
     stream: bool = False
     chunk_chars: int = 8
+    until: asyncio.Event | None = None
+    hold_last: asyncio.Event | None = None
     used: int = 0
 
     def matches(self, prompt: str) -> bool:
@@ -84,14 +89,20 @@ class ScriptedModel:
         delay: float = 0.0,
         stream: bool = False,
         chunk_chars: int = 8,
+        until: asyncio.Event | None = None,
+        hold_last: asyncio.Event | None = None,
     ) -> Rule:
-        rule = Rule(when, text, times, status, delay, stream, chunk_chars)
+        rule = Rule(when, text, times, status, delay, stream, chunk_chars, until, hold_last)
         self.rules.append(rule)
         return rule
 
     @property
     def calls(self) -> int:
         return len(self.received)
+
+    def calls_for(self, text: str) -> int:
+        """Requests whose messages contain `text`."""
+        return sum(1 for r in self.received if text in r.prompt)
 
     @property
     def api_base(self) -> str:
@@ -119,6 +130,8 @@ class ScriptedModel:
         rule.used += 1
         if rule.delay:
             await asyncio.sleep(rule.delay)
+        if rule.until is not None:
+            await rule.until.wait()
         if rule.status != 200:
             return JSONResponse(
                 {"error": {"message": f"scripted {rule.status}", "type": "scripted_error"}}, rule.status
@@ -126,7 +139,7 @@ class ScriptedModel:
         model = str(body.get("model", "scripted"))
         if wants_stream:
             chunks = _stream_chunks(rule.text, rule.chunk_chars if rule.stream else len(rule.text) or 1)
-            return StreamingResponse(_sse(model, chunks), media_type="text/event-stream")
+            return StreamingResponse(_sse(model, chunks, rule.hold_last), media_type="text/event-stream")
         return JSONResponse(_completion(model, rule.text))
 
 
@@ -152,7 +165,7 @@ def _stream_chunks(text: str, size: int) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
-async def _sse(model: str, pieces: list[str]) -> AsyncIterator[bytes]:
+async def _sse(model: str, pieces: list[str], hold_last: asyncio.Event | None = None) -> AsyncIterator[bytes]:
     completion_id = f"chatcmpl-{uuid.uuid4().hex[:12]}"
 
     def chunk(delta: dict[str, str], finish: str | None) -> bytes:
@@ -166,7 +179,9 @@ async def _sse(model: str, pieces: list[str]) -> AsyncIterator[bytes]:
         return f"data: {json.dumps(payload)}\n\n".encode()
 
     yield chunk({"role": "assistant"}, None)
-    for piece in pieces:
+    for index, piece in enumerate(pieces):
+        if hold_last is not None and index == len(pieces) - 1:
+            await hold_last.wait()
         yield chunk({"content": piece}, None)
         # A real model writes over time: give the reader a chance to see each piece.
         await asyncio.sleep(0)
