@@ -65,6 +65,8 @@ def answer_writer(
         formatter,
         global_instructions=settings.formatter_instructions,
         endpoint_instructions=settings.formatter_endpoint_instructions,
+        language_instructions=settings.formatter_language_instructions,
+        timeout_seconds=settings.formatter_timeout_seconds,
     )
 
 

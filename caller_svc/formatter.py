@@ -68,6 +68,8 @@ class ResultToFormat:
     # The HTTP status (a 4xx body is explained) and the parameters as the catalogue has them.
     status_code: int = 0
     param_specs: tuple[ParamSpec, ...] = ()
+    # What the endpoint does, as the catalogue describes it (for an LLM formatter).
+    description: str = ""
 
 
 _TEXTS: dict[Lang, dict[str, str]] = {

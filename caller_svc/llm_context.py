@@ -37,6 +37,14 @@ def results_block(
 ) -> str:
     per_result = min(MAX_RESPONSE_BYTES, max_total_bytes // max(1, len(results)))
     return "\n".join(
-        f"Result {n} ({r.endpoint_name}):\n{result_context(r, rid, summary, per_result)}"
+        f"Result {n}: {result_title(r)}\n{result_context(r, rid, summary, per_result)}"
         for n, (r, (rid, summary)) in enumerate(zip(results, stored, strict=True), start=1)
     )
+
+
+def result_title(result: ResultToFormat) -> str:
+    """What a result is about: the endpoint's description (the catalogue's words), and the
+    values it was called with; the snake_case name only when there is no description."""
+    what = " ".join(result.description.split()) or result.endpoint_name
+    params = ", ".join(f"{k}={v}" for k, v in result.params.items() if v)
+    return f"{what}" + (f" (called with {params})" if params else "")

@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -15,11 +16,12 @@ import grpc
 
 from atc.caller.v1 import caller_pb2, caller_pb2_grpc
 from atc.common.v1 import catalogue_pb2, turn_event_pb2
-from caller_svc.answers import AnswerWriter
+from caller_svc.answer_stream import SentenceGuard
+from caller_svc.answers import AnswerWriter, WrittenAnswer
 from caller_svc.endpoint import SERVICE_KIND, EndpointSpec, ParamSpec
 from caller_svc.executor import BatchOutcome, CallExecutor, CallReport, PlannedCall, batch_outcome
 from caller_svc.formatter import ResultToFormat
-from caller_svc.guardrails import check_answer, data_strings, presentable
+from caller_svc.guardrails import SAFE_MESSAGES, check_answer, data_strings, presentable
 from caller_svc.labels import FieldLabel, LabelBook
 from caller_svc.pacing import Sleep, paced_chunks
 from caller_svc.registry import EndpointRegistry
@@ -28,6 +30,7 @@ from services import answer_shape
 from services.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from services.field_terms import split_words
 from services.language import DEFAULT_LANG, Lang, from_proto
+from services.llm import counting_llm_calls
 from services.runtime.channels import downstream_timeout
 from services.runtime.owner import acting_owner
 
@@ -220,30 +223,67 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
                 known_words=endpoint_words(call.endpoint),
                 status_code=r.result.status_code,
                 param_specs=call.endpoint.params,
+                description=call.endpoint.description,
             )
             for call, r in zip(calls, reports, strict=True)
         ]
-        written = await self._answers.write(
-            results,
-            question=request.user_query,
-            lang=lang,
-            stored=[(r.result_id, r.summary) for r in reports],
-            owner_id=request.owner_id,
-        )
-        # Buffer-first: nothing of the answer leaves before the whole of it is checked.
-        verdict = check_answer(
-            written.text, [text for r in reports for text in data_strings(r.result.data)], lang
-        )
-        sleep = self._sleep or asyncio.sleep
-        async for piece in paced_chunks(verdict.text, self._chunk_delay, sleep):
-            yield _event(token=turn_event_pb2.Token(text=piece, kind=turn_event_pb2.TOKEN_KIND_ANSWER))
+        api_texts = [text for r in reports for text in data_strings(r.result.data)]
+        with counting_llm_calls() as llm_calls:
+            async for piece in self._answer(results, request, lang, reports, api_texts):
+                yield _event(token=turn_event_pb2.Token(text=piece, kind=turn_event_pb2.TOKEN_KIND_ANSWER))
         yield _event(
             end=turn_event_pb2.End(
                 outcome=_OUTCOMES[batch_outcome(reports)],
                 workflow=turn_event_pb2.WORKFLOW_API_TOOL_CALLING,
-                llm_calls=written.llm_calls,
+                llm_calls=llm_calls.count,
             )
         )
+
+    async def _answer(
+        self,
+        results: list[ResultToFormat],
+        request: caller_pb2.ExecuteCallsRequest,
+        lang: Lang,
+        reports: list[CallReport],
+        api_texts: list[str],
+    ) -> AsyncIterator[str]:
+        """The answer's text as it may leave. A model's one-result answer streams as the
+        model writes it, sentence by sentence once each is checked (a withheld sentence never
+        leaves); a whole answer (deterministic, several results, a model that does not
+        stream) is checked whole first, then sent at once (or paced, for demos)."""
+        sentences = SentenceGuard(api_texts)
+        written: WrittenAnswer | None = None
+        async with aclosing(
+            self._answers.stream(
+                results,
+                question=request.user_query,
+                lang=lang,
+                stored=[(r.result_id, r.summary) for r in reports],
+                owner_id=request.owner_id,
+            )
+        ) as pieces:
+            async for piece in pieces:
+                if isinstance(piece, WrittenAnswer):
+                    written = piece
+                    break
+                for sentence in sentences.feed(piece):
+                    yield sentence
+        if written is None:
+            raise RuntimeError("the answer stream ended without its answer")
+        if written.streamed or written.partial:
+            for sentence in sentences.finish():
+                yield sentence
+            if written.streamed:
+                if not sentences.sent.strip():
+                    # Every sentence was withheld: the citizen is told, never shown any of it.
+                    yield SAFE_MESSAGES[lang]
+                return
+        # A whole answer (or the deterministic one after a model that failed mid-answer).
+        verdict = check_answer(written.text, api_texts, lang)
+        sleep = self._sleep or asyncio.sleep
+        lead = "\n\n" if sentences.sent.strip() else ""
+        async for piece in paced_chunks(lead + verdict.text, self._chunk_delay, sleep):
+            yield piece
 
     async def CallEndpoint(
         self, request: caller_pb2.CallEndpointRequest, context: grpc.aio.ServicerContext
@@ -316,6 +356,9 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
         checked = caller_pb2.EndpointCall(
             endpoint=registered, params=call.params, cached_response_json=call.cached_response_json
         )
+        if call.HasField("shape"):
+            # What the question asks of the result travels with the call it belongs to.
+            checked.shape.CopyFrom(call.shape)
         return planned_call(checked, field)
 
     async def GetResult(

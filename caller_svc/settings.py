@@ -39,5 +39,12 @@ class CallerSettings(LLMServiceSettings):
     formatter_endpoint_instructions: dict[str, str] = Field(default_factory=dict)
     # Time zone for dates and times in answers.
     time_zone: str = "Europe/Tallinn"
-    # Pace of the streamed deterministic answer (seconds between word chunks); 0 = no pause.
-    stream_chunk_delay_seconds: float = Field(default=0.02, ge=0)
+    # The LLM formatter's whole answer (its tool calls included) within this; past it the
+    # deterministic answer is sent.
+    formatter_timeout_seconds: float = Field(default=30.0, gt=0)
+    # Operator instructions for the LLM formatter per answer language ({"et": "..."}).
+    formatter_language_instructions: dict[str, str] = Field(default_factory=dict)
+    # Pause between the word chunks of an answer that is complete before it is sent (the
+    # deterministic one, a buffered multi-result one): 0 sends it at once. Pacing is only
+    # for demos; a model's answer streams as the model writes it either way.
+    stream_chunk_delay_seconds: float = Field(default=0.0, ge=0)

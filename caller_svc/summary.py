@@ -89,13 +89,29 @@ def _totals(items: list[dict[str, Any]]) -> str | None:
     return "Totals: " + ", ".join(f"{key} {_number(round(total, 2))}" for key, total in shown) + "."
 
 
+_MAX_FIELDS = 8
+
+
+def _row_fields(rows: list[dict[str, Any]]) -> str:
+    """The rows' field names in first-seen order (from the first rows), at most a few."""
+    names: dict[str, None] = {}
+    for row in rows[:20]:
+        names.update(dict.fromkeys(str(key) for key in row))
+    shown = [_clip(name, 32) for name in list(names)[:_MAX_FIELDS]]
+    more = f" and {len(names) - _MAX_FIELDS} more" if len(names) > _MAX_FIELDS else ""
+    return ", ".join(shown) + more if shown else ""
+
+
 def _list_sentences(items: list[Any], where: str = "") -> list[str]:
     place = f" in {where}" if where else ""
     if not items:
         return [f"No items{place}."]
     noun = "item" if len(items) == 1 else "items"
-    sentences = [f"{len(items)} {noun}{place}."]
     dicts = [item for item in items if isinstance(item, dict)]
+    # The row count and the rows' fields: a model reading only this summary knows when
+    # the question needs the rows themselves (fetch_agent_result).
+    fields = _row_fields(dicts) if dicts and len(dicts) == len(items) else ""
+    sentences = [f"{len(items)} {noun}{place}" + (f", each with {fields}." if fields else ".")]
     if dicts and len(dicts) == len(items):
         sentences.extend(s for s in (_date_range(dicts),) if s)
         sentences.extend(_categories(dicts))
