@@ -132,3 +132,7 @@ class Decision:
     # one endpoint was matched on its own; how sure the match is decides whether it may
     # open a session or must be confirmed first.
     evidence: float | None = None
+    # LoopService.DetectFollowUp's answer for this message when it was asked
+    # (loop_pb2.DetectFollowUpResponse): handed back to the loop with the turn, so the
+    # follow-up decision (maybe a model call) is made once per turn.
+    follow_up: Any = None

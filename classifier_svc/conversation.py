@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from classifier_svc.candidates import PriorMessage
 from classifier_svc.lexicon import Concept, Found, Lexicon
 from services.language import LANGUAGE_NAMES, Lang
+from services.llm import counted
 from services.text import STOPWORDS
 
 if TYPE_CHECKING:
@@ -250,7 +251,7 @@ class DspyConversationAnswerer:
     def __init__(self, lm: dspy.LM) -> None:
         import dspy
 
-        self._lm = lm
+        self._lm = counted(lm)
         self._predict = dspy.Predict(_signature())
 
     def answer(self, question: str, history: Sequence[PriorMessage], lang: Lang) -> str:

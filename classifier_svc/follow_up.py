@@ -20,6 +20,7 @@ from classifier_svc.deadlines import lookup_timeout
 from classifier_svc.ports import EndpointSearch
 from services import language
 from services.language import Lang
+from services.llm import record_llm_call
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +48,12 @@ class FollowUpRouting:
         self._override_cosine = override_cosine
         self._search_limit = search_limit
 
-    async def decision(self, chat_id: str, owner_id: str, message: str, lang: Lang) -> Decision | None:
-        """A decision for a follow-up of the last call, or None (route as usual). Fails open."""
+    async def decision(
+        self, chat_id: str, owner_id: str, message: str, lang: Lang
+    ) -> tuple[Decision | None, loop_pb2.DetectFollowUpResponse | None]:
+        """A decision for a follow-up of the last call, or None (route as usual), and the
+        loop's answer (None when it could not be asked), which goes back to the loop with
+        the turn so it is not decided twice. Fails open."""
         request = loop_pb2.DetectFollowUpRequest(
             chat_id=chat_id, owner_id=owner_id, message=message, language=language.to_proto(lang)
         )
@@ -56,10 +61,12 @@ class FollowUpRouting:
             response = await self._loop.DetectFollowUp(request, timeout=lookup_timeout(self._timeout))
         except grpc.aio.AioRpcError as error:
             log.warning("follow-up detection unavailable: %s", error.code().name)
-            return None
+            return None, None
+        # The loop's model calls for the decision belong to this turn.
+        record_llm_call(response.llm_calls)
         kind = _KINDS.get(response.kind)
         if kind is None or not response.endpoint.name:
-            return None
+            return None, response
         endpoint = response.endpoint
         # Either kind loses to a strong match for another endpoint: "cheapest hour tomorrow"
         # after a holidays answer asks something of its own, not of the holidays shown.
@@ -72,14 +79,16 @@ class FollowUpRouting:
                 and best.dense_cosine >= self._override_cosine
                 and best.matched_terms >= _OVERRIDE_MIN_TERMS
             ):
-                return None
+                return None, response
         changed = ", ".join(f"{k}={v}" for k, v in sorted(response.updated_params.items()))
         reasoning = f"follow-up ({kind}) of the last call to {endpoint.name}"
-        return Decision(
+        decision = Decision(
             Workflow.API_TOOL_CALLING,
             lang,
             Reason.NEW_MATCH,
             1.0,
             endpoints=(Candidate(endpoint.endpoint_id, endpoint.name, 1.0, 0, endpoint=endpoint),),
             reasoning=reasoning + (f": {changed}" if changed else ""),
+            follow_up=response,
         )
+        return decision, response

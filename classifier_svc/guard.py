@@ -37,6 +37,7 @@ from classifier_svc.calibration import GuardThresholds
 from classifier_svc.catalogue_overview import CatalogueOverview
 from classifier_svc.lexicon import Concept, Found, Lexicon
 from services.language import Lang
+from services.llm import counted
 
 if TYPE_CHECKING:
     import dspy
@@ -494,7 +495,7 @@ class DspyGuardClassifier:
     def __init__(self, lm: dspy.LM) -> None:
         import dspy
 
-        self._lm = lm
+        self._lm = counted(lm)
         self._predict = dspy.Predict(_signature())
 
     def judge(self, message: str) -> GuardVerdict | None:

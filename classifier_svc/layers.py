@@ -275,8 +275,12 @@ class ContextLayer:
             reply = ""
             llm_calls = 0
             if self._conversation is not None and turn.history:
-                reply = await asyncio.to_thread(self._conversation.answer, turn.message, turn.history, lang)
                 llm_calls = 1
+                try:
+                    answer = self._conversation.answer
+                    reply = await asyncio.to_thread(answer, turn.message, turn.history, lang)
+                except Exception:  # the model is optional: the recap answers instead
+                    log.warning("conversation answer by the model failed; a recap instead", exc_info=True)
             return Decision(
                 Workflow.CONTEXT,
                 lang,

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from classifier_svc.candidates import Candidate
+from services.llm import counted
 
 if TYPE_CHECKING:
     import dspy
@@ -37,7 +38,7 @@ def _candidate_json(candidates: Sequence[Candidate]) -> str:
 
 class DspyEndpointDisambiguator:
     def __init__(self, lm: dspy.LM | Any) -> None:
-        self._lm = lm
+        self._lm = counted(lm)
         self._program: Any = None
 
     async def choose(self, message: str, candidates: Sequence[Candidate]) -> Candidate | None:
@@ -58,7 +59,7 @@ class DspyEndpointDisambiguator:
 
 class DspyIntentDecomposer:
     def __init__(self, lm: dspy.LM | Any) -> None:
-        self._lm = lm
+        self._lm = counted(lm)
         self._program: Any = None
 
     async def decompose(self, message: str, max_parts: int) -> list[str]:

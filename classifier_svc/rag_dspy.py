@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from classifier_svc.passages import Passage
 from services.language import LANGUAGE_NAMES, Lang
+from services.llm import counted
 
 if TYPE_CHECKING:
     import dspy
@@ -70,7 +71,7 @@ class DspyRagAnswerer:
     def __init__(self, lm: dspy.LM) -> None:
         import dspy
 
-        self._lm = lm
+        self._lm = counted(lm)
         self._predict = dspy.Predict(_signature())
 
     async def stream(

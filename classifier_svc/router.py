@@ -236,10 +236,18 @@ class Router:
                 decision = replace(decision, workflow=Workflow.SERVICE)
             return decision
         # A follow-up of the chat's last API call ("Same for Latvia?") goes back to that endpoint.
+        asked = None
         if self._policy.api_tool_enabled and self._follow_ups is not None:
-            followed = await self._follow_ups.decision(chat_id, owner_id, message, lang)
+            followed, asked = await self._follow_ups.decision(chat_id, owner_id, message, lang)
             if followed is not None:
                 return followed
+        decision = await self._new_question(turn)
+        # The loop's follow-up answer goes back to it with the turn: decided once.
+        return replace(decision, follow_up=asked) if asked is not None else decision
+
+    async def _new_question(self, turn: TurnContext) -> Decision:
+        """A message that is no follow-up of the chat's last call, with no session under way."""
+        lang = turn.language
         # A question about a procedure (fees, applying, validity, documents needed, a lost
         # document) is the knowledge base's, unless the citizen gives an identifier.
         if (known := await self._knowledge_question(turn)) is not None:

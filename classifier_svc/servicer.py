@@ -6,6 +6,7 @@ import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import aclosing
+from dataclasses import replace
 
 import grpc
 
@@ -20,6 +21,7 @@ from classifier_svc.router import Router
 from services import language
 from services.errors import InvalidArgument, Unavailable
 from services.language import Lang
+from services.llm import counting_llm_calls, current_llm_calls
 from services.runtime.channels import downstream_timeout
 from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 from services.runtime.owner import acting_owner
@@ -107,6 +109,12 @@ def _text_events(text: str) -> list[classifier_pb2.RouteTurnResponse]:
     ]
 
 
+def _own_calls() -> int:
+    """The model calls this turn made here so far (and the loop's follow-up decision)."""
+    scope = current_llm_calls()
+    return scope.count if scope is not None else 0
+
+
 def _end(outcome: int, workflow: Workflow, llm_calls: int = 0) -> classifier_pb2.RouteTurnResponse:
     return classifier_pb2.RouteTurnResponse(
         event=turn_event_pb2.TurnEvent(
@@ -185,10 +193,22 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
     async def Classify(
         self, request: classifier_pb2.ClassifyRequest, context: grpc.aio.ServicerContext
     ) -> classifier_pb2.ClassifyResponse:
-        decision = await self._decide(request.turn, context, dry_run=True)
+        with counting_llm_calls() as calls:
+            decision = await self._decide(request.turn, context, dry_run=True)
+        decision = replace(decision, llm_calls=calls.count)
         return classifier_pb2.ClassifyResponse(classification=to_classification(decision))
 
     async def RouteTurn(
+        self, request: classifier_pb2.RouteTurnRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[classifier_pb2.RouteTurnResponse]:
+        # Every model call of the turn here (routing, the guard, the loop's follow-up
+        # decision, a RAG or conversation answer) is counted into End.llm_calls, on top of
+        # what the loop reports for its own and the caller's.
+        with counting_llm_calls():
+            async for response in self._route_turn(request, context):
+                yield response
+
+    async def _route_turn(
         self, request: classifier_pb2.RouteTurnRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[classifier_pb2.RouteTurnResponse]:
         turn = request.turn
@@ -198,7 +218,7 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
             # Whether a chat is under way cannot be told (its session store is away): "try
             # again" in the chat's language, never a reply as if no chat were going on.
             lang = language.from_proto(turn.language) or _detector().detect(turn.message)
-            for event in failure_events(error, lang, where="classifier"):
+            for event in failure_events(error, lang, where="classifier", llm_calls=_own_calls()):
                 yield classifier_pb2.RouteTurnResponse(event=event)
             return
         yield _progress(decision)
@@ -226,9 +246,7 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
                 raise RuntimeError("the RAG answer stream ended without its final answer")
             # After the text: a streamed answer's sources are known only once it is complete.
             yield _sources_event(answer)
-            yield _end(
-                turn_event_pb2.TURN_OUTCOME_ANSWERED, Workflow.RAG, llm_calls_before + answer.llm_calls
-            )
+            yield _end(turn_event_pb2.TURN_OUTCOME_ANSWERED, Workflow.RAG, llm_calls_before + _own_calls())
             return
         for response in _text_events(decision.reply):
             yield response
@@ -236,7 +254,7 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
         yield _end(
             turn_event_pb2.TURN_OUTCOME_ANSWERED if answered else turn_event_pb2.TURN_OUTCOME_OUT_OF_DOMAIN,
             decision.workflow,
-            llm_calls_before + decision.llm_calls,
+            llm_calls_before + _own_calls(),
         )
 
     async def _fall_back(
@@ -252,7 +270,9 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
             log.warning("RAG fallback failed: %s %s", exc.code().name, exc.details())
             for response in _text_events(TRY_AGAIN[language]):
                 yield response
-            yield _end(turn_event_pb2.TURN_OUTCOME_ABANDONED, Workflow.API_TOOL_CALLING, end.llm_calls)
+            yield _end(
+                turn_event_pb2.TURN_OUTCOME_ABANDONED, Workflow.API_TOOL_CALLING, end.llm_calls + _own_calls()
+            )
             return
         yield _progress(decision, stage="fallback")
         async for response in self._answer(decision, end.llm_calls):
@@ -267,6 +287,9 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
             language=language.to_proto(decision.language),
             resume_session=decision.reason is Reason.SESSION_RESUME,
         )
+        if decision.follow_up is not None:
+            # The loop decided already whether this follows up its last call: not again.
+            request.follow_up.CopyFrom(decision.follow_up)
         call = self._loop.RunTurn(request, timeout=downstream_timeout(context, self._default_timeout))
         # Once a token went out, the loop owns the turn: no second answer in one stream.
         streamed_token = False
@@ -283,9 +306,9 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
                             yield fallback
                         return
                     streamed_token = streamed_token or event.HasField("token")
-                    if event.HasField("end") and decision.llm_calls:
-                        # The loop counts its own calls; the classifier's come on top.
-                        event.end.llm_calls += decision.llm_calls
+                    if event.HasField("end"):
+                        # The loop counts its own calls and the caller's; ours come on top.
+                        event.end.llm_calls += _own_calls()
                     yield classifier_pb2.RouteTurnResponse(event=_relabel(event, decision.workflow))
         except BrokenStream as broken:
             log.warning("loop turn failed: %s", broken.message)
@@ -294,6 +317,7 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
                 decision.language,
                 workflow=_WORKFLOW[decision.workflow],
                 where="classifier → loop",
+                llm_calls=_own_calls(),
             )
             for event in failed:
                 yield classifier_pb2.RouteTurnResponse(event=event)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from indexer_svc.embed_text import params_summary
 from indexer_svc.validation import Endpoint, EndpointParam, Service
+from services.llm import counted
 
 if TYPE_CHECKING:
     import dspy
@@ -80,7 +81,7 @@ class EndpointEnricher:
     """
 
     def __init__(self, lm: dspy.LM | None = None) -> None:
-        self._lm = lm
+        self._lm = counted(lm) if lm is not None else None
         self._program: Any = None
 
     @property

@@ -15,6 +15,7 @@ from loop_svc.extraction.llm import ParamExtractionModule
 from loop_svc.follow_up import FollowUpDetector, RuleFollowUpDetector
 from loop_svc.follow_up_llm import FollowUpDetectorModule
 from loop_svc.loop import TurnLimits, TurnLoop
+from loop_svc.questions_llm import DspyQuestionWriter
 from loop_svc.servicer import LoopServicer
 from loop_svc.session import SessionStore
 from loop_svc.settings import LoopSettings
@@ -64,8 +65,9 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         default_ttl_seconds=settings.cache_default_ttl_seconds,
         last_call_ttl_seconds=settings.last_call_ttl_seconds,
     )
+    rule_follow_ups = RuleFollowUpDetector(extractor, rule_shapes)
     detector_of_follow_ups: FollowUpDetector = (
-        FollowUpDetectorModule(lm) if lm is not None else RuleFollowUpDetector(extractor, rule_shapes)
+        FollowUpDetectorModule(lm, fallback=rule_follow_ups) if lm is not None else rule_follow_ups
     )
     planner = CachePlanner(
         cache,
@@ -82,6 +84,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         planner=planner,
         cache=cache if settings.response_cache_enabled else None,
         shapes=shapes,
+        questions=DspyQuestionWriter(lm, detector) if lm is not None else None,
     )
 
     async def close() -> None:

@@ -50,6 +50,32 @@ class Seeded:
 Plan = CachedAnswer | DirectCall | Seeded | None
 
 
+@dataclass(frozen=True)
+class DecidedFollowUp:
+    """A follow-up decision made earlier in the turn (LoopService.DetectFollowUp, which the
+    classifier asked before routing): its kind, the endpoint it named, the changed values."""
+
+    kind: FollowUpKind
+    endpoint_name: str = ""
+    updated_params: dict[str, str] = field(default_factory=dict)
+
+    def applied_to(self, context: LastCallContext) -> FollowUp:
+        """The decision for the routed endpoint's last call. A question about the rows
+        shown is about its rows; changed values count only where its schema has them."""
+        if self.kind is FollowUpKind.RESPONSE_QUESTION:
+            return FollowUp(FollowUpKind.RESPONSE_QUESTION, context)
+        if self.kind is FollowUpKind.PARAM_UPDATE:
+            names = {p.name for p in context.endpoint.params}
+            changed = {
+                k: v
+                for k, v in self.updated_params.items()
+                if k in names and v and context.collected_params.get(k) != v
+            }
+            if changed:
+                return FollowUp(FollowUpKind.PARAM_UPDATE, context, changed)
+        return FollowUp(FollowUpKind.NEW_INTENT)
+
+
 def cacheable(endpoint: EndpointSpec) -> bool:
     return bool(endpoint.payload.get("cacheable", True))
 
@@ -96,33 +122,44 @@ class CachePlanner:
         contexts = await self._cache.get_l2(chat_id, owner_id)
         if not contexts:
             return FollowUp(FollowUpKind.NEW_INTENT)
+        return await self._detect(chat_id, message, contexts, language)
+
+    async def _detect(
+        self, chat_id: str, message: str, contexts: list[LastCallContext], language: Lang
+    ) -> FollowUp:
         try:
             return await asyncio.to_thread(self._detector.detect, message, contexts, language)
         except Exception:  # fail-open: a broken detector never blocks the user
             log.exception("follow-up detection failed for chat %s", chat_id)
             return FollowUp(FollowUpKind.NEW_INTENT)
 
-    async def plan(self, request: TurnRequest, language: Lang) -> Plan:
+    async def plan(
+        self, request: TurnRequest, language: Lang, decided: DecidedFollowUp | None = None
+    ) -> Plan:
         """What the cache makes of this turn; counted as `loop_cache_plans{outcome}` where
-        outcome is the tier that answered (L1, L2), a direct call, seeds, or a miss."""
+        outcome is the tier that answered (L1, L2), a direct call, seeds, or a miss.
+        `decided`: the follow-up decision already made for this message (the classifier's
+        DetectFollowUp), so it is not made a second time."""
         if not self.enabled or request.resume or len(request.endpoints) != 1:
             return None
         if not cacheable(request.endpoints[0]):
             return None
         with self._telemetry.span("loop.cache") as span:
-            planned = await self._plan(request, request.endpoints[0], language)
+            planned = await self._plan(request, request.endpoints[0], language, decided)
             outcome = planned.source if isinstance(planned, CachedAnswer) else _outcome_name(planned)
             span.set_attribute("outcome", outcome)
         self._telemetry.increment("loop_cache_plans", outcome=outcome)
         return planned
 
-    async def _plan(self, request: TurnRequest, endpoint: EndpointSpec, language: Lang) -> Plan:
+    async def _plan(
+        self, request: TurnRequest, endpoint: EndpointSpec, language: Lang, decided: DecidedFollowUp | None
+    ) -> Plan:
         message = request.message.strip()
         given = await asyncio.to_thread(self._extractor.extract, message, endpoint.params, language=language)
         if not _missing(endpoint, given):
             hit = await self._cache.get_l1(request.chat_id, endpoint.name, given, request.owner_id)
             if hit is not None:
-                return CachedAnswer(endpoint, given, hit, "L1", shape=self._shape(message, language))
+                return CachedAnswer(endpoint, given, hit, "L1", shape=await self._shape(message, language))
         contexts = await self._cache.get_l2(request.chat_id, request.owner_id)
         matching = [c for c in contexts if c.api_name == endpoint.name]
         if not matching:
@@ -130,28 +167,38 @@ class CachePlanner:
                 # Another intent: the last call's context no longer applies.
                 await self._cache.invalidate_l2(request.chat_id)
             return None
-        follow = await self.follow_up(request.chat_id, request.owner_id, message, language)
+        # The routed endpoint's own last call: after a two-part answer (an address and a
+        # vehicle tax), "which of those…" routed to the tax is about the tax's rows.
+        if decided is not None:
+            follow = decided.applied_to(matching[0])
+        else:
+            follow = await self._detect(request.chat_id, message, matching, language)
         if follow.kind is FollowUpKind.RESPONSE_QUESTION and follow.context is not None:
             # Answered from the stored response by the caller's answer operations.
             shape = for_response_question(
-                self._previous_shape(follow.context), self._shape(message, language)
+                await self._previous_shape(follow.context), await self._shape(message, language)
             )
             return CachedAnswer(
                 endpoint, follow.context.collected_params, follow.context.raw_response, "L2", False, shape
             )
         if follow.kind is FollowUpKind.PARAM_UPDATE and follow.context is not None:
-            shape = for_param_update(self._previous_shape(follow.context), self._shape(message, language))
+            shape = for_param_update(
+                await self._previous_shape(follow.context), await self._shape(message, language)
+            )
             return await self._param_update(request, endpoint, follow.context, follow.updated_params, shape)
         return None
 
-    def _shape(self, message: str, language: Lang) -> AnswerShape:
-        return self._shapes.read(message, language) if self._shapes is not None else PLAIN
+    async def _shape(self, message: str, language: Lang) -> AnswerShape:
+        # Off the event loop: with a model, reading a shape is a request to the model.
+        if self._shapes is None:
+            return PLAIN
+        return await asyncio.to_thread(self._shapes.read, message, language)
 
-    def _previous_shape(self, context: LastCallContext) -> AnswerShape:
+    async def _previous_shape(self, context: LastCallContext) -> AnswerShape:
         if context.shape:
             return answer_shape.from_dict(context.shape)
         language = parse_lang(context.language) or "en"
-        return self._shape(context.original_query, language) if context.original_query else PLAIN
+        return await self._shape(context.original_query, language) if context.original_query else PLAIN
 
     async def _param_update(
         self,

@@ -78,6 +78,23 @@ def rejected_params(body: str, call: Call) -> list[str]:
     return named
 
 
+def only(session: Session, endpoint_name: str) -> Session:
+    """The completed session with only the endpoint whose value was refused: after a
+    two-part answer, the part that was answered is not called again."""
+    if len(session.endpoints) < 2:
+        return session
+    kept = [e for e in session.endpoints if e.name == endpoint_name]
+    if not kept:
+        return session
+    return session.model_copy(
+        update={
+            "endpoints": kept,
+            "collected": {k: v for k, v in session.collected.items() if k == endpoint_name},
+        },
+        deep=True,
+    )
+
+
 class CallRelay:
     def __init__(
         self,
@@ -136,14 +153,17 @@ class CallRelay:
                         call = next((c for c in calls if c.endpoint.name == outcome.endpoint_name), None)
                         if call is not None and outcome.success and outcome.result_id:
                             succeeded.append((call, outcome.result_id))
+                        # A refused value is asked again, in a two-part turn too (for the
+                        # part that was refused; the other part's answer stands).
                         if (
                             call is not None
                             and turn.finished is not None
-                            and len(calls) == 1
+                            and question is None
                             and 400 <= outcome.http_status < 500
                         ):
                             question = await self._reask(call, outcome.result_id, turn)
                     if question is not None and event.HasField("end"):
+                        self._remember_in_background(succeeded, turn)
                         for asked in question:
                             yield asked
                         return
@@ -200,7 +220,7 @@ class CallRelay:
         rejected = rejected_params(stored.response_json, call) if stored is not None else []
         if not rejected:
             return None
-        session = await self._runner.reask(turn.finished, rejected)
+        session = await self._runner.reask(only(turn.finished, call.endpoint.name), rejected)
         missing = [p for p in session.params if p.name in rejected]
         # The caller's answer has explained the refusal from the API's own error.
         text = "\n\n" + questions.clarifying_question(missing, turn.language)

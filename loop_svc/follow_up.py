@@ -78,7 +78,7 @@ class RuleFollowUpDetector:
         if not text or not contexts:
             return FollowUp(FollowUpKind.NEW_INTENT)
         if _ABOUT_RESULT.search(text):
-            return FollowUp(FollowUpKind.RESPONSE_QUESTION, contexts[0])
+            return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, contexts))
         count = len(words(text))
         cued = bool(_FOLLOW_CUE.search(text))
         if cued or count <= _SHORT_WORDS:
@@ -92,10 +92,46 @@ class RuleFollowUpDetector:
                     return FollowUp(FollowUpKind.PARAM_UPDATE, context, changed)
         if self._shapes is not None and (cued or count <= _ROW_QUESTION_WORDS):
             shape = self._shapes.read(text, language)
-            context = contexts[0]
-            if asks_rows(shape, context.raw_response) or names_fields(shape.terms, context):
-                return FollowUp(FollowUpKind.RESPONSE_QUESTION, context)
+            fitting = [
+                c for c in contexts if asks_rows(shape, c.raw_response) or names_fields(shape.terms, c)
+            ]
+            if fitting:
+                return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, fitting))
         return FollowUp(FollowUpKind.NEW_INTENT)
+
+
+def context_words(context: LastCallContext) -> set[str]:
+    """Words that say what a last call was about: its endpoint's name, description and
+    labels, its parameters' descriptions, the question that made it and its rows' keys."""
+    payload = context.endpoint.payload
+    texts = [
+        context.api_name.replace("_", " "),
+        str(payload.get("description", "")),
+        context.original_query,
+        *(p.description for p in context.endpoint.params),
+        *(str(t) for t in (payload.get("answer_titles") or payload.get("answerTitles") or {}).values()),
+    ]
+    for label in payload.get("response_labels", payload.get("responseLabels", [])) or []:
+        texts.extend(str(t) for t in (label.get("labels") or {}).values())
+    texts.extend(_keys(context.raw_response))
+    found = {fold(w) for text in texts for w in split_words(text)}
+    return {w for w in found if len(w) >= 3 and w not in STOPWORDS}
+
+
+def about(message: str, contexts: Sequence[LastCallContext]) -> LastCallContext:
+    """Of several last calls (a two-part question was answered), the one the message
+    speaks of — the one sharing the most words with it; the first on a tie. "Which of
+    those taxes …" after an address and a vehicle tax is the tax's."""
+    if len(contexts) == 1:
+        return contexts[0]
+    said = [fold(t) for t in split_words(message) if len(t) >= 3 and t.lower() not in STOPWORDS]
+
+    def shared(context: LastCallContext) -> int:
+        known = context_words(context)
+        return sum(1 for word in said if matches_any(word, known))
+
+    best = max(contexts, key=shared)
+    return best if shared(best) > shared(contexts[0]) else contexts[0]
 
 
 def _values(data: Any, depth: int = 0) -> list[Any]:

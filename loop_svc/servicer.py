@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
+from typing import Protocol
 
 import grpc
 
@@ -15,17 +16,19 @@ from atc.common.v1 import turn_event_pb2
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from loop_svc import convert
 from loop_svc.cache import ResponseCache
-from loop_svc.cache_plan import CachedAnswer, CachePlanner, DirectCall, Seeded
+from loop_svc.cache_plan import CachedAnswer, CachePlanner, DecidedFollowUp, DirectCall, Seeded
 from loop_svc.execution import Call, CallRelay, Turn
 from loop_svc.follow_up import FollowUpKind
 from loop_svc.loop import Abandoned, NeedsInput
-from loop_svc.schema import EndpointSpec
+from loop_svc.schema import EndpointSpec, ParamSpec
+from loop_svc.session import Session
 from loop_svc.shapes import ShapeReader, part_for, widened
 from loop_svc.store_errors import STORE_UNAVAILABLE
 from loop_svc.turns import TurnRunner, require_chat_id
 from services.answer_shape import PLAIN, AnswerShape
 from services.errors import Unavailable
 from services.language import Lang, from_proto
+from services.llm import counting_llm_calls
 from services.runtime.channels import downstream_timeout
 from services.runtime.owner import acting_owner
 from services.runtime.relay import failure_events
@@ -35,6 +38,13 @@ log = logging.getLogger(__name__)
 
 def _response(event: turn_event_pb2.TurnEvent) -> loop_pb2.RunTurnResponse:
     return loop_pb2.RunTurnResponse(event=event)
+
+
+class QuestionWriter(Protocol):
+    """Words a clarifying question (a model, loop_svc/questions_llm.py); `fallback` is the
+    deterministic question, asked when the writer cannot do better."""
+
+    async def write(self, missing: Sequence[ParamSpec], lang: Lang, request: str, fallback: str) -> str: ...
 
 
 class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
@@ -47,8 +57,10 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         planner: CachePlanner | None = None,
         cache: ResponseCache | None = None,
         shapes: ShapeReader | None = None,
+        questions: QuestionWriter | None = None,
     ) -> None:
         self._shapes = shapes
+        self._questions = questions
         self._runner = runner
         self._caller = caller
         self._downstream_timeout = downstream_timeout_seconds
@@ -73,6 +85,18 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
     async def RunTurn(
         self, request: loop_pb2.RunTurnRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[loop_pb2.RunTurnResponse]:
+        # Every model call the loop makes for the turn (the follow-up decision, extraction,
+        # the question's shape, a clarifying question) is added to the End that leaves,
+        # on top of what caller_svc reported for its own.
+        with counting_llm_calls() as calls:
+            async for event in self._run_turn(request, context):
+                if event.HasField("end"):
+                    event.end.llm_calls += calls.count
+                yield _response(event)
+
+    async def _run_turn(
+        self, request: loop_pb2.RunTurnRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[turn_event_pb2.TurnEvent]:
         turn = convert.turn_request(request)
         try:
             acting_owner(request.turn.owner_id, field="turn.owner_id")
@@ -80,7 +104,7 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             plan = None
             if self._planner is not None:
                 async with self._runner.store_guard.guarded(turn.chat_id):
-                    plan = await self._planner.plan(turn, language)
+                    plan = await self._planner.plan(turn, language, decided_follow_up(request))
             if isinstance(plan, CachedAnswer | DirectCall):
                 call = Call(plan.endpoint, plan.params, shape=plan.shape)
                 query = turn.message.strip()
@@ -95,7 +119,7 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
                     await self._runner.drop(turn.chat_id)
                 relay = Turn(turn.chat_id, turn.owner_id, language, query, remember=remember)
                 async for event in self._relay(context).run([call], relay):
-                    yield _response(event)
+                    yield event
                 return
             if isinstance(plan, Seeded):
                 turn = replace(turn, seeded=plan.params)
@@ -107,31 +131,43 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             for event in failure_events(
                 error, turn.language or "en", workflow=convert.WORKFLOW, where="loop"
             ):
-                yield _response(event)
+                yield event
             return
         result = step.result
+        # The loop's model calls are counted by RunTurn (counting_llm_calls), not per step.
         if isinstance(result, NeedsInput):
-            for event in convert.question_events(result, step.llm_calls):
-                yield _response(event)
+            result = await self._worded(result, step.session, step.language, step.original_query)
+            for event in convert.question_events(result, 0):
+                yield event
         elif isinstance(result, Abandoned):
-            for event in convert.abandoned_events(result, step.llm_calls, step.original_query):
-                yield _response(event)
+            for event in convert.abandoned_events(result, 0, step.original_query):
+                yield event
         else:
             calls = []
             for c in result.calls:
                 part = self._part(step.original_query, c.endpoint, result.calls)
-                shape = self._shape_of(part, step.language)
+                shape = await self._shape_of(part, step.language)
                 calls.append(Call(c.endpoint, widened(c.params, c.endpoint.params, shape), shape=shape))
             relay = Turn(
                 turn.chat_id,
                 turn.owner_id,
                 step.language,
                 step.original_query,
-                llm_calls=step.llm_calls,
                 finished=step.finished,
             )
             async for event in self._relay(context).run(calls, relay):
-                yield _response(event)
+                yield event
+
+    async def _worded(
+        self, result: NeedsInput, session: Session | None, language: Lang, request: str
+    ) -> NeedsInput:
+        """With a model, the clarifying question in the model's words (the template when
+        it fails or its question is refused); the continuation prompt stays as it is."""
+        if self._questions is None or result.continuation or session is None:
+            return result
+        missing = [p for p in session.params if p.name in result.missing]
+        question = await self._questions.write(missing, language, request, result.question)
+        return replace(result, question=question)
 
     @staticmethod
     def _part(question: str, endpoint: EndpointSpec, calls: Sequence[object]) -> str:
@@ -149,12 +185,13 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         )
         return part_for(question, text)
 
-    def _shape_of(self, question: str, language: Lang) -> AnswerShape:
-        """The shape of the question the calls answer; a broken reader never fails a turn."""
+    async def _shape_of(self, question: str, language: Lang) -> AnswerShape:
+        """The shape of the question the calls answer; a broken reader never fails a turn.
+        Off the event loop: with a model, reading it is a request to the model."""
         if self._shapes is None or not question:
             return PLAIN
         try:
-            return self._shapes.read(question, language)
+            return await asyncio.to_thread(self._shapes.read, question, language)
         except Exception:  # the plain answer is still an answer
             log.exception("reading the shape of %r failed", question[:80])
             return PLAIN
@@ -182,19 +219,32 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         if self._planner is None or not request.message.strip():
             return loop_pb2.DetectFollowUpResponse(kind=loop_pb2.FOLLOW_UP_KIND_NEW_INTENT)
         language = from_proto(request.language) or "en"
-        try:
-            async with self._runner.store_guard.guarded(request.chat_id):
-                follow = await self._planner.follow_up(
-                    request.chat_id, request.owner_id, request.message, language
+        with counting_llm_calls() as calls:
+            try:
+                async with self._runner.store_guard.guarded(request.chat_id):
+                    follow = await self._planner.follow_up(
+                        request.chat_id, request.owner_id, request.message, language
+                    )
+            except Unavailable:
+                # Fail open: without the cache the message is routed as a new question.
+                return loop_pb2.DetectFollowUpResponse(
+                    kind=loop_pb2.FOLLOW_UP_KIND_NEW_INTENT, llm_calls=calls.count
                 )
-        except Unavailable:
-            # Fail open: without the cache the message is routed as a new question.
-            return loop_pb2.DetectFollowUpResponse(kind=loop_pb2.FOLLOW_UP_KIND_NEW_INTENT)
-        response = loop_pb2.DetectFollowUpResponse(kind=_FOLLOW_UP_KINDS[follow.kind])
+        response = loop_pb2.DetectFollowUpResponse(kind=_FOLLOW_UP_KINDS[follow.kind], llm_calls=calls.count)
         if follow.context is not None and follow.kind is not FollowUpKind.NEW_INTENT:
             response.endpoint.CopyFrom(convert.endpoint_to_proto(follow.context.endpoint))
             response.updated_params.update(follow.updated_params)
         return response
+
+
+def decided_follow_up(request: loop_pb2.RunTurnRequest) -> DecidedFollowUp | None:
+    """The follow-up decision the classifier hands back with the turn (made by
+    DetectFollowUp for this message), or None when none was made."""
+    if not request.HasField("follow_up") or request.follow_up.kind == loop_pb2.FOLLOW_UP_KIND_UNSPECIFIED:
+        return None
+    decided = request.follow_up
+    kind = next((k for k, v in _FOLLOW_UP_KINDS.items() if v == decided.kind), FollowUpKind.NEW_INTENT)
+    return DecidedFollowUp(kind, decided.endpoint.name, dict(decided.updated_params))
 
 
 _FOLLOW_UP_KINDS = {

@@ -13,6 +13,7 @@ from loop_svc.shapes import ShapeReader
 from services import answer_shape
 from services.answer_shape import AnswerShape
 from services.language import Lang
+from services.llm import counted
 
 if TYPE_CHECKING:
     import dspy
@@ -58,7 +59,7 @@ class ShapeModule:
     def __init__(self, lm: dspy.LM, fallback: ShapeReader, today: Any) -> None:
         import dspy
 
-        self._lm = lm
+        self._lm = counted(lm)
         self._fallback = fallback
         self._today = today
         self._predict = dspy.Predict(_signature())

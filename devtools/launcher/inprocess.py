@@ -10,10 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import uvicorn
@@ -94,9 +94,13 @@ async def running_mesh(
     services_file: Path | None = SERVICES_FILE,
     knowledge_dir: Path | None = KNOWLEDGE_DIR,
     demo_app: ASGIApp | None = None,
+    llm_settings: Mapping[str, Any] | None = None,
 ) -> AsyncIterator[InProcessMesh]:
     """Demo APIs (or `demo_app` wrapping them), caller, loop, indexer (with the
-    catalogue, services and knowledge base), classifier and edge."""
+    catalogue, services and knowledge base), classifier and edge. `llm_settings`
+    (LLMServiceSettings fields: `llm_model`, `llm_api_base`, `llm_api_key`, …) configure
+    every service that has DSPy steps with that model, as their env settings would."""
+    llm = dict(llm_settings or {})
     servers: dict[str, GrpcServer] = {}
     async with contextlib.AsyncExitStack() as stack:
         demo_url = await stack.enter_async_context(serve_asgi(demo_app or create_demo_app()))
@@ -114,18 +118,25 @@ async def running_mesh(
             catalogue_base_url=demo_url,
             services_file=str(services_file or ""),
             knowledge_dir=str(knowledge_dir or ""),
+            **llm,
         )
         indexer = await start("indexer", await build_indexer(indexer_settings))
         caller_settings = CallerSettings(
-            port=0, redis_url=redis_url, egress_allow=urlsplit(demo_url).netloc, indexer_target=indexer
+            port=0,
+            redis_url=redis_url,
+            egress_allow=urlsplit(demo_url).netloc,
+            indexer_target=indexer,
+            **llm,
         )
         caller = await start("caller", await build_caller(caller_settings))
         loop = await start(
-            "loop", await build_loop(LoopSettings(port=0, redis_url=redis_url, caller_target=caller))
+            "loop", await build_loop(LoopSettings(port=0, redis_url=redis_url, caller_target=caller, **llm))
         )
         classifier = await start(
             "classifier",
-            await build_classifier(ClassifierSettings(port=0, indexer_target=indexer, loop_target=loop)),
+            await build_classifier(
+                ClassifierSettings(port=0, indexer_target=indexer, loop_target=loop, **llm)
+            ),
         )
         admin_token = secrets.token_urlsafe(24)
         edge_settings = EdgeSettings(

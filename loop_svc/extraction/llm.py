@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from loop_svc.schema import Concept, ParamSpec
 from services.language import Lang
+from services.llm import counted
 
 if TYPE_CHECKING:
     import dspy
@@ -131,7 +132,7 @@ class ParamExtractionModule:
     def __init__(self, lm: dspy.LM) -> None:
         import dspy
 
-        self._lm = lm
+        self._lm = counted(lm)
         self._predict = dspy.Predict(_signature())
 
     def __call__(

@@ -94,14 +94,24 @@ def _context(holidays: EndpointSpec) -> LastCallContext:
 def test_follow_up_module_checks_its_params_and_fails_open(holidays: EndpointSpec) -> None:
     context = _context(holidays)
     update = FollowUpDetectorModule(
-        DummyLM([{"follow_up_type": "param_update", "updated_params": '{"countryIsoCode": "lv", "x": 1}'}])
+        DummyLM(
+            [
+                {
+                    "follow_up_type": "param_update",
+                    "about_api": holidays.name,
+                    "updated_params": '{"countryIsoCode": "lv", "x": 1}',
+                }
+            ]
+        )
     ).detect("And Latvia?", [context], "en")
     assert update.kind is FollowUpKind.PARAM_UPDATE and update.updated_params == {"countryIsoCode": "LV"}
 
     question = FollowUpDetectorModule(
-        DummyLM([{"follow_up_type": "response_question", "updated_params": "{}"}])
+        DummyLM([{"follow_up_type": "response_question", "about_api": "", "updated_params": "{}"}])
     ).detect("Which of those is in May?", [context], "en")
     assert question.kind is FollowUpKind.RESPONSE_QUESTION and question.context is context
 
-    broken = FollowUpDetectorModule(DummyLM([{"follow_up_type": "maybe", "updated_params": "{}"}]))
+    broken = FollowUpDetectorModule(
+        DummyLM([{"follow_up_type": "maybe", "about_api": "", "updated_params": "{}"}])
+    )
     assert broken.detect("What?", [context], "en").kind is FollowUpKind.NEW_INTENT

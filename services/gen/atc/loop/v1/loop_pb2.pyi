@@ -43,7 +43,7 @@ class DetectFollowUpRequest(_message.Message):
     def __init__(self, chat_id: _Optional[str] = ..., owner_id: _Optional[str] = ..., message: _Optional[str] = ..., language: _Optional[_Union[_chat_pb2.Language, str]] = ...) -> None: ...
 
 class DetectFollowUpResponse(_message.Message):
-    __slots__ = ("kind", "endpoint", "updated_params")
+    __slots__ = ("kind", "endpoint", "updated_params", "llm_calls")
     class UpdatedParamsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -54,10 +54,12 @@ class DetectFollowUpResponse(_message.Message):
     KIND_FIELD_NUMBER: _ClassVar[int]
     ENDPOINT_FIELD_NUMBER: _ClassVar[int]
     UPDATED_PARAMS_FIELD_NUMBER: _ClassVar[int]
+    LLM_CALLS_FIELD_NUMBER: _ClassVar[int]
     kind: FollowUpKind
     endpoint: _catalogue_pb2.Endpoint
     updated_params: _containers.ScalarMap[str, str]
-    def __init__(self, kind: _Optional[_Union[FollowUpKind, str]] = ..., endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., updated_params: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    llm_calls: int
+    def __init__(self, kind: _Optional[_Union[FollowUpKind, str]] = ..., endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., updated_params: _Optional[_Mapping[str, str]] = ..., llm_calls: _Optional[int] = ...) -> None: ...
 
 class Session(_message.Message):
     __slots__ = ("chat_id", "state", "endpoints", "collected", "turn_count", "max_turns", "language", "original_query")
@@ -100,16 +102,18 @@ class CollectedParams(_message.Message):
     def __init__(self, values: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class RunTurnRequest(_message.Message):
-    __slots__ = ("turn", "endpoints", "language", "resume_session")
+    __slots__ = ("turn", "endpoints", "language", "resume_session", "follow_up")
     TURN_FIELD_NUMBER: _ClassVar[int]
     ENDPOINTS_FIELD_NUMBER: _ClassVar[int]
     LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     RESUME_SESSION_FIELD_NUMBER: _ClassVar[int]
+    FOLLOW_UP_FIELD_NUMBER: _ClassVar[int]
     turn: _chat_pb2.ChatTurn
     endpoints: _containers.RepeatedCompositeFieldContainer[_catalogue_pb2.Endpoint]
     language: _chat_pb2.Language
     resume_session: bool
-    def __init__(self, turn: _Optional[_Union[_chat_pb2.ChatTurn, _Mapping]] = ..., endpoints: _Optional[_Iterable[_Union[_catalogue_pb2.Endpoint, _Mapping]]] = ..., language: _Optional[_Union[_chat_pb2.Language, str]] = ..., resume_session: _Optional[bool] = ...) -> None: ...
+    follow_up: DetectFollowUpResponse
+    def __init__(self, turn: _Optional[_Union[_chat_pb2.ChatTurn, _Mapping]] = ..., endpoints: _Optional[_Iterable[_Union[_catalogue_pb2.Endpoint, _Mapping]]] = ..., language: _Optional[_Union[_chat_pb2.Language, str]] = ..., resume_session: _Optional[bool] = ..., follow_up: _Optional[_Union[DetectFollowUpResponse, _Mapping]] = ...) -> None: ...
 
 class RunTurnResponse(_message.Message):
     __slots__ = ("event",)
