@@ -316,6 +316,9 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
         checked = caller_pb2.EndpointCall(
             endpoint=registered, params=call.params, cached_response_json=call.cached_response_json
         )
+        if call.HasField("shape"):
+            # What the citizen asked of the result travels with the call, not the endpoint.
+            checked.shape.CopyFrom(call.shape)
         return planned_call(checked, field)
 
     async def GetResult(

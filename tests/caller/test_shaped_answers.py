@@ -27,9 +27,9 @@ from services.answer_shape import (
     RowFilter,
     Selection,
 )
-from tests.caller.test_caller_grpc import answer, catalogue_endpoint, collect, indexer_target, stub
+from tests.caller.test_caller_grpc import answer, catalogue, catalogue_endpoint, collect, indexer_target, stub
 
-__all__ = ["indexer_target", "stub"]  # fixtures used by name below
+__all__ = ["catalogue", "indexer_target", "stub"]  # fixtures used by name below
 
 LANGS = {"en": chat_pb2.LANGUAGE_EN, "et": chat_pb2.LANGUAGE_ET, "ru": chat_pb2.LANGUAGE_RU}
 YES = {"en": "Yes.", "et": "Jah.", "ru": "Да."}
