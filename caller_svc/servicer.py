@@ -357,7 +357,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             endpoint=registered, params=call.params, cached_response_json=call.cached_response_json
         )
         if call.HasField("shape"):
-            # What the question asks of the result travels with the call it belongs to.
+            # What the citizen asked of the result travels with the call, not the endpoint.
             checked.shape.CopyFrom(call.shape)
         return planned_call(checked, field)
 

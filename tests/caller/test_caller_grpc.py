@@ -44,6 +44,10 @@ class CatalogueIndexer(indexer_pb2_grpc.IndexerServiceServicer):
         self._endpoints[endpoint.endpoint_id] = endpoint
         return endpoint
 
+    async def ListEndpoints(self, request, context):  # type: ignore[no-untyped-def]
+        # One page: the caller lists the catalogue at start (its cache for indexer outages).
+        return indexer_pb2.ListEndpointsResponse(endpoints=list(self._endpoints.values()))
+
     async def GetEndpoint(self, request, context):  # type: ignore[no-untyped-def]
         endpoint = self._endpoints.get(request.endpoint_id)
         if endpoint is None:
