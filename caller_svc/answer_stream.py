@@ -16,8 +16,10 @@ from caller_svc.guardrails import blocked_reason, clean_text
 log = logging.getLogger("atc.caller.answer_stream")
 
 # The end of a sentence: its closing punctuation (and quotes or brackets) and the space
-# after it, or a line break. "58.5" and "1.5x" are no boundary (no space after the dot).
-_BOUNDARY = re.compile(r"[.!?…]+[\"'»”’)\]]*\s+|\n+")
+# after it, or a line break. "58.5" and "1.5x" are no boundary (no space after the dot);
+# nor is a dot followed by a lowercase word: Estonian ordinals ("1. jaanuaril",
+# "2026. aastal") and abbreviations ("nt. see") go on with the sentence.
+_BOUNDARY = re.compile(r"[.!?…]+[\"'»”’)\]]*[ \t]+|\s*\n+")
 # A "sentence" with no boundary this long is sent (checked) at its last space.
 MAX_SENTENCE_CHARS = 1_000
 
@@ -50,9 +52,13 @@ class SentenceGuard:
         return self._checked(rest) if rest.strip() else []
 
     def _cut(self) -> int | None:
-        match = _BOUNDARY.search(self._buffer)
-        if match is not None:
-            return match.end()
+        for match in _BOUNDARY.finditer(self._buffer):
+            if "\n" in match.group():
+                return match.end()
+            if match.end() == len(self._buffer):
+                break  # what comes next decides: wait for it
+            if not self._buffer[match.end()].islower():
+                return match.end()
         if len(self._buffer) > self._max:
             space = self._buffer.rfind(" ", 0, self._max)
             return space + 1 if space > 0 else self._max

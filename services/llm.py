@@ -3,13 +3,13 @@ of model calls per turn.
 
 dspy (≈ 1.3 s) and litellm (≈ 5 s) are imported only when a model is configured.
 
-Counting: every LM a service builds carries a DSPy callback that counts each call as
-`llm_calls{outcome}` and into the turn's `LlmCalls` (a context variable each RPC opens
-with `counting_llm_calls()`; worker threads started with `asyncio.to_thread` see the
-same counter). End.llm_calls is that count plus what the hops below reported, so it is
-the number of requests the model received for the turn: retries are off and the DSPy
-cache is off unless configured (`LLMConfig.cache`; with it on, an answer from the cache
-is counted as a call too).
+Counting: every LM a service builds carries a DSPy callback that counts each call as it
+is sent into the turn's `LlmCalls` (a context variable each RPC opens with
+`counting_llm_calls()`; worker threads started with `asyncio.to_thread` see the same
+counter) and, when it ends, as `llm_calls{outcome}`. End.llm_calls is that count plus
+what the hops below reported, so it is the number of requests the model received for
+the turn: retries are off and the DSPy cache is off unless configured (`LLMConfig.cache`;
+with it on, an answer from the cache is counted as a call too).
 """
 
 from __future__ import annotations
@@ -121,10 +121,14 @@ def llm_call_counter(metrics: DomainMetrics | None = None) -> BaseCallback:
     from dspy.utils.callback import BaseCallback
 
     class LlmCallCounter(BaseCallback):
+        def on_lm_start(self, call_id: str, instance: Any, inputs: dict[str, Any]) -> None:
+            # Counted when it is sent: a call the turn gave up on (its deadline passed,
+            # the citizen left) was still received by the model.
+            record_llm_call()
+
         def on_lm_end(
             self, call_id: str, outputs: dict[str, Any] | None, exception: BaseException | None = None
         ) -> None:
-            record_llm_call()
             if metrics is not None:
                 metrics.increment("llm_calls", outcome="error" if exception is not None else "ok")
 
@@ -151,6 +155,10 @@ def build_lm(
         return None
     prepare_llm_environment(cache_dir)
     import dspy
+
+    # dspy imports litellm (≈ 5 s) at the first call: import it at start instead, so the
+    # first citizen's turn does not spend its model deadline on an import.
+    import litellm  # noqa: F401
 
     # engine="litellm": DSPy's default engine sends max_completion_tokens, which some
     # OpenAI-compatible servers ignore (a call then runs to the context limit).
