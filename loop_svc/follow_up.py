@@ -100,14 +100,15 @@ class RuleFollowUpDetector:
         return FollowUp(FollowUpKind.NEW_INTENT)
 
 
-def context_words(context: LastCallContext) -> set[str]:
+def context_words(context: LastCallContext, *, with_question: bool = True) -> set[str]:
     """Words that say what a last call was about: its endpoint's name, description and
-    labels, its parameters' descriptions, the question that made it and its rows' keys."""
+    labels, its parameters' descriptions, its rows' keys and (`with_question`) the
+    question that made it."""
     payload = context.endpoint.payload
     texts = [
         context.api_name.replace("_", " "),
         str(payload.get("description", "")),
-        context.original_query,
+        context.original_query if with_question else "",
         *(p.description for p in context.endpoint.params),
         *(str(t) for t in (payload.get("answer_titles") or payload.get("answerTitles") or {}).values()),
     ]
@@ -120,18 +121,17 @@ def context_words(context: LastCallContext) -> set[str]:
 
 def about(message: str, contexts: Sequence[LastCallContext]) -> LastCallContext:
     """Of several last calls (a two-part question was answered), the one the message
-    speaks of — the one sharing the most words with it; the first on a tie. "Which of
-    those taxes …" after an address and a vehicle tax is the tax's."""
+    speaks of — the one sharing the most words with it that the others do not have (not
+    counting the question that made them: one question made them all); the first on a tie. "Which of those
+    taxes …" after an address and a vehicle tax is the tax's."""
     if len(contexts) == 1:
         return contexts[0]
     said = [fold(t) for t in split_words(message) if len(t) >= 3 and t.lower() not in STOPWORDS]
-
-    def shared(context: LastCallContext) -> int:
-        known = context_words(context)
-        return sum(1 for word in said if matches_any(word, known))
-
-    best = max(contexts, key=shared)
-    return best if shared(best) > shared(contexts[0]) else contexts[0]
+    known = [context_words(c, with_question=False) for c in contexts]
+    common = set.intersection(*known)
+    scores = [sum(1 for word in said if matches_any(word, words - common)) for words in known]
+    best = max(range(len(contexts)), key=lambda i: scores[i])
+    return contexts[best] if scores[best] > scores[0] else contexts[0]
 
 
 def _values(data: Any, depth: int = 0) -> list[Any]:
