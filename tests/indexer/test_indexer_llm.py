@@ -50,3 +50,30 @@ async def test_every_lm_call_of_a_step_is_counted(seed_body: dict[str, Any]) -> 
     assert metric_value(telemetry, "atc_llm_calls_total", {"service": "indexer", "outcome": "ok"}) == 2
     configured = build_lm(LLMConfig(model="openai/gpt-4o-mini"), telemetry=telemetry)
     assert configured is not None and len(configured.callbacks) == 1
+
+
+async def test_enrichment_through_litellm_and_its_fallback(seed_body: dict[str, Any], tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Over HTTP against the scripted model server: the model's context is used; a 500,
+    a 429 or an answer that does not parse gives the deterministic context."""
+    from services.llm import counting_llm_calls
+    from tests.llm_server import ScriptedModel, dspy_fields
+
+    endpoint = parse_endpoint(seed_body)
+    deterministic = await EndpointEnricher().enrich_endpoint(endpoint)
+    async with ScriptedModel() as model:
+        lm = build_lm(
+            LLMConfig(model="openai/scripted", api_base=model.api_base, api_key="t", timeout_seconds=5),
+            cache_dir=tmp_path / "dspy",
+        )
+        enricher = EndpointEnricher(lm)
+        model.reply(when="search_context", text=dspy_fields(search_context="Riigipühad; public holidays."))
+        with counting_llm_calls() as calls:
+            assert await enricher.enrich_endpoint(endpoint) == "Riigipühad; public holidays."
+            for failure in ({"status": 500}, {"status": 429}, {"text": "garbage"}):
+                model.reply(**failure)  # type: ignore[arg-type]
+                assert await enricher.enrich_endpoint(endpoint) == deterministic
+        # A reply that does not parse is asked again in JSON by DSPy's adapter: 5 requests.
+        assert calls.count == model.calls == 5
+        assert (
+            "get_national_holidays" in model.received[0].prompt or endpoint.name in model.received[0].prompt
+        )
