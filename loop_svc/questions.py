@@ -120,17 +120,30 @@ REJECTED: dict[Lang, str] = {
 CALLER_UNAVAILABLE: dict[Lang, str] = TEMPORARILY_UNAVAILABLE
 
 
+def _short(description: str) -> str:
+    """A description's first clause, as a label (empty when it is long)."""
+    clause = re.split(r"[.(;:]", description, maxsplit=1)[0].strip()
+    if not clause or len(clause.split()) > 8:
+        return ""
+    return clause[0].lower() + clause[1:] if not clause[:2].isupper() else clause
+
+
 def _generic_label(param: ParamSpec, lang: Lang) -> str:
-    """A label from the description (English only) or, failing that, the name."""
+    """A label from the description in `lang` (the catalogue's `descriptions`; the main
+    description counts as English) or, failing that, the words of the name."""
     words = " ".join(name_words(param.name))
     label = words
     if lang == "en":
-        description = re.split(r"[.(;:]", param.description, maxsplit=1)[0].strip()
-        if description and len(description.split()) <= 8:
-            label = description[0].lower() + description[1:]
+        label = _short(param.descriptions.get("en", "") or param.description) or words
         label = label if label.startswith(("the ", "a ", "an ", "your ")) else f"the {label}"
     elif lang in ("et", "ru"):
-        label = f"«{words}»" if lang == "ru" else f"„{words}“"
+        # With no description in the language, only the name's words are left: quoted,
+        # as a term (the catalogue should give one; with a model the question is written).
+        localized = _short(param.descriptions.get(lang, ""))
+        if localized:
+            label = localized
+        else:
+            label = f"«{words}»" if lang == "ru" else f"„{words}“"
     if param.concept is Concept.ENUM and param.enum:
         label += f" ({_ONE_OF[lang]}: {', '.join(param.enum)})"
     elif param.concept is Concept.BOOLEAN:

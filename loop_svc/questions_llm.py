@@ -37,8 +37,7 @@ class LanguageGuesser(Protocol):
 def description_for(param: ParamSpec, lang: Lang) -> str:
     """The parameter's description in `lang` when the catalogue has it (`descriptions`),
     else the one it has; the words of its name when it has none."""
-    localized = (getattr(param, "descriptions", None) or {}).get(lang, "")
-    text = str(localized).strip() or param.description.strip()
+    text = param.descriptions.get(lang, "").strip() or param.description.strip()
     return text or " ".join(name_words(param.name))
 
 

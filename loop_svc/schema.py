@@ -61,6 +61,8 @@ class ParamSpec(BaseModel):
     required: bool = False
     description: str = ""
     enum: list[str] = Field(default_factory=list)
+    # The description in the citizen's languages, by code (the catalogue's).
+    descriptions: dict[str, str] = Field(default_factory=dict)
 
     @property
     def words(self) -> list[str]:

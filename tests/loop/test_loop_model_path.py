@@ -236,3 +236,24 @@ async def test_an_unreachable_model_asks_the_template(
         assert await writer.write([PERSONAL_CODE], "ru", "request", template) == template
     assert calls.count == model.calls == 1
     assert json.loads(json.dumps(template))  # a plain string, whole
+
+
+def test_localized_descriptions_travel_from_the_catalogue_message_to_the_question() -> None:
+    from loop_svc import convert
+
+    message = catalogue_pb2.Endpoint(
+        name="check_document_application_status",
+        params=[
+            catalogue_pb2.EndpointParam(
+                name="applicationNumber",
+                type="string",
+                required=True,
+                description="The application number",
+                descriptions={"et": "Taotluse number", "ru": "Номер заявления"},
+            )
+        ],
+    )
+    spec = convert.endpoint_from_proto(message)
+    assert spec.params[0].descriptions == {"et": "Taotluse number", "ru": "Номер заявления"}
+    assert clarifying_question(spec.params, "et") == "Palun täpsusta: taotluse number."
+    assert dict(convert.endpoint_to_proto(spec).params[0].descriptions)["ru"] == "Номер заявления"

@@ -50,3 +50,19 @@ def test_single_param_questions_use_human_words(holidays: EndpointSpec, vehicle_
     assert questions.clarifying_question([choice], "en") == (
         "Could you tell me the kind of holiday (one of: Public, School)?"
     )
+
+
+def test_a_parameter_of_no_built_in_kind_is_named_in_the_citizens_language() -> None:
+    """The catalogue's localized description names it; the English name never appears in
+    an Estonian or Russian sentence when the catalogue gives one."""
+    number = ParamSpec(
+        name="applicationNumber",
+        required=True,
+        description="The application number from the ID card or passport application confirmation",
+        descriptions={"et": "Taotluse number (nt A1234567)", "ru": "Номер заявления (например A1234567)"},
+    )
+    assert questions.clarifying_question([number], "et") == "Palun täpsusta: taotluse number."
+    assert questions.clarifying_question([number], "ru") == "Пожалуйста, уточните: номер заявления."
+    assert questions.clarifying_question([number], "en") == "Could you tell me the application number?"
+    for lang in ("et", "ru"):
+        assert "application" not in questions.clarifying_question([number], lang).lower()  # type: ignore[arg-type]
