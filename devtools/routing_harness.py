@@ -38,6 +38,7 @@ from indexer_svc.embeddings import Embedder
 from indexer_svc.servicer import search_response
 from indexer_svc.settings import IndexerSettings
 from services.language import Lang, LanguageDetector
+from services.llm import counting_llm_calls
 
 
 @dataclass(frozen=True)
@@ -135,9 +136,21 @@ async def indexed_catalogue(
 
 
 def build_router(
-    search: CatalogueSearch, profile: CalibrationProfile, *, multi_intent: bool = True
+    search: CatalogueSearch, profile: CalibrationProfile, *, multi_intent: bool = True, lm: Any = None
 ) -> Router:
-    matcher = ApiToolMatcher(search, ApiToolPolicy(profile=profile, multi_intent_enabled=multi_intent))
+    """The classifier's router (no sessions); with `lm` (a DSPy LM) its model steps too —
+    the disambiguator and the decomposer, as classifier_svc/app.py wires them."""
+    disambiguator = decomposer = None
+    if lm is not None:
+        from classifier_svc.llm_steps import DspyEndpointDisambiguator, DspyIntentDecomposer
+
+        disambiguator, decomposer = DspyEndpointDisambiguator(lm), DspyIntentDecomposer(lm)
+    matcher = ApiToolMatcher(
+        search,
+        ApiToolPolicy(profile=profile, multi_intent_enabled=multi_intent),
+        disambiguator=disambiguator,
+        decomposer=decomposer,
+    )
     return Router(matcher, NoSessions(), LanguageDetector(), RouterPolicy(weak_match=profile.weak_match))
 
 
@@ -149,13 +162,16 @@ class Routed:
     workflow: Workflow
     seconds: float
     decision: Decision = field(repr=False)
+    # Requests the model received for this decision (0 without one).
+    llm_calls: int = 0
 
 
 async def route_all(router: Router, cases: Sequence[Case]) -> list[Routed]:
     out = []
     for i, case in enumerate(cases):
         started = time.perf_counter()
-        decision = await router.decide(f"eval-{i}", case.query, case.language, history=case.history)
+        with counting_llm_calls() as calls:
+            decision = await router.decide(f"eval-{i}", case.query, case.language, history=case.history)
         seconds = time.perf_counter() - started
         api = decision.workflow is Workflow.API_TOOL_CALLING and bool(decision.endpoints)
         out.append(
@@ -166,6 +182,7 @@ async def route_all(router: Router, cases: Sequence[Case]) -> list[Routed]:
                 decision.workflow,
                 seconds,
                 decision,
+                calls.count,
             )
         )
     return out
