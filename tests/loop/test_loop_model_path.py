@@ -257,3 +257,36 @@ def test_localized_descriptions_travel_from_the_catalogue_message_to_the_questio
     assert spec.params[0].descriptions == {"et": "Taotluse number", "ru": "Номер заявления"}
     assert clarifying_question(spec.params, "et") == "Palun täpsusta: taotluse number."
     assert dict(convert.endpoint_to_proto(spec).params[0].descriptions)["ru"] == "Номер заявления"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"text": dspy_fields(extracted_params='{"countryIsoCode": "FI", "injected": "x"}')},
+        {"status": 500},
+        {"status": 429},
+        {"text": "garbage"},
+    ],
+    ids=["answer", "500", "429", "malformed"],
+)
+async def test_extraction_by_the_model_fills_only_what_the_rules_left(
+    model: ScriptedModel, tmp_path: Path, extractor: RuleExtractor, holidays: EndpointSpec, reply: dict
+) -> None:
+    from loop_svc.extraction.combined import RulesThenModel
+    from loop_svc.extraction.llm import ParamExtractionModule
+    from tests.loop.conftest import TODAY
+
+    model.reply(when="extracted_params", times=None, **reply)
+    combined = RulesThenModel(extractor, ParamExtractionModule(scripted_lm(model, tmp_path)), lambda: TODAY)
+    with counting_llm_calls() as calls:
+        values, _ = await asyncio.to_thread(
+            combined.extract_with_calls,
+            "Holidays in the land of a thousand lakes in 2026",
+            holidays.params,
+            language="en",
+        )
+    year = {"validFrom": "2026-01-01", "validTo": "2026-12-31"}
+    # The rules read the year; the model (when it answers) the country, nothing else.
+    expected = {"countryIsoCode": "FI", **year} if "text" in reply and "FI" in reply["text"] else year
+    assert values == expected
+    assert calls.count == model.calls >= 1
