@@ -12,6 +12,7 @@ from loop_svc.loop import Abandoned, NeedsInput
 from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.session import Session, SessionState
 from loop_svc.turns import TurnRequest
+from services.errors import InvalidArgument
 from services.language import from_proto, to_proto
 from services.tokens import split_tokens
 
@@ -67,11 +68,19 @@ def turn_request(request: loop_pb2.RunTurnRequest) -> TurnRequest:
         language=from_proto(request.language) or from_proto(request.turn.language),
         resume=request.resume_session,
         owner_id=request.turn.owner_id,
-        history=[(_role(m.role), m.content) for m in request.turn.conversation_history if m.content.strip()],
+        history=[
+            (_role(m.role, n), m.content)
+            for n, m in enumerate(request.turn.conversation_history)
+            if m.content.strip()
+        ],
     )
 
 
-def _role(role: int) -> str:
+def _role(role: int, index: int) -> str:
+    if role not in chat_pb2.ChatRole.values():
+        # An open enum: a value this build does not know is bad input, not a crash.
+        field = f"turn.conversation_history[{index}].role"
+        raise InvalidArgument(f"{field} {role} is not a known role", field=field)
     return chat_pb2.ChatRole.Name(role).removeprefix("CHAT_ROLE_").lower()
 
 

@@ -301,6 +301,13 @@ async def test_invalid_requests_name_the_field(mesh: Mesh) -> None:
     code, info = await _stream_status(mesh.loop, _turn("chat-none", "2026", resume=True))
     assert code == grpc.StatusCode.NOT_FOUND and info is not None and info.reason == "SESSION_NOT_FOUND"
 
+    # A role this build does not know (an open enum: a newer client's) is bad input, not INTERNAL.
+    unknown_role = _turn("chat-v", "holidays in Estonia", HOLIDAYS)
+    unknown_role.turn.conversation_history.add(role=9, content="hi")  # type: ignore[arg-type]
+    code, info = await _stream_status(mesh.loop, unknown_role)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and info is not None
+    assert info.metadata["field"] == "turn.conversation_history[0].role"
+
     code, info = await _status_of(mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-none")))
     assert code == grpc.StatusCode.NOT_FOUND and info is not None and info.reason == "SESSION_NOT_FOUND"
     code, info = await _status_of(mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="")))
