@@ -79,6 +79,12 @@ class TurnLimits:
     continuation_turn: int = 3
     # Several endpoints get 3 turns each, up to this cap.
     multi_max_turns_cap: int = 9
+    # A multi-intent session asks whether to go on at this turn (the seed's fixed
+    # MULTI_INTENT_CONTINUATION_TURN): it has more to collect than one endpoint.
+    multi_continuation_turn: int = 4
+
+    def continuation_turn_for(self, endpoint_count: int) -> int:
+        return self.continuation_turn if endpoint_count <= 1 else self.multi_continuation_turn
 
     def max_turns_for(self, endpoint_count: int) -> int:
         if endpoint_count <= 1:
@@ -105,7 +111,7 @@ class TurnLoop:
             owner_id=owner_id,
             endpoints=endpoints,
             max_turns=self._limits.max_turns_for(len(endpoints)),
-            continuation_turn=self._limits.continuation_turn,
+            continuation_turn=self._limits.continuation_turn_for(len(endpoints)),
             language=language,
             original_query=original_query,
         )

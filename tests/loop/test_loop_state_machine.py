@@ -121,6 +121,25 @@ def test_parallel_endpoints_share_params_and_one_question(
 def test_turn_limits_for_several_endpoints() -> None:
     limits = TurnLimits(max_turns=5)
     assert [limits.max_turns_for(n) for n in (1, 2, 3, 4)] == [5, 6, 9, 9]
+    # The continuation prompt: at turn 3 for one endpoint, at the seed's turn 4 for several.
+    assert [limits.continuation_turn_for(n) for n in (1, 2, 3)] == [3, 4, 4]
+
+
+def test_a_multi_intent_session_asks_to_continue_at_turn_four(
+    extractor: RuleExtractor, vehicle_tax: EndpointSpec, address_search: EndpointSpec
+) -> None:
+    loop = TurnLoop(extractor)
+    session = _start(loop, [address_search, vehicle_tax], "My address and my car tax")
+    assert session.continuation_turn == 4
+    single = _start(loop, [vehicle_tax], "My car tax")
+    assert single.continuation_turn == 3
+    step = loop.advance(session, session.original_query)
+    for _ in range(2):
+        assert isinstance(step.result, NeedsInput) and not step.result.continuation
+        step = loop.advance(step.session, "hmm")
+    assert isinstance(step.result, NeedsInput) and not step.result.continuation  # turn 3: still asking
+    step = loop.advance(step.session, "hmm")
+    assert isinstance(step.result, NeedsInput) and step.result.continuation  # turn 4
 
 
 def test_a_new_session_starts_with_what_the_history_states(
