@@ -29,9 +29,12 @@ class EdgeSettings(ServiceSettings):
     # --- admin listener: a separate port that Envoy never routes, behind a bearer token.
     # Off when the token is empty (the public listener never serves /v1/admin).
     admin_enabled: bool = True
-    # Chat turns served at once; past it 429 with Retry-After (below the services' limits).
-    # `make bench` on 2 cores: ~20 turns/s, so 32 in flight keeps the first event within ~2 s.
-    max_concurrent_rpcs: int = Field(default=32, ge=0)
+    # Chat turns: admitted while the turns still waiting for their first event can get it
+    # within `overload_target_seconds` at the turn rate the edge measured, and while fewer
+    # than `max_concurrent_rpcs` are under way; past it 429 with Retry-After at once.
+    max_concurrent_rpcs: int = Field(default=256, ge=0)
+    overload_target_seconds: float = Field(default=0.5, ge=0)
+    overload_min_waiting: int = Field(default=4, ge=1)
     admin_host: str = "127.0.0.1"
     admin_port: int = 8081
     admin_token: SecretStr = SecretStr("")

@@ -30,10 +30,17 @@ class ServiceSettings(BaseSettings):
     metrics_port: int | None = None
     # OTLP/gRPC collector for traces, e.g. http://otel-collector:4317; empty: no export.
     otlp_endpoint: str = ""
-    # RPCs served at once (health and reflection aside); past it RESOURCE_EXHAUSTED with a
-    # RetryInfo comes back at once instead of a queue that outlives every deadline. 0: unbounded.
+    # Admission (services/runtime/backpressure.py): an RPC is admitted while the work waiting
+    # for its first response can be answered within `overload_target_seconds` at the capacity
+    # this process measured (at least `overload_min_waiting` at once; target 0: slots only),
+    # and while fewer than `max_concurrent_rpcs` are served at once (health and reflection
+    # aside; 0: unbounded). Past either, RESOURCE_EXHAUSTED with a RetryInfo comes back at
+    # once (the time the excess needs, at least `overload_retry_after_seconds`) instead of a
+    # queue that outlives every deadline.
     max_concurrent_rpcs: int = Field(default=128, ge=0)
     overload_retry_after_seconds: float = Field(default=1.0, ge=0)
+    overload_target_seconds: float = Field(default=2.0, ge=0)
+    overload_min_waiting: int = Field(default=8, ge=1)
 
 
 class LLMServiceSettings(ServiceSettings):
