@@ -4,8 +4,8 @@ network namespace (`ip netns exec POD python3 container_init.py SPEC.json`), the
 - a mount namespace of its own with an overlay of the host's root as the container's root
   (so mount points can be made without touching the host), read-only when the container
   says readOnlyRootFilesystem;
-- its volumes: emptyDir and PVCs as tmpfs, ConfigMaps as read-only bind mounts of files the
-  runner wrote;
+- its volumes: emptyDir and PVCs as tmpfs, ConfigMaps and Secrets as read-only bind mounts
+  of files the runner wrote (a Secret's with the kubelet's owner, group and mode);
 - /etc/resolv.conf pointing at the runner's DNS responder, with the cluster's search path;
 - its working directory, user and group, no_new_privs (allowPrivilegeEscalation: false);
 - then exec of its command with exactly its environment.
@@ -70,7 +70,7 @@ def main(spec_path: str) -> None:
         sh("mount", "-o", "remount,ro", root)
     os.chroot(root)
     os.chdir(spec["working_dir"])
-    os.setgroups([])
+    os.setgroups(spec.get("groups", []))
     os.setgid(spec["gid"])
     os.setuid(spec["uid"])
     if spec["no_new_privs"]:
