@@ -28,6 +28,33 @@ def sh(*argv: str) -> None:
     subprocess.run(argv, check=True)
 
 
+def inside(root: str, path: str) -> str:
+    """`path` of the container's filesystem as a host path under `root`, symlinks resolved
+    within the root as the container sees them (the image's /var/run is a link to /run: a
+    host-side join would land the mount, and the folders made for it, on the host's /run),
+    as container runtimes resolve mount destinations."""
+    resolved = root
+    parts = [p for p in path.split("/") if p]
+    hops = 0
+    while parts:
+        part = parts.pop(0)
+        if part == "..":
+            resolved = os.path.dirname(resolved) if resolved != root else root
+            continue
+        candidate = os.path.join(resolved, part)
+        if os.path.islink(candidate):
+            hops += 1
+            if hops > 40:
+                raise OSError(f"too many symlinks in {path}")
+            link = os.readlink(candidate)
+            parts = [p for p in link.split("/") if p] + parts
+            if link.startswith("/"):
+                resolved = root
+            continue
+        resolved = candidate
+    return resolved
+
+
 def main(spec_path: str) -> None:
     with open(spec_path, encoding="utf-8") as f:
         spec = json.load(f)
@@ -54,7 +81,7 @@ def main(spec_path: str) -> None:
     sh("mount", "-t", "proc", "proc", f"{root}/proc")
     sh("mount", "--rbind", "/sys", f"{root}/sys")
     for mount in spec["mounts"]:
-        target = root + mount["path"]
+        target = inside(root, mount["path"])
         os.makedirs(target, exist_ok=True)
         if mount["kind"] == "tmpfs":
             sh("mount", "-t", "tmpfs", "-o", f"size={mount['size']},mode=1777", "tmpfs", target)
