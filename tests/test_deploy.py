@@ -1052,7 +1052,8 @@ def test_every_mesh_service_verifies_owners_under_one_mesh_secret(overlay: str) 
                 # Envoy, the demo APIs and the seeding Job sign nothing and name no owner.
                 assert not MESH_ENV & set(env), name
                 continue
-            assert MESH_SECRET_ENV not in env, "the file, not a plain env value: it is no setting to print"
+            # A mounted file: the kubelet updates it when the Secret rotates, an env var never.
+            assert MESH_SECRET_ENV not in env, name
             path = env[MESH_SECRET_FILE_ENV]["value"]
             source = mounted_secret_key(spec, container, path)
             assert source is not None, (name, path)
@@ -1217,8 +1218,9 @@ def mesh_certificates(folder: Path, names: dict[str, list[str]]) -> dict[str, di
 async def test_the_mtls_probes_check_health_over_mtls_with_the_pods_certificate(tmp_path: Path) -> None:
     """The classifier's exec probes as rendered, against a real gRPC server with the
     services' own mTLS credentials (services.runtime.trust) and a certificate for the
-    names its Certificate lists: SERVING passes, NOT_SERVING fails, and a plaintext
-    client (what the kubelet's grpc probe is) gets no answer at all."""
+    names its Certificate lists: SERVING passes, NOT_SERVING fails readiness (not
+    liveness), a plaintext client (what the kubelet's grpc probe is) gets no answer at
+    all, and neither does a client whose certificate is from another CA."""
     from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
     from services.clients import health_status
