@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, date, datetime
+from dataclasses import replace
+from datetime import UTC, date, datetime, time, tzinfo
 
 from loop_svc.extraction.addresses import find_address
 from loop_svc.extraction.countries import CountryNames
@@ -17,6 +18,7 @@ from loop_svc.extraction.relative import asks_for_upcoming, upcoming_range
 from loop_svc.extraction.spans import clock_times, is_common_word, name_spans
 from loop_svc.extraction.text import outside, words
 from loop_svc.extraction.values import enum_value, number_words, numbers, registration_number, yes_no
+from loop_svc.extraction.windows import Window, find_window
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
 from services.language import Lang
 
@@ -98,9 +100,30 @@ def _wants_uppercase(param: ParamSpec) -> bool:
 
 
 class RuleExtractor:
-    def __init__(self, countries: CountryNames, today: Callable[[], date] | None = None) -> None:
+    """`now` is the current moment (aware); `zone` is the citizen's time zone, in which a
+    day is 00:00–23:59 and "tonight" or "18–22" are read (UTC when not given)."""
+
+    def __init__(
+        self,
+        countries: CountryNames,
+        today: Callable[[], date] | None = None,
+        *,
+        zone: tzinfo = UTC,
+        now: Callable[[], datetime] | None = None,
+    ) -> None:
         self._countries = countries
-        self._today = today or (lambda: datetime.now(UTC).date())
+        self._zone = zone
+        self._now = now
+        if today is None:
+            today = (
+                (lambda: now().astimezone(zone).date())
+                if now is not None
+                else (lambda: datetime.now(zone).date())
+            )
+        self._today = today
+
+    def _hour(self) -> int | None:
+        return self._now().astimezone(self._zone).hour if self._now is not None else None
 
     def extract(
         self,
@@ -123,14 +146,17 @@ class RuleExtractor:
         if not text:
             return {}
         replaced = _replaced_spans(text)
-        found = find_dates(text, language, self._today())
+        found = find_dates(text, language, self._today(), self._hour())
         taken: list[tuple[int, int]] = list(found.spans)
+        window = find_window(text, found.spans)
+        if window is not None:
+            taken.append((window.start, window.end))
         values: dict[str, str] = {}
 
         paired: set[str] = set()
         for start_param, end_param in date_pairs(params):
             paired |= {start_param.name, end_param.name}
-            values.update(self._range(text, found, start_param, end_param, known, replaced))
+            values.update(self._range(text, found, start_param, end_param, known, replaced, window))
 
         for param in params:
             if param.name in paired:
@@ -172,9 +198,19 @@ class RuleExtractor:
         end: ParamSpec,
         known: Mapping[str, str],
         replaced: list[tuple[int, int]],
+        window: Window | None = None,
     ) -> dict[str, str]:
         # "2026 instead of 2025": the replaced value is not part of the range.
         dates = [d for d in found.dates if outside(replaced, d.start, d.end)]
+        timed = start.concept is Concept.DATETIME and end.concept is Concept.DATETIME
+        if timed and window is not None and len(dates) <= 1:
+            # "tonight", "tomorrow 18-22": the window inside the one day named (today if none).
+            day = dates[0] if dates else DateMention(self._today(), window.start, window.end)
+            opened = replace(day, opens=window.opens, closes=window.closes)
+            return {
+                start.name: self._render(start, day.value, opened, "start"),
+                end.name: self._render(end, day.last or day.value, opened, "end"),
+            }
         years = [y for y in found.years if outside(replaced, y.start, y.end)]
         first: DateMention | None = None
         last: DateMention | None = None
@@ -182,8 +218,19 @@ class RuleExtractor:
             by_role = {d.connector: d for d in dates[:2] if d.connector}
             first = by_role.get("start") or next(d for d in dates[:2] if d is not by_role.get("end"))
             last = next(d for d in dates[:2] if d is not first)
-            if last.value < first.value:
+            if (
+                last.value < first.value
+                and by_role.get("end") is last
+                and last.value.year == first.value.year
+            ):
+                # "20. detsember kuni 10. jaanuar": the end is in the following year.
+                last = replace(last, value=_next_year(last.value), last=last.last and _next_year(last.last))
+            elif last.value < first.value:
                 first, last = last, first
+            if len(dates) > 2 and not by_role:
+                # "this weekend, is Sunday cheaper than Saturday": every day named.
+                first = min(dates, key=lambda d: d.value)
+                last = max(dates, key=lambda d: d.last or d.value)
         elif len(dates) == 1:
             only = dates[0]
             if only.last is not None:  # a whole month
@@ -202,8 +249,8 @@ class RuleExtractor:
             # "When is the next public holiday?": an open range from today.
             opens, closes = upcoming_range(self._today())
             return {
-                start.name: _render(start, opens, DateMention(opens, 0, 0), "start"),
-                end.name: _render(end, closes, DateMention(closes, 0, 0), "end"),
+                start.name: self._render(start, opens, DateMention(opens, 0, 0), "start"),
+                end.name: self._render(end, closes, DateMention(closes, 0, 0), "end"),
             }
         elif years:
             starts = [y for y in years if y.connector == "start"]
@@ -218,10 +265,18 @@ class RuleExtractor:
                 first = last = years[0]
         values: dict[str, str] = {}
         if first is not None:
-            values[start.name] = _render(start, first.value, first, "start")
+            values[start.name] = self._render(start, first.value, first, "start")
         if last is not None:
-            values[end.name] = _render(end, last.last or last.value, last, "end")
+            values[end.name] = self._render(end, last.last or last.value, last, "end")
         return values
+
+    def _render(self, param: ParamSpec, value: date, mention: DateMention, role: Role) -> str:
+        if param.concept is Concept.DATETIME and mention.at is None:
+            # A day is the citizen's: 00:00–23:59:59 (or the window named) in their zone.
+            moment = (mention.closes or time(23, 59, 59)) if role == "end" else (mention.opens or time(0, 0))
+            local = datetime.combine(value, moment, tzinfo=self._zone)
+            return local.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return _render(param, value, mention, role)
 
     def _single(
         self,
@@ -239,7 +294,7 @@ class RuleExtractor:
             if found.dates:
                 # Each unpaired date parameter takes the next date ("arrive 05-01, leave 05-10").
                 mention = found.dates.pop(0)
-                return _render(param, mention.value, mention, param.role or "start")
+                return self._render(param, mention.value, mention, param.role or "start")
             return None
         if concept is Concept.COUNTRY:
             return self._country(text, replaced, taken)
@@ -331,6 +386,13 @@ def _render(param: ParamSpec, value: date, mention: DateMention, role: Role) -> 
     if param.concept is Concept.YEAR:
         return str(value.year)
     return iso_date(value)
+
+
+def _next_year(day: date) -> date:
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year + 1, day=28)
 
 
 def _number_named(text: str, param: ParamSpec, found: list, taken: list[tuple[int, int]]) -> str | None:
