@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from zoneinfo import ZoneInfo
 
 from atc.caller.v1 import caller_pb2_grpc
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from loop_svc.cache import ResponseCache
 from loop_svc.cache_plan import CachePlanner
+from loop_svc.defaults import Defaults
 from loop_svc.extraction import CountryNames, RuleExtractor
 from loop_svc.extraction.combined import RulesThenModel
 from loop_svc.extraction.llm import ParamExtractionModule
@@ -17,7 +19,7 @@ from loop_svc.loop import TurnLimits, TurnLoop
 from loop_svc.servicer import LoopServicer
 from loop_svc.session import SessionStore
 from loop_svc.settings import LoopSettings
-from loop_svc.today import local_today
+from loop_svc.today import local_today, utc_now
 from loop_svc.turns import TurnRunner
 from services.language import LanguageDetector
 from services.llm import build_lm
@@ -42,7 +44,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         asyncio.to_thread(CountryNames), asyncio.to_thread(LanguageDetector)
     )
     today = local_today(settings.time_zone)
-    extractor = RuleExtractor(countries, today=today)
+    extractor = RuleExtractor(countries, today=today, zone=ZoneInfo(settings.time_zone), now=utc_now)
     lm = build_lm(settings.llm_config(), telemetry=telemetry)
     model = ParamExtractionModule(lm) if lm is not None else None
     loop = TurnLoop(
@@ -52,6 +54,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
             continuation_turn=settings.continuation_turn,
             multi_max_turns_cap=settings.multi_max_turns_cap,
         ),
+        Defaults(today, settings.home_country),
     )
     caller_channel = open_channel(settings.caller_target)
     cache = ResponseCache(

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from loop_svc import questions
+from loop_svc.defaults import Defaults
 from loop_svc.extraction.dialogue import Message, ParamExtractor, track
-from loop_svc.extraction.values import yes_no
-from loop_svc.schema import EndpointSpec
+from loop_svc.extraction.values import wants_out, yes_no
+from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.session import Session, SessionState
 from services.language import Lang
 
@@ -54,7 +55,9 @@ class Complete:
 class Abandoned:
     """The loop gives up; the classifier answers the original query from the knowledge base."""
 
-    reason: Literal["declined", "out_of_turns"]
+    reason: Literal["declined", "out_of_turns", "cancelled"]
+    # What to say when the citizen ended it ("OK, stopped."): no knowledge-base fallback then.
+    reply: str = ""
 
 
 TurnResult = NeedsInput | Complete | Abandoned
@@ -87,9 +90,12 @@ class TurnLimits:
 
 
 class TurnLoop:
-    def __init__(self, extractor: ParamExtractor, limits: TurnLimits | None = None) -> None:
+    def __init__(
+        self, extractor: ParamExtractor, limits: TurnLimits | None = None, defaults: Defaults | None = None
+    ) -> None:
         self._extractor = extractor
         self._limits = limits or TurnLimits()
+        self._defaults = defaults
 
     def new_session(
         self,
@@ -143,7 +149,12 @@ class TurnLoop:
             session.state = SessionState.COLLECTING_PARAMS
 
         extracted, llm_calls = self._extract(session, message, history)
+        if session.turn_count > 1 and not extracted and wants_out(message):
+            # "no", "cancel", "something else": the pending question is dropped, not repeated.
+            return done(Abandoned("cancelled", questions.CANCELLED[lang]), None, {})
         session.apply(extracted)
+        if self._defaults is not None:
+            session.apply(self._defaults.fill(session.params, session.known))
         missing = session.missing()
         if not missing:
             calls = [PlannedCall(e, dict(session.collected.get(e.name, {}))) for e in session.endpoints]
@@ -160,7 +171,20 @@ class TurnLoop:
             question = NeedsInput(questions.CONTINUATION[lang], names, session.endpoints_missing(), True)
             return done(question, session, extracted)
         session.asked = names
-        question = NeedsInput(
-            questions.clarifying_question(missing, lang), names, session.endpoints_missing()
-        )
+        problems = self._problems(session, message, extracted, missing)
+        text = questions.clarifying_question(missing, lang)
+        if problems:
+            text = questions.invalid_values(problems, lang) + " " + text
+        question = NeedsInput(text, names, session.endpoints_missing())
         return done(question, session, extracted)
+
+    def _problems(
+        self, session: Session, message: str, extracted: dict[str, str], missing: list[ParamSpec]
+    ) -> list[tuple[ParamSpec, str]]:
+        """Values the message tried to give in a form the parameter cannot take."""
+        finder = getattr(self._extractor, "problems", None)
+        if finder is None:
+            return []
+        asked = list(session.asked) if session.turn_count > 1 else []
+        found = finder(message, missing, values=extracted, asked=asked)
+        return [(p, found[p.name]) for p in missing if p.name in found]

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 
 from loop_svc.schema import Concept, ParamSpec, date_pairs, name_words
+from loop_svc.shapes import describe
 from services.language import Lang
 
 # A question for one thing that is missing, by concept (and date role).
@@ -120,11 +121,44 @@ REJECTED: dict[Lang, str] = {
     "et": "Teenus ei võtnud seda väärtust vastu.",
     "ru": "Сервис не принял это значение.",
 }
+CANCELLED: dict[Lang, str] = {
+    "en": "OK, I've left that. What else can I help you with?",
+    "et": "Selge, jätan selle pooleli. Millega saan veel aidata?",
+    "ru": "Хорошо, оставим это. Чем ещё могу помочь?",
+}
+_INVALID: dict[Lang, str] = {
+    "en": "“{value}” is not a valid {label}: it should have {form}.",
+    "et": "„{value}“ ei ole sobiv {label}: see peaks olema kujul {form}.",
+    "ru": "«{value}» не подходит как {label}: нужно {form}.",
+}
 CALLER_UNAVAILABLE: dict[Lang, str] = {
     "en": "Sorry, I couldn't reach the service right now. Please try again later.",
     "et": "Vabandust, ma ei saanud praegu teenusega ühendust. Palun proovi hiljem uuesti.",
     "ru": "Извините, сейчас не удалось связаться с сервисом. Пожалуйста, попробуйте позже.",
 }
+
+
+def invalid_values(problems: Sequence[tuple[ParamSpec, str]], lang: Lang) -> str:
+    """What is wrong with each value given and the form expected, from the parameter's
+    description example ("“12AB” is not a valid registration number: it should have 3
+    digits and 3 letters, e.g. 123ABC.")."""
+    sentences = []
+    for param, value in problems:
+        shape = param.shape
+        if shape is None:
+            continue
+        label = _noun(param, lang)
+        sentences.append(_INVALID[lang].format(value=value, label=label, form=describe(shape, lang)))
+    return " ".join(sentences)
+
+
+def _noun(param: ParamSpec, lang: Lang) -> str:
+    """The parameter as a noun phrase without an article, in `lang`."""
+    key = param.concept
+    if key in _LABELS:
+        label = _LABELS[key][lang]
+        return label[4:] if label.startswith("the ") else label
+    return re.sub(r"^(?:the|a|an)\s+", "", _generic_label(param, lang))
 
 
 def _generic_label(param: ParamSpec, lang: Lang) -> str:

@@ -8,10 +8,10 @@ from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 
-def _utc_now() -> datetime:
+def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def local_today(time_zone: str, now: Callable[[], datetime] = _utc_now) -> Callable[[], date]:
+def local_today(time_zone: str, now: Callable[[], datetime] = utc_now) -> Callable[[], date]:
     zone = ZoneInfo(time_zone)
     return lambda: now().astimezone(zone).date()

@@ -20,6 +20,7 @@ from loop_svc.extraction.text import outside, words
 from loop_svc.extraction.values import enum_value, number_words, numbers, registration_number, yes_no
 from loop_svc.extraction.windows import Window, find_window
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
+from loop_svc.shapes import attempted_identifier, find_identifier
 from services.language import Lang
 
 # "X instead of Y", "not Y", "Y asemel", "вместо Y": Y is being replaced.
@@ -190,6 +191,30 @@ class RuleExtractor:
                     values[free_text[0].name] = value
         return values
 
+    def problems(
+        self,
+        message: str,
+        params: Sequence[ParamSpec],
+        *,
+        values: Mapping[str, str],
+        asked: Sequence[str] = (),
+    ) -> dict[str, str]:
+        """Values the message tried to give but in a form the parameter cannot take, by
+        parameter name: an identifier of the wrong shape ("12AB" for a plate like 123ABC),
+        a count outside the documented range ("200" for 1-100). Only for parameters the
+        message gave no valid value for (or, for a count, the value given)."""
+        found: dict[str, str] = {}
+        text = message.strip()
+        taken = list(find_dates(text, "en", self._today()).spans)
+        for param in params:
+            shape = param.shape
+            if shape is not None and param.name not in values:
+                reply = list(asked) == [param.name]
+                attempt = attempted_identifier(text, shape, taken, reply=reply)
+                if attempt is not None and (reply or param.required):
+                    found[param.name] = attempt
+        return found
+
     def _range(
         self,
         text: str,
@@ -318,11 +343,12 @@ class RuleExtractor:
             if answer is None:
                 answer = _flag_mentioned(text, param)
             return None if answer is None else str(answer).lower()
-        if concept is Concept.REGISTRATION:
-            plate = registration_number(text)
-            if plate is not None:
-                taken.append((plate.start, plate.end))
-                return plate.value
+        if concept in (Concept.REGISTRATION, Concept.IDENTIFIER):
+            shape = param.shape
+            found_id = find_identifier(text, shape, taken) if shape is not None else registration_number(text)
+            if found_id is not None and outside(replaced, found_id.start, found_id.end):
+                taken.append((found_id.start, found_id.end))
+                return found_id.value
             return None
         if concept is Concept.TIME:
             for clock in clock_times(text):
@@ -478,6 +504,14 @@ _COUNTING_WORDS = frozenset(
 )
 
 
+_ORDER = (
+    r"(?:last|latest|recent|most\s+recent|first|top|next|newest|previous|viimase?d?|viimast|uusima[dt]?|"
+    r"esimese?d?|esimest|järgmise?d?|последни[ехм]\w*|последн\w*|первы[ехм]\w*|ближайш\w*|свеж\w*|новы[ехм]\w*)"
+)
+_ORDER_BEFORE = re.compile(rf"\b{_ORDER}\s+$", re.I)
+_ORDER_AFTER = re.compile(rf"\s+{_ORDER}\b", re.I)
+
+
 def _count(text: str, param: ParamSpec, taken: list[tuple[int, int]], asked_alone: bool) -> str | None:
     """An integer: the reply to a question only about it, a number next to a word of
     the parameter's name ("limit 5"), or a count of people, seats or rooms."""
@@ -489,6 +523,14 @@ def _count(text: str, param: ParamSpec, taken: list[tuple[int, int]], asked_alon
     named = _number_named(text, param, found, taken)
     if named is not None:
         return named
+    if param.counts:
+        # "the last 3 votings", "viimased 3", "5 последних", "show me 200 votings".
+        for number in found:
+            before = text[max(0, number.start - 25) : number.start]
+            after = text[number.end : number.end + 25]
+            if _ORDER_BEFORE.search(before) or _ORDER_AFTER.match(after) or len(found) == 1:
+                taken.append((number.start, number.end))
+                return number.value
     counting = set(param.words) & _COUNTING_WORDS
     if counting:
         for number in found:

@@ -61,6 +61,20 @@ def yes_no(text: str) -> bool | None:
     return None
 
 
+_WAY_OUT = re.compile(
+    r"^\W*(?:no|nope|nah|cancel|stop|forget it|never ?mind|something else|nothing|not now|"
+    r"ei|ei aitäh|ei taha|katkesta|unusta|lõpeta|pole vaja|mitte midagi|midagi muud|"
+    r"нет|не надо|не нужно|отмена|отмени|забудь|хватит|стоп|ничего|что-то другое|другое)\b[\W\w]{0,20}$",
+    re.I,
+)
+
+
+def wants_out(text: str) -> bool:
+    """A short reply that declines the pending question ("no", "cancel", "something else",
+    "ei", "katkesta", "нет, не надо")."""
+    return len(text.split()) <= 5 and bool(_WAY_OUT.match(text.strip()))
+
+
 @dataclass(frozen=True)
 class Found:
     value: str
