@@ -12,6 +12,7 @@ from loop_svc.cache_plan import CachePlanner
 from loop_svc.defaults import Defaults
 from loop_svc.extraction import CountryNames, RuleExtractor
 from loop_svc.extraction.combined import RulesThenModel
+from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.extraction.llm import ParamExtractionModule
 from loop_svc.follow_up import FollowUpDetector, RuleFollowUpDetector
 from loop_svc.follow_up_llm import FollowUpDetectorModule
@@ -40,11 +41,15 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         lock_seconds=settings.session_lock_seconds,
         lock_wait_seconds=settings.session_lock_wait_seconds,
     )
-    countries, detector = await asyncio.gather(
-        asyncio.to_thread(CountryNames), asyncio.to_thread(LanguageDetector)
+    countries, detector, holiday_names = await asyncio.gather(
+        asyncio.to_thread(CountryNames),
+        asyncio.to_thread(LanguageDetector),
+        asyncio.to_thread(HolidayNames, settings.home_country),
     )
     today = local_today(settings.time_zone)
-    extractor = RuleExtractor(countries, today=today, zone=ZoneInfo(settings.time_zone), now=utc_now)
+    extractor = RuleExtractor(
+        countries, today=today, zone=ZoneInfo(settings.time_zone), now=utc_now, holidays=holiday_names
+    )
     lm = build_lm(settings.llm_config(), telemetry=telemetry)
     model = ParamExtractionModule(lm) if lm is not None else None
     loop = TurnLoop(

@@ -15,10 +15,12 @@ present (its language auto-detection costs seconds).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, timezone
 
-from loop_svc.extraction.periods import PeriodFinder
+from loop_svc.extraction.holiday_names import HolidayNames
+from loop_svc.extraction.periods import PeriodFinder, past_tense
 from loop_svc.extraction.relative import find_spoken, weekday_of
 from loop_svc.extraction.text import ESTONIAN_CASE_ENDINGS, fold, outside
 from loop_svc.schema import Role
@@ -165,8 +167,19 @@ def _connector(text: str, start: int) -> Role:
     return None
 
 
-def find_dates(text: str, lang: Lang, today: date, hour: int | None = None) -> DateFindings:
-    """Dates, periods and years in `text`; `hour` is the current local hour, for "now"."""
+def find_dates(
+    text: str,
+    lang: Lang,
+    today: date,
+    hour: int | None = None,
+    *,
+    holidays: HolidayNames | None = None,
+    country: str | None = None,
+    skip: Sequence[tuple[int, int]] = (),
+) -> DateFindings:
+    """Dates, periods and years in `text`; `hour` is the current local hour, for "now";
+    holidays named are dated in `country` (the one the message names), whose name's
+    words (`skip`) are not read as a holiday's."""
     found: list[DateMention] = []
     taken: list[tuple[int, int]] = []
 
@@ -204,10 +217,15 @@ def find_dates(text: str, lang: Lang, today: date, hour: int | None = None) -> D
                 period.value, period.start, period.end, role, None, period.last, period.opens, period.closes
             )
         )
+    holiday_found = _holidays(text, lang, today, taken, found, holidays, country, skip, families=False)
     written_years = [int(m[1]) for m in _YEAR.finditer(text) if outside(taken, m.start(), m.end())]
     for spoken in find_spoken(text, today, month_of, taken, written_years[0] if written_years else None):
         role = spoken.role or _connector(text, spoken.start)
         found.append(DateMention(spoken.value, spoken.start, spoken.end, role, None, spoken.last))
+    if not holiday_found:
+        # A word that only starts holiday names ("Christmas") after the weekdays ("Friday"
+        # is a day, not Good Friday).
+        _holidays(text, lang, today, taken, found, holidays, country, skip, families=True)
     if not found and _RELATIVE_HINT.search(text):
         parsed = _dateparser(text, lang, today)
         if parsed is not None:
@@ -234,6 +252,68 @@ def find_dates(text: str, lang: Lang, today: date, hour: int | None = None) -> D
 
 
 _PERIODS = PeriodFinder(month_of, weekday_of)
+
+
+def _holidays(
+    text: str,
+    lang: Lang,
+    today: date,
+    taken: list[tuple[int, int]],
+    found: list[DateMention],
+    holidays: HolidayNames | None,
+    country: str | None,
+    skip: Sequence[tuple[int, int]],
+    *,
+    families: bool,
+) -> bool:
+    """Holidays named in the message, added to `found`; whether any was."""
+    if holidays is None:
+        return False
+    year, year_span = _year_hint(text, taken, today)
+    named = holidays.find(
+        text,
+        lang,
+        today,
+        country=country,
+        year=year,
+        past=past_tense(text),
+        skip=[*taken, *skip],
+        families=families,
+    )
+    added = False
+    for holiday in named:
+        if outside(taken, holiday.start, holiday.end):
+            taken.append((holiday.start, holiday.end))
+            last = holiday.dates[-1] if len(holiday.dates) > 1 else None
+            role = _connector(text, holiday.start)
+            found.append(DateMention(holiday.dates[0], holiday.start, holiday.end, role, None, last))
+            added = True
+            if year_span is not None:
+                taken.append(year_span)  # "Easter 2027": the year is the holiday's, not a period
+    return added
+
+
+_NEXT_YEAR_PHRASE = re.compile(
+    r"\b(?:next\s+year|järgmis\w*\s+aasta\w*|jargmis\w*\s+aasta\w*|следующ\w*\s+год\w*|в\s+следующем\s+году)\b",
+    re.I,
+)
+
+
+def _year_hint(
+    text: str, taken: list[tuple[int, int]], today: date
+) -> tuple[int | None, tuple[int, int] | None]:
+    """The year a holiday named in the message is meant in: a written year, "next year"
+    or "this year" (with the span it takes), or none."""
+    for m in _YEAR.finditer(text):
+        if outside(taken, m.start(), m.end()):
+            return int(m[1]), (m.start(), m.end())
+    for m in _NEXT_YEAR_PHRASE.finditer(text):
+        if outside(taken, m.start(), m.end()):
+            return today.year + 1, (m.start(), m.end())
+    for m in _THIS_YEAR.finditer(text):
+        if outside(taken, m.start(), m.end()):
+            return today.year, (m.start(), m.end())
+    return None, None
 
 
 def _dateparser(text: str, lang: Lang, today: date) -> date | None:

@@ -370,9 +370,12 @@ _SEASONS: list[tuple[int, tuple[str, ...]]] = [
     (6, ("summer", "suvi", "suve", "лет")),
     (9, ("autumn", "fall", "sugis", "осен")),
 ]
+# Season words and their case forms, not compounds ("talvevaheaeg", "kevadpüha" are
+# a school break and a holiday, not the season).
 _SEASON = re.compile(
-    r"\b(?:winter|spring|summer|autumn|talv\w*|kevad\w*|suvi|suve\w*|sugis\w*|зим\w*|весн\w*|весен\w*|"
-    r"летом|лето|летн\w*|осен\w*)\b",
+    r"\b(?:winter|spring|summer|autumn|"
+    r"talv(?:e|el|est|eni|eks|ine|isel)?|kevad(?:e|el|est|eni|eks|ine|isel)?|suvi|suve(?:l|st|ni|ks)?|suvine|"
+    r"sugis(?:e|el|est|eni|eks|ene|esel)?|зим\w*|весн\w*|весен\w*|летом|лето|летн\w*|осен\w*)\b",
     re.I,
 )
 

@@ -12,6 +12,7 @@ from datetime import UTC, date, datetime, time, tzinfo
 from loop_svc.extraction.addresses import find_address
 from loop_svc.extraction.countries import CountryNames
 from loop_svc.extraction.dates import DateFindings, DateMention, find_dates, iso_date, iso_datetime
+from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
 from loop_svc.extraction.languages import find_languages
 from loop_svc.extraction.relative import asks_for_upcoming, upcoming_range
@@ -111,8 +112,10 @@ class RuleExtractor:
         *,
         zone: tzinfo = UTC,
         now: Callable[[], datetime] | None = None,
+        holidays: HolidayNames | None = None,
     ) -> None:
         self._countries = countries
+        self._holidays = holidays
         self._zone = zone
         self._now = now
         if today is None:
@@ -147,7 +150,16 @@ class RuleExtractor:
         if not text:
             return {}
         replaced = _replaced_spans(text)
-        found = find_dates(text, language, self._today(), self._hour())
+        countries = [m for m in self._countries.find(text) if outside(replaced, m.start, m.end)]
+        found = find_dates(
+            text,
+            language,
+            self._today(),
+            self._hour(),
+            holidays=self._holidays,
+            country=countries[0].code if countries else None,
+            skip=[(m.start, m.end) for m in countries],
+        )
         taken: list[tuple[int, int]] = list(found.spans)
         window = find_window(text, found.spans)
         if window is not None:

@@ -314,3 +314,57 @@ def test_words_that_only_look_like_months_or_weekdays(countries: CountryNames) -
         "start": _utc(date(2026, 12, 3), time(0, 0)),
         "end": _utc(date(2026, 12, 3), time(23, 59, 59)),
     }
+
+
+def _named_holidays() -> list[tuple[str, str, str, date]]:
+    """Every holiday name the package has for Estonia (et, en) and Latvia (ru), in 2028."""
+    import holidays as holidays_lib
+
+    cases = []
+    for country, package_lang, lang in (("EE", "et", "et"), ("EE", "en_US", "en"), ("LV", "ru", "ru")):
+        for day, name in holidays_lib.country_holidays(country, years=2028, language=package_lang).items():
+            for one in name.split("; "):
+                if "(" not in one:  # the package's notes ("(выходной)") are not names people say
+                    cases.append((country, lang, one, day))
+    return cases
+
+
+@pytest.mark.parametrize(("country", "language", "name", "day"), _named_holidays())
+def test_holidays_by_name_in_three_languages(
+    countries: CountryNames, country: str, language: str, name: str, day: date
+) -> None:
+    from loop_svc.extraction.holiday_names import HolidayNames
+
+    names = _HOLIDAY_NAMES.setdefault("names", HolidayNames())
+    extractor = RuleExtractor(countries, today=lambda: date(2026, 12, 1), zone=TALLINN, holidays=names)  # type: ignore[arg-type]
+    code = {"EE": {"et": "Eestis", "en": "in Estonia"}, "LV": {"ru": "в Латвии"}}[country][language]
+    values = extractor.extract(f"{name.lower()} 2028 {code}", RANGE, language=language)  # type: ignore[arg-type]
+    assert values.get("validFrom") <= day.isoformat() <= values.get("validTo"), name  # type: ignore[operator]
+    assert date.fromisoformat(values["validTo"]) - date.fromisoformat(values["validFrom"]) <= timedelta(
+        days=3
+    )
+
+
+_HOLIDAY_NAMES: dict[str, object] = {}
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "start", "end"),
+    [
+        ("holidays in latvia over xmas christmas", "en", "2026-12-24", "2026-12-26"),
+        ("jõulude ajal Saksamaal", "et", "2026-12-25", "2026-12-26"),
+        ("праздники в Финляндии на Рождество", "ru", "2026-12-24", "2026-12-26"),
+        ("сочельник", "ru", "2026-12-24", "2026-12-24"),
+        ("when is easter monday in germany in 2027", "en", "2027-03-29", "2027-03-29"),
+        ("jõululaupäeval", "et", "2026-12-24", "2026-12-24"),
+    ],
+)
+def test_holiday_families_and_names_without_a_year(
+    countries: CountryNames, text: str, language: str, start: str, end: str
+) -> None:
+    from loop_svc.extraction.holiday_names import HolidayNames
+
+    names = _HOLIDAY_NAMES.setdefault("names", HolidayNames())
+    extractor = RuleExtractor(countries, today=lambda: date(2026, 12, 1), zone=TALLINN, holidays=names)  # type: ignore[arg-type]
+    values = extractor.extract(text, RANGE, language=language)  # type: ignore[arg-type]
+    assert (values.get("validFrom"), values.get("validTo")) == (start, end)
