@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from loop_svc import questions
+from loop_svc.constraints import clamp, too_long
 from loop_svc.defaults import Defaults
 from loop_svc.extraction.dialogue import Message, ParamExtractor, track
 from loop_svc.extraction.values import wants_out, yes_no
@@ -49,6 +50,8 @@ class PlannedCall:
 @dataclass(frozen=True)
 class Complete:
     calls: list[PlannedCall]
+    # Said before the answer: a value brought into the documented range ("at most 100").
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -148,7 +151,10 @@ class TurnLoop:
                 return done(Abandoned("declined"), None, {})
             session.state = SessionState.COLLECTING_PARAMS
 
+        offered, session.offered = session.offered, {}
         extracted, llm_calls = self._extract(session, message, history)
+        if offered and not extracted and yes_no(message) is True:
+            extracted = dict(offered)  # "yes" to the nearest period offered
         if session.turn_count > 1 and not extracted and wants_out(message):
             # "no", "cancel", "something else": the pending question is dropped, not repeated.
             return done(Abandoned("cancelled", questions.CANCELLED[lang]), None, {})
@@ -156,9 +162,23 @@ class TurnLoop:
         if self._defaults is not None:
             session.apply(self._defaults.fill(session.params, session.known))
         missing = session.missing()
+        long = too_long(session.params, session.known) if not missing else None
+        if long is not None:
+            # More than the API serves: say so and offer the nearest period, never the ISO question.
+            for values in session.collected.values():
+                for name in long.offer:
+                    values.pop(name, None)
+            session.offered = long.offer
+            session.asked = list(long.offer)
+            text = questions.too_long(long.limit_days, long.first, long.last, lang)
+            return done(NeedsInput(text, list(long.offer), session.endpoints_missing()), session, extracted)
         if not missing:
+            notes = []
+            for clamped in clamp(session.params, session.known):
+                session.apply({clamped.param.name: clamped.used})
+                notes.append(questions.clamped(clamped.param, clamped.given, clamped.low, clamped.high, lang))
             calls = [PlannedCall(e, dict(session.collected.get(e.name, {}))) for e in session.endpoints]
-            step = done(Complete(calls), None, extracted)
+            step = done(Complete(calls, notes), None, extracted)
             step.finished = session
             return step
         if session.turn_count >= session.max_turns:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 
 from loop_svc.schema import Concept, ParamSpec, date_pairs, name_words
 from loop_svc.shapes import describe
@@ -136,6 +137,48 @@ CALLER_UNAVAILABLE: dict[Lang, str] = {
     "et": "Vabandust, ma ei saanud praegu teenusega ühendust. Palun proovi hiljem uuesti.",
     "ru": "Извините, сейчас не удалось связаться с сервисом. Пожалуйста, попробуйте позже.",
 }
+
+
+_MONTHS: dict[Lang, list[str]] = {
+    "en": "January February March April May June July August September October November December".split(),
+    "et": "jaanuar veebruar märts aprill mai juuni juuli august september oktoober november detsember".split(
+        " "
+    ),
+    "ru": "января февраля марта апреля мая июня июля августа сентября октября ноября декабря".split(),
+}
+_TOO_LONG: dict[Lang, str] = {
+    "en": "I can look up at most {days} days at a time, so not that whole period at once. "
+    "Shall I show {first} – {last} instead? (yes/no) Or tell me another period of up to {days} days.",
+    "et": "Korraga saan vaadata kõige rohkem {days} päeva, seega mitte kogu seda perioodi korraga. "
+    "Kas näitan hoopis {first} – {last}? (jah/ei) Või nimeta mõni muu kuni {days}-päevane periood.",
+    "ru": "За один раз я могу посмотреть не больше {days} дней, поэтому не весь этот период сразу. "
+    "Показать вместо этого {first} – {last}? (да/нет) Или назовите другой период до {days} дней.",
+}
+_CLAMPED: dict[Lang, str] = {
+    "en": "I can give at most {high} at a time (you asked for {given}), so here are {high}.",
+    "et": "Korraga saan anda kõige rohkem {high} (küsisid {given}), seega siin on {high}.",
+    "ru": "За один раз я могу показать не больше {high} (вы просили {given}), поэтому вот {high}.",
+}
+_CLAMPED_LOW: dict[Lang, str] = {
+    "en": "The smallest number I can use is {low} (you asked for {given}).",
+    "et": "Väikseim arv, mida saan kasutada, on {low} (küsisid {given}).",
+    "ru": "Наименьшее возможное число — {low} (вы просили {given}).",
+}
+
+
+def spoken_date(day: date, lang: Lang) -> str:
+    month = _MONTHS[lang][day.month - 1]
+    return f"{day.day}. {month} {day.year}" if lang == "et" else f"{day.day} {month} {day.year}"
+
+
+def too_long(days: int, first: date, last: date, lang: Lang) -> str:
+    """The period asked for is longer than the API serves: the limit and the nearest period."""
+    return _TOO_LONG[lang].format(days=days, first=spoken_date(first, lang), last=spoken_date(last, lang))
+
+
+def clamped(param: ParamSpec, given: str, low: int, high: int, lang: Lang) -> str:
+    template = _CLAMPED_LOW if int(given) < low else _CLAMPED
+    return template[lang].format(given=given, low=low, high=high)
 
 
 def invalid_values(problems: Sequence[tuple[ParamSpec, str]], lang: Lang) -> str:

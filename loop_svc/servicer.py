@@ -111,6 +111,9 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             for event in convert.abandoned_events(result, step.llm_calls, step.original_query):
                 yield _response(event)
         else:
+            for note in result.notes:
+                for event in convert.token_events(note + "\n\n", turn_event_pb2.TOKEN_KIND_ANSWER):
+                    yield _response(event)
             calls = [Call(c.endpoint, c.params) for c in result.calls]
             relay = Turn(
                 turn.chat_id,

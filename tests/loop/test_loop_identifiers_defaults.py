@@ -176,3 +176,47 @@ def test_every_pending_question_has_a_way_out(extractor: RuleExtractor, reply: s
     out = loop.advance(step.session, reply)
     assert isinstance(out.result, Abandoned) and out.result.reason == "cancelled"
     assert out.session is None and out.result.reply
+
+
+WINDOW = [
+    ParamSpec(name="start", type="datetime", required=True, description="Start of the period (ISO 8601)"),
+    ParamSpec(
+        name="end",
+        type="datetime",
+        required=True,
+        description="End of the period, at most 7 days after start",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "said"),
+    [
+        ("prices for the whole of december", "en", "7 days"),
+        ("näita elektri hinda terve detsembri kohta", "et", "7 päeva"),
+        ("цены за весь декабрь", "ru", "7 дней"),
+    ],
+)
+def test_a_window_longer_than_the_api_serves_is_explained_and_the_nearest_offered(
+    countries: CountryNames, message: str, language: str, said: str
+) -> None:
+    extractor = RuleExtractor(countries, today=lambda: date(2026, 12, 1))
+    loop = TurnLoop(extractor)
+    endpoint = EndpointSpec(name="prices", params=WINDOW)
+    step = loop.advance(loop.new_session("c", [endpoint], language=language, original_query=message), message)  # type: ignore[arg-type]
+    assert isinstance(step.result, NeedsInput) and said in step.result.question
+    assert "YYYY" not in step.result.question and "AAAA" not in step.result.question
+    assert step.session is not None
+    accepted = loop.advance(step.session, {"en": "yes", "et": "jah", "ru": "да"}[language])
+    assert isinstance(accepted.result, Complete)
+    assert accepted.result.calls[0].params == {"start": "2026-12-01T00:00:00Z", "end": "2026-12-07T23:59:59Z"}
+
+
+def test_a_count_past_the_documented_range_is_brought_to_it_and_said(extractor: RuleExtractor) -> None:
+    loop = TurnLoop(extractor)
+    endpoint = EndpointSpec(name="votings", params=[COUNT])
+    step = loop.advance(
+        loop.new_session("c", [endpoint], language="en", original_query="x"), "show me 200 votings"
+    )
+    assert isinstance(step.result, Complete) and step.result.calls[0].params == {"limit": "100"}
+    assert "100" in step.result.notes[0] and "200" in step.result.notes[0]
