@@ -3,9 +3,12 @@ the continuation prompt, and the short messages that end a session."""
 
 from __future__ import annotations
 
+import gettext
 import re
 from collections.abc import Sequence
 from datetime import date
+
+import pycountry
 
 from loop_svc.schema import Concept, ParamSpec, date_pairs, name_words
 from loop_svc.shapes import describe
@@ -117,11 +120,6 @@ STORE_UNAVAILABLE: dict[Lang, str] = {
     "ru": "Извините, сейчас нет доступа к памяти разговора. "
     "Пожалуйста, отправьте сообщение ещё раз чуть позже.",
 }
-REJECTED: dict[Lang, str] = {
-    "en": "The service did not accept that value.",
-    "et": "Teenus ei võtnud seda väärtust vastu.",
-    "ru": "Сервис не принял это значение.",
-}
 CANCELLED: dict[Lang, str] = {
     "en": "OK, I've left that. What else can I help you with?",
     "et": "Selge, jätan selle pooleli. Millega saan veel aidata?",
@@ -179,6 +177,69 @@ def too_long(days: int, first: date, last: date, lang: Lang) -> str:
 def clamped(param: ParamSpec, given: str, low: int, high: int, lang: Lang) -> str:
     template = _CLAMPED_LOW if int(given) < low else _CLAMPED
     return template[lang].format(given=given, low=low, high=high)
+
+
+_REFUSED: dict[Lang, str] = {
+    "en": "The service does not accept {value} as {label}.",
+    "et": "Teenus ei võta väärtust {value} ({label}) vastu.",
+    "ru": "Сервис не принимает {value} ({label}).",
+}
+_AVAILABLE: dict[Lang, str] = {
+    "en": "It has: {values}. Shall I use {first} instead? (yes/no)",
+    "et": "Saadaval: {values}. Kas kasutan hoopis: {first}? (jah/ei)",
+    "ru": "Доступно: {values}. Использовать вместо этого {first}? (да/нет)",
+}
+_NUMBER_IN_ERROR = re.compile(r"(?<![\w.])\d{1,4}(?!\w|\.\d)")
+_CODE_EXAMPLE = re.compile(r"\b([A-Z]{2})\b")
+
+
+def _country_name(code: str, lang: Lang) -> str:
+    country = pycountry.countries.get(alpha_2=code)
+    if country is None:
+        return code
+    english = getattr(country, "common_name", None) or country.name
+    if lang == "en":
+        return english
+    translation = gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=[lang], fallback=True)
+    return translation.gettext(english)
+
+
+def _shown(param: ParamSpec, value: str, lang: Lang) -> str:
+    if param.concept is Concept.COUNTRY and len(value) == 2:
+        return _country_name(value.upper(), lang)
+    return value
+
+
+def available_values(param: ParamSpec, sent: str, error_body: str) -> list[str]:
+    """Values the service takes instead of `sent`: an enum's values, the codes the
+    description gives as examples (a country), or numbers its error names (a year)."""
+    if param.enum:
+        return [v for v in param.enum if v != sent]
+    if param.concept is Concept.COUNTRY:
+        return [c for c in dict.fromkeys(_CODE_EXAMPLE.findall(param.description)) if c != sent.upper()]
+    if param.concept in (Concept.YEAR, Concept.INTEGER, Concept.NUMBER):
+        numbers = [n for n in _NUMBER_IN_ERROR.findall(error_body) if n != sent]
+        if param.concept is Concept.YEAR:
+            numbers = [n for n in numbers if len(n) == 4]
+        return list(dict.fromkeys(numbers))[:3]
+    return []
+
+
+def refused(
+    missing: Sequence[ParamSpec], sent: dict[str, str], choices: dict[str, list[str]], lang: Lang
+) -> str:
+    """The service refused a value: which, and what it takes instead (offered), or the
+    question for it again — never the bare "did not accept"."""
+    parts = []
+    for param in missing:
+        value = _shown(param, sent.get(param.name, ""), lang)
+        parts.append(_REFUSED[lang].format(value=value, label=_noun(param, lang)))
+        options = [_shown(param, v, lang) for v in choices.get(param.name, [])]
+        if options:
+            parts.append(_AVAILABLE[lang].format(values=", ".join(options), first=options[0]))
+    if not any(choices.get(p.name) for p in missing):
+        parts.append(clarifying_question(missing, lang))
+    return " ".join(parts)
 
 
 def invalid_values(problems: Sequence[tuple[ParamSpec, str]], lang: Lang) -> str:

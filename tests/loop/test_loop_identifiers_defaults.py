@@ -220,3 +220,21 @@ def test_a_count_past_the_documented_range_is_brought_to_it_and_said(extractor: 
     )
     assert isinstance(step.result, Complete) and step.result.calls[0].params == {"limit": "100"}
     assert "100" in step.result.notes[0] and "200" in step.result.notes[0]
+
+
+def test_a_refused_value_is_explained_with_what_the_service_takes() -> None:
+    from loop_svc import questions
+
+    country = ParamSpec(
+        name="countryIsoCode", type="string", required=True, description="ISO code (e.g., EE for Estonia)"
+    )
+    year = ParamSpec(
+        name="calculationYear", type="integer", required=True, description="The tax year (e.g., 2026)"
+    )
+    assert questions.available_values(country, "FI", '{"errors": {"countryIsoCode": ["not supported"]}}') == [
+        "EE"
+    ]
+    assert questions.available_values(year, "2024", '{"detail": "The tax applies from 2025."}') == ["2025"]
+    for lang, name in (("en", "Estonia"), ("et", "Eesti"), ("ru", "Эстония")):
+        text = questions.refused([country], {"countryIsoCode": "FI"}, {"countryIsoCode": ["EE"]}, lang)  # type: ignore[arg-type]
+        assert name in text and "did not accept" not in text
