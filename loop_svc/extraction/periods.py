@@ -296,7 +296,8 @@ def _bare_month_word(word: str, text: str, start: int, end: int) -> bool:
         # The verbs are far more common: "in May", "May 2027", "March" with a capital.
         preposition = re.search(r"\b(?:in|of|during|until|till|from|since|by|to|and)\s+$", before, re.I)
         year_after = re.match(r"\s*(?:of\s+)?(?:\d{4}|next|this|last)\b", after, re.I)
-        return bool(preposition or year_after or word[0].isupper())
+        opens_sentence = not text[:start].strip() or text[:start].rstrip()[-1] in ".!?"
+        return bool(preposition or year_after or (word[0].isupper() and not opens_sentence))
     return True
 
 

@@ -161,7 +161,9 @@ class RuleExtractor:
             skip=[(m.start, m.end) for m in countries],
         )
         taken: list[tuple[int, int]] = list(found.spans)
-        window = find_window(text, found.spans)
+        # A time of day is a window only for a datetime range; clock times stay free otherwise.
+        timed = any(a.concept is Concept.DATETIME for a, _ in date_pairs(params))
+        window = find_window(text, found.spans) if timed else None
         if window is not None:
             taken.append((window.start, window.end))
         values: dict[str, str] = {}
@@ -524,6 +526,16 @@ _ORDER_BEFORE = re.compile(rf"\b{_ORDER}\s+$", re.I)
 _ORDER_AFTER = re.compile(rf"\s+{_ORDER}\b", re.I)
 
 
+def _names_counted(after: str, param: ParamSpec) -> bool:
+    """Whether the word after a number is what the parameter counts ("200 votings" for
+    "How many of the most recent votings to return")."""
+    following = re.match(r"\s*([^\W\d_]{4,})", after)
+    if following is None:
+        return False
+    head = following.group(1).lower()[:5]
+    return any(w.lower().startswith(head) for w in re.findall(r"[^\W\d_]{4,}", param.description))
+
+
 def _count(text: str, param: ParamSpec, taken: list[tuple[int, int]], asked_alone: bool) -> str | None:
     """An integer: the reply to a question only about it, a number next to a word of
     the parameter's name ("limit 5"), or a count of people, seats or rooms."""
@@ -540,7 +552,12 @@ def _count(text: str, param: ParamSpec, taken: list[tuple[int, int]], asked_alon
         for number in found:
             before = text[max(0, number.start - 25) : number.start]
             after = text[number.end : number.end + 25]
-            if _ORDER_BEFORE.search(before) or _ORDER_AFTER.match(after) or len(found) == 1:
+            if (
+                _ORDER_BEFORE.search(before)
+                or _ORDER_AFTER.match(after)
+                or _names_counted(after, param)
+                or len(found) == 1
+            ):
                 taken.append((number.start, number.end))
                 return number.value
     counting = set(param.words) & _COUNTING_WORDS
