@@ -10,10 +10,13 @@ CHROMIUM := /usr/bin/chromium
 
 TOOLS := .venv-tools
 TOOLS_STAMP := $(TOOLS)/.installed
-# The image's registry and tag live in one place: deploy/k8s/components/image/kustomization.yaml.
-IMAGE = $(shell awk '/newName:/{n=$$2} /newTag:/{t=$$2} END{print n ":" t}' deploy/k8s/components/image/kustomization.yaml)
+# The images' registry and tag live in one place: deploy/k8s/components/image/kustomization.yaml.
+IMAGES_FILE := deploy/k8s/components/image/kustomization.yaml
+image_ref = $(shell awk '/- name:/{m=($$3=="$(1)")} m&&/newName:/{n=$$2} m&&/newTag:/{t=$$2} END{print n ":" t}' $(IMAGES_FILE))
+IMAGE = $(call image_ref,atc-mesh)
+DEVTOOLS_IMAGE = $(call image_ref,atc-mesh-devtools)
 
-.PHONY: run test lint typecheck proto format bench constraints clean tools image push
+.PHONY: run test test-fast lint typecheck proto format bench constraints clean tools image push
 
 # Every dependency is pinned by constraints.txt (the whole set, transitive ones included).
 $(STAMP): pyproject.toml constraints.txt
@@ -34,6 +37,11 @@ $(CHROMIUM):
 test: $(STAMP) $(TOOLS_STAMP) $(CHROMIUM)
 	$(BIN)/python -m pytest
 
+## The fast lane (unit + integration, no whole-mesh, reliability or gate tests): for the
+## edit-test loop. `make test` stays the gate and runs everything.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "unit or integration"
+
 ## The tools venv for tests/test_deploy.py (kubernetes-validate, xds-protos): apart from
 ## .venv because their top-level packages clash with the mesh's.
 $(TOOLS_STAMP): deploy/tools-requirements.txt
@@ -44,14 +52,16 @@ $(TOOLS_STAMP): deploy/tools-requirements.txt
 
 tools: $(TOOLS_STAMP)
 
-## Build the one image of the mesh (context: this folder). Needs a Docker engine,
-## which this development machine does not have.
+## Build the mesh's images (context: this folder): the runtime image and the devtools one
+## (demo APIs, `atc seed`). Needs a Docker engine, which this development machine does not have.
 image:
-	@docker info >/dev/null 2>&1 || { echo "make image: no Docker engine reachable here; where one runs: docker build -f deploy/Dockerfile -t $(IMAGE) ." >&2; exit 1; }
-	docker build -f deploy/Dockerfile -t $(IMAGE) .
+	@docker info >/dev/null 2>&1 || { echo "make image: no Docker engine reachable here; where one runs: docker build -f deploy/Dockerfile --target runtime -t $(IMAGE) . && docker build -f deploy/Dockerfile --target devtools -t $(DEVTOOLS_IMAGE) ." >&2; exit 1; }
+	docker build -f deploy/Dockerfile --target runtime -t $(IMAGE) .
+	docker build -f deploy/Dockerfile --target devtools -t $(DEVTOOLS_IMAGE) .
 
 push: image
 	docker push $(IMAGE)
+	docker push $(DEVTOOLS_IMAGE)
 
 ## buf lint + buf format + ruff + mypy.
 lint: $(STAMP)

@@ -294,6 +294,8 @@ def language_ok(text: str, language: str) -> bool:
     """Is the reply in `language`? Judged by the words only one of the three languages
     uses, so quoted names (Estonian street names, bill titles) do not decide it."""
     words = re.findall(r"[a-zA-ZõäöüšžÕÄÖÜŠŽ']+|[\u0400-\u04ff]+", text)
+    if not words:
+        return True  # a bare number or code is in no language
     lower = [w.lower() for w in words]
     cyrillic = sum(1 for w in words if "\u0400" <= w[0] <= "\u04ff" and len(w) > 2)
     english = sum(1 for w in lower if w in _ENGLISH_MARKERS)

@@ -12,9 +12,14 @@ token it was given. Cases written for a fixed day (`today`) run the mesh under
 libfaketime at 10:00 Europe/Tallinn on that day (Debian's `faketime`); without it such
 cases are refused rather than judged on the wrong calendar.
 
+With `--llm MODEL` (any litellm model name, e.g. `openai/gpt-4o-mini`, with
+`--llm-api-base URL` and `--llm-api-key KEY` or the env vars ATC_EVAL_LLM_*), every service
+of the mesh is configured with that model, so a team with a model measures what it buys;
+the JSON line then reports `llm_calls_per_turn` (the deterministic figures stay the default).
+
 Prints a line per failed case (`-v`: every case), pass rates by language, category,
 shape and tag, and as its LAST LINE one JSON object: `passed`, `cases`, `pass_rate`,
-`by_language`, `by_category`, `by_shape`, `by_tag`, `turn_pass_rate`.
+`by_language`, `by_category`, `by_shape`, `by_tag`, `turn_pass_rate`, `llm_calls_per_turn`.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import argparse
 import asyncio
 import http.cookiejar
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -108,6 +114,7 @@ class TurnRecord:
     verdict: Verdict
     status: int
     seconds: float
+    llm_calls: int = 0
 
 
 @dataclass
@@ -147,7 +154,9 @@ async def run_case(client: httpx.AsyncClient, case: DialogueCase) -> CaseResult:
             payload = {"error": {"message": f"HTTP {response.status_code} {message}"}}
         observed = Observed.from_response(payload)
         verdict = judge_turn(turn.expect, observed, case.language)
-        result.turns.append(TurnRecord(turn.user, observed, verdict, response.status_code, seconds))
+        llm_calls = int(payload.get("llmCalls") or 0) if isinstance(payload, dict) else 0
+        record = TurnRecord(turn.user, observed, verdict, response.status_code, seconds, llm_calls)
+        result.turns.append(record)
         history += [
             {"role": "user", "content": turn.user},
             {"role": "assistant", "content": observed.content},
@@ -168,17 +177,39 @@ def faketime_env(day: date) -> dict[str, str]:
     }
 
 
+# The services that take a model (each its own env prefix).
+LLM_SERVICES = ("CLASSIFIER", "LOOP", "CALLER", "INDEXER")
+
+
+@dataclass(frozen=True)
+class ModelChoice:
+    model: str
+    api_base: str = ""
+    api_key: str = ""
+
+    def env(self) -> dict[str, str]:
+        env: dict[str, str] = {}
+        for service in LLM_SERVICES:
+            env[f"ATC_{service}_LLM_MODEL"] = self.model
+            if self.api_base:
+                env[f"ATC_{service}_LLM_API_BASE"] = self.api_base
+            if self.api_key:
+                env[f"ATC_{service}_LLM_API_KEY"] = self.api_key
+        return env
+
+
 @asynccontextmanager
-async def mesh_for(day: date | None) -> AsyncIterator[str]:
-    """`atc up` on free ports (pinned to `day` when given); yields the chat URL."""
-    env: dict[str, str] = {}
+async def mesh_for(day: date | None, model: ModelChoice | None = None) -> AsyncIterator[str]:
+    """`atc up` on free ports (pinned to `day` when given, every service on `model` when
+    given); yields the chat URL."""
+    env: dict[str, str] = model.env() if model is not None else {}
     if day is not None and day != datetime.now(LOCAL_ZONE).date():
         if not LIBFAKETIME.exists():  # noqa: ASYNC240 - once, before the mesh starts
             raise SystemExit(
                 f"cases are written for {day}: install Debian's faketime (apt-get install faketime) "
                 "so the mesh runs on that day"
             )
-        env = faketime_env(day)
+        env |= faketime_env(day)
     data_dir = Path(tempfile.mkdtemp(prefix="atc-eval-dialogues-"))
     try:
         async with atc_up(free_port(), data_dir, env=env) as mesh:
@@ -187,7 +218,9 @@ async def mesh_for(day: date | None) -> AsyncIterator[str]:
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
-async def run_all(cases: Sequence[DialogueCase], concurrency: int, on_done: Any = None) -> list[CaseResult]:
+async def run_all(
+    cases: Sequence[DialogueCase], concurrency: int, on_done: Any = None, model: ModelChoice | None = None
+) -> list[CaseResult]:
     results: list[CaseResult] = []
     by_day: dict[date | None, list[DialogueCase]] = defaultdict(list)
     for case in cases:
@@ -202,7 +235,7 @@ async def run_all(cases: Sequence[DialogueCase], concurrency: int, on_done: Any 
         return done
 
     for day, day_cases in by_day.items():
-        async with mesh_for(day) as url, _client(url) as client:
+        async with mesh_for(day, model) as url, _client(url) as client:
             results += await asyncio.gather(*(one(client, c) for c in day_cases))
     return results
 
@@ -235,6 +268,7 @@ def summarise(results: Sequence[CaseResult]) -> dict[str, Any]:
         "by_shape": _grouped(results, lambda c: [c.shape] if c.shape else []),
         "by_language_shape": _grouped(results, lambda c: [f"{c.language}:{c.shape}"] if c.shape else []),
         "by_tag": _grouped(results, lambda c: list(c.tags)),
+        "llm_calls_per_turn": _rate(sum(t.llm_calls for t in turns), len(turns)),
         "turn_seconds_p50": (round(sorted(t.seconds for t in turns)[len(turns) // 2], 3) if turns else None),
     }
 
@@ -286,6 +320,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--concurrency", type=int, default=4, help="chats at once (default 4)")
     parser.add_argument("--transcripts", type=Path, help="write every transcript and verdict (JSONL)")
     parser.add_argument("--json", action="store_true", help="only the JSON line")
+    parser.add_argument(
+        "--llm", default=os.environ.get("ATC_EVAL_LLM_MODEL", ""), help="a litellm model for all"
+    )
+    parser.add_argument("--llm-api-base", default=os.environ.get("ATC_EVAL_LLM_API_BASE", ""))
+    parser.add_argument("--llm-api-key", default=os.environ.get("ATC_EVAL_LLM_API_KEY", ""))
     parser.add_argument("-v", "--verbose", action="store_true", help="a line for every case")
     return parser.parse_args(argv)
 
@@ -308,7 +347,8 @@ def main(argv: Sequence[str] | None = None, *, pattern: str = "dialogues_*.jsonl
         why = next((t.verdict.reasons for t in result.turns if not t.verdict.passed), [])
         print(f"{mark} {result.case.id} [{result.case.category}] {'; '.join(why)[:200]}", flush=True)
 
-    results = asyncio.run(run_all(cases, args.concurrency, report))
+    model = ModelChoice(args.llm, args.llm_api_base, args.llm_api_key) if args.llm else None
+    results = asyncio.run(run_all(cases, args.concurrency, report, model))
     results.sort(key=lambda r: r.case.id)
     if args.transcripts:
         args.transcripts.parent.mkdir(parents=True, exist_ok=True)

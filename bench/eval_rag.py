@@ -11,7 +11,7 @@ folder), then for every question of `--questions` (default tests/data/rag_questi
 - service_false_claims: knowledge questions the SERVICE gate would take (must be 0), and
   service_matched: the service's own questions it takes.
 
-    .venv/bin/python -m bench.eval_rag [--catalog DIR] [--questions FILE] [--sweep]
+    .venv/bin/python -m bench.eval_rag [--catalog DIR] [--questions FILE] [--sweep] [--sloppy]
 
 The last line printed is one JSON object.
 """
@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import itertools
 import json
+import re
 import tempfile
 from collections import defaultdict
 from pathlib import Path
@@ -31,8 +32,10 @@ from classifier_svc.app import router_policy
 from classifier_svc.candidates import Candidate
 from classifier_svc.catalogue_adapters import knowledge_passages, service_candidates
 from classifier_svc.passages import Passage
+from classifier_svc.rag_aspects import fold
 from classifier_svc.rag_extractive import ExtractiveAnswerer
 from classifier_svc.rag_gate import RagGate
+from classifier_svc.rag_lexical import WordMatcher, with_lexical_evidence
 from classifier_svc.service_gate import Thresholds, assess
 from classifier_svc.settings import ClassifierSettings
 from devtools.launcher.mesh import KNOWLEDGE_DIR, SERVICES_FILE
@@ -57,9 +60,21 @@ SERVICE_QUESTIONS = [
 SEARCH_LIMIT = 8
 
 
-def passages_of(result: SearchResult) -> list[Passage]:
-    """The passages the classifier reads, through the same conversions as the mesh."""
-    return knowledge_passages(search_response(result))
+MATCHER = WordMatcher()
+# --stems-only: the indexer's stem counts alone (as before typo-tolerant evidence), to compare.
+LEXICAL_EVIDENCE = True
+
+
+def passages_of(result: SearchResult, query: str = "") -> list[Passage]:
+    """The passages the classifier reads, through the same conversions as the mesh
+    (IndexerKnowledgeSearch: the indexer's hits with typo-tolerant lexical evidence)."""
+    passages = knowledge_passages(search_response(result))
+    return with_lexical_evidence(query, passages, MATCHER) if query and LEXICAL_EVIDENCE else passages
+
+
+def sloppy(question: str) -> str:
+    """The question as typed in a hurry: lower case, no diacritics, no punctuation."""
+    return re.sub(r"[?!.,:;]", "", fold(question))
 
 
 def candidates_of(result: SearchResult) -> list[Candidate]:
@@ -163,11 +178,13 @@ async def main(catalog: Path, questions: list[dict[str, Any]], sweep: bool) -> d
                 )
                 services = await catalogue.search("service", query=question["question"], limit=5)
                 # The service layer's rival search uses the router's search limit (5).
-                searched.append((question, passages_of(knowledge), candidates_of(services)))
+                searched.append(
+                    (question, passages_of(knowledge, question["question"]), candidates_of(services))
+                )
             service_searched = [
                 (
                     candidates_of(await catalogue.search("service", query=q, limit=5)),
-                    passages_of(await catalogue.search("knowledge", query=q, limit=5)),
+                    passages_of(await catalogue.search("knowledge", query=q, limit=5), q),
                 )
                 for q in SERVICE_QUESTIONS
             ]
@@ -193,8 +210,17 @@ def cli() -> None:
     parser.add_argument("--catalog", type=Path, default=KNOWLEDGE_DIR, help="knowledge folder to ingest")
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--sweep", action="store_true", help="also try a grid of RAG gate thresholds")
+    parser.add_argument(
+        "--sloppy", action="store_true", help="the questions lower case, without diacritics and punctuation"
+    )
+    parser.add_argument("--stems-only", action="store_true", help="the indexer's stem counts only")
     args = parser.parse_args()
-    result = asyncio.run(main(args.catalog, read_questions(args.questions), args.sweep))
+    global LEXICAL_EVIDENCE
+    LEXICAL_EVIDENCE = not args.stems_only
+    questions = read_questions(args.questions)
+    if args.sloppy:
+        questions = [q | {"question": sloppy(q["question"])} for q in questions]
+    result = asyncio.run(main(args.catalog, questions, args.sweep))
     for miss in result.pop("misses"):
         print("miss:", miss)
     print(json.dumps(result, ensure_ascii=False))

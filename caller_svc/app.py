@@ -51,7 +51,7 @@ def answer_writer(
 ) -> AnswerWriter:
     """The DSPy formatters when a model is configured (or handed in), else the deterministic one."""
     if lm is None:
-        lm = build_lm(settings.llm_config(), telemetry=telemetry)
+        lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir, telemetry=telemetry)
     if lm is None:
         return DeterministicAnswers(formatter)
     from caller_svc.llm_formatter import LlmAnswers  # imports dspy: only with a model

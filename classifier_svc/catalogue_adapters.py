@@ -18,6 +18,7 @@ from classifier_svc.candidates import Candidate
 from classifier_svc.deadlines import lookup_timeout
 from classifier_svc.passages import Passage
 from classifier_svc.query_vectors import QueryVectors
+from classifier_svc.rag_lexical import WordMatcher, with_lexical_evidence
 
 SERVICE_TYPE = "service"
 Found = TypeVar("Found")
@@ -150,5 +151,19 @@ class IndexerServiceSearch(CollectionSearch[Candidate]):
 class IndexerKnowledgeSearch(CollectionSearch[Passage]):
     collection = indexer_pb2.COLLECTION_KNOWLEDGE
 
+    def __init__(
+        self,
+        stub: indexer_pb2_grpc.IndexerServiceStub,
+        timeout: float,
+        vectors: QueryVectors | None = None,
+        matcher: WordMatcher | None = None,
+    ) -> None:
+        super().__init__(stub, timeout, vectors)
+        self._matcher = matcher or WordMatcher()
+
     def found(self, response: indexer_pb2.SearchResponse) -> list[Passage]:
         return knowledge_passages(response)
+
+    async def search(self, query: str, limit: int) -> list[Passage]:
+        # Citizens' typos and missing diacritics still count as the passage's words.
+        return with_lexical_evidence(query, await super().search(query, limit), self._matcher)

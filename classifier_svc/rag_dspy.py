@@ -50,9 +50,13 @@ def _signature() -> Any:
 
     class AnswerFromPassages(dspy.Signature):
         """Answer a citizen's question about public services using only the numbered
-        passages. Cite every passage you use as [n] right after the sentence it supports.
-        If the passages do not answer the question, say that you do not know.
-        Write the answer in the requested language, briefly and plainly."""
+        passages. Answer exactly what is asked — each aspect of it (how long, how much,
+        which documents, where, online or not, who can, what to do if lost, validity) from
+        the passage that says it, not from a passage that merely shares words. Start the
+        answer to a yes/no question with yes or no when the passages settle it. For an
+        aspect no passage states, say plainly that the page does not say it. Cite every
+        passage you use as [n] right after the sentence it supports. Write the answer in
+        the requested language, briefly and plainly."""
 
         question: str = dspy.InputField()
         passages: str = dspy.InputField(desc="numbered passages: [n] title — section: text")

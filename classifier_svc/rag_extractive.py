@@ -1,27 +1,110 @@
-"""The RAG answer without an LLM: the best passage's sentences that address the
-question, in the passage's own language, led by where they come from.
+"""The RAG answer without an LLM: for each aspect the question asks, the sentences of the
+page that say it; plainly, the aspects the page does not say; yes or no first when the
+page settles a yes/no question; the source at the end.
 
-Sentences are scored by the question's content words they contain (by stem); the
-best ones are kept in their original order, so the answer reads like the source.
+The question is split into its clauses (classifier_svc.rag_aspects.split_question), each
+with its aspects. Every sentence of the page is scored per aspect: the aspect's evidence
+in it (a duration for "how long", an amount or a fee for "how much", an online channel
+for "can I … online"), the section heading naming the aspect ("Processing time",
+"Kui palju ja kui kaua"), and the question's own words found in it (typo-tolerant,
+classifier_svc.rag_lexical). A clause without an aspect ("is the working day before
+Christmas Eve shorter?") is answered by the fewest sentences that contain its words.
+The page's own words are quoted, in the page's language; the frame (yes/no, what the
+page does not say, the source line) is in the citizen's language.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from classifier_svc.passages import Passage
+from classifier_svc.rag_aspects import (
+    Aspect,
+    QuestionPart,
+    automatic,
+    evidence,
+    fold,
+    heading_cues,
+    in_person_only,
+    negated,
+    split_question,
+)
+from classifier_svc.rag_lexical import WordMatcher
 from services.language import Lang, parse_lang
-from services.text import STOPWORDS, Stemmer, content_words, split_sentences, tokenize
+from services.text import Stemmer, split_sentences
 
-MAX_SENTENCES = 4
-MAX_CHARS = 700
+# Sentences one aspect is answered with, at most; and one clause without an aspect.
+MAX_ASPECT_SENTENCES = 3
+MAX_PLAIN_SENTENCES = 2
+# A clause's own words (those not in the page title) the chosen sentences must contain
+# to be its answer at all, and to settle a yes/no question: this share, or at least two.
+RELATED_SHARE = 0.5
+RELATED_WORDS = 2
 
-_LEAD: dict[Lang, str] = {
-    "en": "According to “{title}”:",
-    "et": "Allika „{title}“ järgi:",
-    "ru": "Согласно «{title}»:",
+# Aspects whose answer is a list of things (where, what is needed, who): every sentence
+# of the section that speaks of it; the others are one statement and its qualifier.
+_LISTING = {Aspect.HOW, Aspect.DOCUMENTS, Aspect.ELIGIBILITY, Aspect.LOST, Aspect.AFTER, Aspect.DEFINITION}
+
+_YES: dict[Lang, str] = {"en": "Yes.", "et": "Jah.", "ru": "Да."}
+_NO: dict[Lang, str] = {"en": "No.", "et": "Ei.", "ru": "Нет."}
+_SOURCE: dict[Lang, str] = {"en": "Source", "et": "Allikas", "ru": "Источник"}
+_NOT_SAID: dict[Lang, str] = {
+    "en": "The page does not say {what}.",
+    "et": "Lehel ei ole kirjas, {what}.",
+    "ru": "На странице не указано, {what}.",
 }
+_WHAT: dict[Aspect, dict[Lang, str]] = {
+    Aspect.TIME: {
+        "en": "how long it takes",
+        "et": "kui kaua see aega võtab",
+        "ru": "сколько времени это занимает",
+    },
+    Aspect.VALIDITY: {"en": "how long it is valid", "et": "kui kaua see kehtib", "ru": "какой срок действия"},
+    Aspect.COST: {"en": "how much it costs", "et": "kui palju see maksab", "ru": "сколько это стоит"},
+    Aspect.DOCUMENTS: {
+        "en": "which documents are needed",
+        "et": "milliseid dokumente on vaja",
+        "ru": "какие документы нужны",
+    },
+    Aspect.HOW: {
+        "en": "how or where to apply",
+        "et": "kuidas või kus taotleda",
+        "ru": "как или где подать заявление",
+    },
+    Aspect.ONLINE: {
+        "en": "whether it can be done online",
+        "et": "kas seda saab teha internetis",
+        "ru": "можно ли сделать это онлайн",
+    },
+    Aspect.ELIGIBILITY: {"en": "who can do it", "et": "kes seda teha saab", "ru": "кто может это сделать"},
+    Aspect.LOST: {
+        "en": "what to do if it is lost or stolen",
+        "et": "mida teha, kui see on kadunud või varastatud",
+        "ru": "что делать при утере или краже",
+    },
+    Aspect.COLLECT: {"en": "where to collect it", "et": "kust selle kätte saab", "ru": "где это получить"},
+    Aspect.AFTER: {"en": "what happens next", "et": "mis edasi saab", "ru": "что происходит дальше"},
+    Aspect.WHEN: {"en": "when to do it", "et": "millal seda teha", "ru": "когда это делать"},
+    Aspect.DEFINITION: {"en": "what it is", "et": "mis see on", "ru": "что это такое"},
+}
+_NO_AMOUNT: dict[Lang, str] = {
+    "en": "The page does not say the exact amount.",
+    "et": "Täpset summat lehel ei ole.",
+    "ru": "Точная сумма на странице не указана.",
+}
+_NOT_ANSWERED: dict[Lang, str] = {
+    "en": "The page “{title}” does not answer this; it covers: {sections}.",
+    "et": "Leht „{title}“ sellele ei vasta; seal on juttu teemadel: {sections}.",
+    "ru": "На странице «{title}» ответа на это нет; там говорится о следующем: {sections}.",
+}
+_OTHER_LANGUAGE: dict[Lang, str] = {
+    "en": "This is answered only on a page in another language:",
+    "et": "Sellele vastab ainult teises keeles leht:",
+    "ru": "Ответ есть только на странице на другом языке:",
+}
+_QUOTE: dict[Lang, str] = {"en": "“{}”", "et": "„{}“", "ru": "«{}»"}
 
 
 @dataclass(frozen=True)
@@ -29,62 +112,268 @@ class ExtractiveAnswer:
     text: str
     # The passages the sentences were taken from.
     used: list[Passage]
+    # The asked aspects the page does not say (a cost without an amount counts).
+    uncovered: tuple[Aspect, ...] = ()
+    # "yes" or "no" when a yes/no question was settled.
+    verdict: str | None = None
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    text: str
+    passage: Passage
+    order: tuple[int, int]  # (passage position on the page, sentence position)
+
+
+@dataclass
+class _PartAnswer:
+    page: list[Passage]
+    sentences: list[_Sentence] = field(default_factory=list)
+    uncovered: list[Aspect] = field(default_factory=list)
+    no_amount: bool = False
+    verdict: str | None = None
+    unanswered: bool = False
+
+
+_ALTERNATIVE = re.compile(r"(?<!\w)(?:or|voi|или)(?!\w)")
+
+
+def page_of(passage: Passage) -> str:
+    """The source document a passage belongs to (its id without the "#n" chunk number)."""
+    return passage.document_id.rsplit("#", 1)[0]
+
+
+def _chunk_number(passage: Passage) -> int:
+    tail = passage.document_id.rsplit("#", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
 
 
 class ExtractiveAnswerer:
     def __init__(self, stemmer: Stemmer | None = None) -> None:
-        self._stemmer = stemmer or Stemmer()
+        self._words = WordMatcher(stemmer or Stemmer())
 
-    def answer(self, question: str, passages: Sequence[Passage], lang: Lang) -> ExtractiveAnswer:
-        """`passages` best first (non-empty). Passages in the question's language are
-        preferred; the answer is in the language of the passage it quotes."""
-        same_language = [p for p in passages if p.language == lang] or list(passages)
-        top = same_language[0]
-        # Within the best document, the section whose heading echoes the question's own
-        # words ("How to apply" for "How do I apply…?", "Kuidas taotleda") answers it;
-        # question words are stopwords, so they are compared as plain words here.
-        document = [p for p in same_language if p.title == top.title]
-        best = max(document, key=lambda p: (self._heading_overlap(question, p.section), -document.index(p)))
-        sentences = self._best_sentences(question, best)
-        passage_lang = parse_lang(best.language) or lang
-        lead = _LEAD[passage_lang].format(title=best.title or best.section or best.document_id)
-        return ExtractiveAnswer(f"{lead}\n\n{' '.join(sentences)}", [best])
+    def answer(
+        self,
+        question: str,
+        passages: Sequence[Passage],
+        lang: Lang,
+        part_passages: Sequence[Sequence[Passage]] | None = None,
+    ) -> ExtractiveAnswer:
+        """`passages` best first (non-empty); `part_passages`, when given, the passages
+        retrieved for each clause of split_question(question), best first. Pages in the
+        question's language are preferred."""
+        pool = _preferred(passages, lang)
+        parts = split_question(question)
+        answers: list[tuple[QuestionPart, _PartAnswer]] = []
+        for position, part in enumerate(parts):
+            found = part_passages[position] if part_passages and position < len(part_passages) else ()
+            candidates = _preferred(found, lang) if found else pool
+            page = self._page(page_of(candidates[0]), [*candidates, *pool, *passages])
+            answers.append((part, self._answer_part(part, page)))
+        return self._compose(answers, lang)
 
-    def _heading_overlap(self, question: str, heading: str) -> int:
-        """How well a section heading echoes the question: the same question word first
-        ("How do I…" / "How to apply", "Kuidas…" / "Kuidas taotleda", "Как…" / "Как
-        подать") counts most, then shared words and stems."""
-        if not heading:
-            return 0
-        question_words, heading_words = tokenize(question), tokenize(heading)
-        if not question_words or not heading_words:
-            return 0
-        same_opening = question_words[0] == heading_words[0] and question_words[0] in STOPWORDS
-        stems = {s for w in question_words for s in self._stemmer.terms(w)}
-        shared = len(set(question_words) & set(heading_words)) + len(
-            stems & set(self._stemmer.terms(heading))
-        )
-        return 3 * same_opening + shared
+    # --- one clause ----------------------------------------------------------------
 
-    def _best_sentences(self, question: str, passage: Passage) -> list[str]:
-        """A short section is quoted whole (it was chosen because it answers the question);
-        a long one is trimmed to the sentences sharing most words with the question,
-        kept in their original order."""
-        sentences = split_sentences(passage.text.replace("\n\n", " "))
-        if sum(len(s) for s in sentences) <= MAX_CHARS and len(sentences) <= MAX_SENTENCES:
-            return sentences
-        question_stems = {s for w in content_words(question) for s in self._stemmer.terms(w)}
-        scored = [
-            (len(question_stems & set(self._stemmer.terms(sentence))), position, sentence)
-            for position, sentence in enumerate(sentences)
+    def _page(self, page: str, passages: Sequence[Passage]) -> list[Passage]:
+        seen: dict[tuple[str, str], Passage] = {}
+        for passage in passages:
+            key = (passage.document_id, passage.text)
+            if page_of(passage) == page and key not in seen:
+                seen[key] = passage
+        return sorted(seen.values(), key=_chunk_number)
+
+    def _answer_part(self, part: QuestionPart, page: list[Passage]) -> _PartAnswer:
+        sentences = [
+            _Sentence(text, passage, (p, s))
+            for p, passage in enumerate(page)
+            for s, text in enumerate(split_sentences(passage.text.replace("\n\n", " ")))
         ]
-        chosen: list[tuple[int, str]] = []
-        length = 0
-        for score, position, sentence in sorted(scored, key=lambda s: (-s[0], s[1])):
-            if len(chosen) >= MAX_SENTENCES or (chosen and score == 0):
+        result = _PartAnswer(page)
+        title_words = self._words.words(page[0].title)
+        question_words = self._words.words(part.text)
+        own_words = {w for w in question_words if not self._words.match(w, title_words)} or question_words
+        if part.aspects:
+            for aspect in part.aspects:
+                self._answer_aspect(aspect, part, sentences, result)
+        else:
+            chosen = self._covering(own_words, sentences)
+            if not chosen or not self._related(own_words, chosen):
+                result.unanswered = True
+            else:
+                result.sentences += chosen
+        if part.yes_no and not result.unanswered:
+            result.verdict = self._verdict(part, own_words, title_words, sentences, result)
+        result.sentences = sorted(dict.fromkeys(result.sentences), key=lambda s: s.order)
+        return result
+
+    def _related(self, words: set[str], sentences: Sequence[_Sentence]) -> bool:
+        covered: set[str] = set()
+        for sentence in sentences:
+            covered |= self._found(words, sentence)
+        return len(covered) >= min(RELATED_WORDS, len(words)) or len(covered) >= RELATED_SHARE * len(words)
+
+    def _found(self, words: set[str], sentence: _Sentence) -> set[str]:
+        """Those of `words` in the sentence or its section heading (the heading sums up
+        its sentences: "Who needs a passport")."""
+        return self._words.found(words, self._words.words(f"{sentence.text} {sentence.passage.section}"))
+
+    def _score(self, aspect: Aspect, part: QuestionPart, sentence: _Sentence) -> tuple[float, int]:
+        strength = evidence(aspect, sentence.text).strength
+        heading = aspect in heading_cues(sentence.passage.section)
+        shared = len(self._found(self._words.words(part.text), sentence))
+        return 3 * strength + 3 * heading + shared, strength
+
+    def _answer_aspect(
+        self, aspect: Aspect, part: QuestionPart, sentences: list[_Sentence], result: _PartAnswer
+    ) -> None:
+        scored = sorted(
+            ((self._score(aspect, part, s), s) for s in sentences),
+            key=lambda item: (-item[0][0], item[1].order),
+        )
+        said = [
+            (score, s)
+            for (score, strength), s in scored
+            if strength > 0 or aspect in heading_cues(s.passage.section)
+        ]
+        if not said:
+            result.uncovered.append(aspect)
+            return
+        best_score, best = said[0]
+        best_strength = evidence(aspect, best.text).strength
+        if aspect is Aspect.ONLINE:
+            restrictions = [s for s in sentences if in_person_only(s.text)]
+            result.sentences += [best, *restrictions[:1]]
+            return
+        result.sentences.append(best)
+        if aspect in (Aspect.TIME, Aspect.VALIDITY) and best_strength < 2:
+            result.uncovered.append(aspect)
+        same_section = [s for _, s in said[1:] if s.passage is best.passage]
+        if aspect is Aspect.COST and not evidence(aspect, best.text).amount:
+            # No amount: every place the page names a fee ("pay the state fee", "urgent
+            # processing for an additional fee"), and that the amount is not given.
+            result.no_amount = True
+            result.sentences += [s for _, s in said[1:] if evidence(aspect, s.text).strength > 0][:1]
+        elif aspect in _LISTING:
+            extra = [s for s in same_section if evidence(aspect, s.text).strength > 0]
+            result.sentences += extra[: MAX_ASPECT_SENTENCES - 1]
+        elif aspect is Aspect.TIME:
+            # Two durations said about it (the citizen's deadline, the office's processing
+            # time) both answer "how long"; then the statement's qualifier, if any.
+            others = [
+                s
+                for score, s in said[1:]
+                if score >= best_score - 1 and evidence(aspect, s.text).strength == 2
+            ]
+            result.sentences += others[:1] or self._qualifier(aspect, best, same_section)
+        else:
+            result.sentences += self._qualifier(aspect, best, same_section)
+
+    @staticmethod
+    def _qualifier(aspect: Aspect, best: _Sentence, same_section: list[_Sentence]) -> list[_Sentence]:
+        """A statement's qualifier: the next sentence when it speaks of the same aspect
+        ("… within 30 days. If you need it faster, …")."""
+        following = [s for s in same_section if s.order == (best.order[0], best.order[1] + 1)]
+        return [s for s in following if evidence(aspect, s.text).strength > 0][:1]
+
+    def _covering(self, words: set[str], sentences: list[_Sentence]) -> list[_Sentence]:
+        """The fewest sentences that together contain most of `words` (greedy), in page order."""
+        chosen: list[_Sentence] = []
+        left = set(words)
+        while left and len(chosen) < MAX_PLAIN_SENTENCES:
+            best = max(
+                sentences, key=lambda s: (len(self._found(left, s)), -s.order[0], -s.order[1]), default=None
+            )
+            if best is None:
                 break
-            if chosen and length + len(sentence) > MAX_CHARS:
-                continue
-            chosen.append((position, sentence))
-            length += len(sentence)
-        return [sentence for _, sentence in sorted(chosen)]
+            gained = self._found(left, best)
+            if not gained:
+                break
+            chosen.append(best)
+            left -= gained
+        return chosen
+
+    def _verdict(
+        self,
+        part: QuestionPart,
+        own_words: set[str],
+        title_words: set[str],
+        sentences: list[_Sentence],
+        result: _PartAnswer,
+    ) -> str | None:
+        """Yes or no when the page settles the question, else None."""
+        if Aspect.ONLINE in part.aspects:
+            qualifiers = own_words - {w for w in own_words if fold(w) in part.cue_words}
+            for sentence in sentences:
+                if in_person_only(sentence.text) and self._found(qualifiers, sentence):
+                    return "no"
+            online = any(evidence(Aspect.ONLINE, s.text).strength == 2 for s in result.sentences)
+            return "yes" if online else None
+        if not result.sentences:
+            return None
+        # The sentence with the most of the question's words (longer words say more than
+        # short ones: "ravikindlustus" over "saab") decides.
+        deciding = max(
+            result.sentences,
+            key=lambda s: (sum(len(w) for w in self._found(own_words, s)), -s.order[0], -s.order[1]),
+        )
+        if Aspect.AFTER in part.aspects and automatic(deciding.text):
+            return "no"
+        if not self._related(own_words - title_words, result.sentences):
+            return None
+        # "Is a passport needed, or does the ID card do?" offers two answers, not yes or no.
+        if _ALTERNATIVE.search(fold(part.text)):
+            return None
+        return "no" if negated(deciding.text) else "yes"
+
+    # --- the whole answer ----------------------------------------------------------
+
+    def _compose(self, answers: list[tuple[QuestionPart, _PartAnswer]], lang: Lang) -> ExtractiveAnswer:
+        pages: dict[str, list[_PartAnswer]] = {}
+        for _, answer in answers:
+            pages.setdefault(page_of(answer.page[0]), []).append(answer)
+        verdicts = [a.verdict for _, a in answers if a.verdict]
+        blocks: list[str] = []
+        used: list[Passage] = []
+        uncovered: list[Aspect] = []
+        several = len(pages) > 1
+        for page_answers in pages.values():
+            first = page_answers[0].page[0]
+            page_lang = parse_lang(first.language) or lang
+            sentences = sorted(
+                dict.fromkeys(s for a in page_answers for s in a.sentences), key=lambda s: s.order
+            )
+            lines: list[str] = []
+            if page_lang != lang:
+                lines.append(_OTHER_LANGUAGE[lang])
+            quoted = " ".join(s.text for s in sentences)
+            if quoted:
+                lead = f"{_QUOTE[lang].format(first.title)}: " if several else ""
+                lines.append(lead + quoted)
+            notes: list[str] = []
+            for answer in page_answers:
+                for aspect in answer.uncovered:
+                    if aspect not in uncovered:
+                        uncovered.append(aspect)
+                        notes.append(_NOT_SAID[lang].format(what=_WHAT[aspect][lang]))
+                if answer.no_amount and Aspect.COST not in uncovered:
+                    uncovered.append(Aspect.COST)
+                    notes.append(_NO_AMOUNT[lang])
+                if answer.unanswered:
+                    sections = "; ".join(dict.fromkeys(p.section for p in answer.page if p.section))
+                    notes.append(
+                        _NOT_ANSWERED[lang].format(title=first.title, sections=sections or first.title)
+                    )
+            if notes:
+                lines.append(" ".join(notes))
+            lines.append(f"{_SOURCE[lang]}: {_QUOTE[lang].format(first.title)} — {first.url}".rstrip(" —"))
+            blocks.append("\n\n".join(lines))
+            used += [s.passage for s in sentences] or page_answers[0].page[:1]
+        verdict = verdicts[0] if verdicts and len(set(verdicts)) == 1 else None
+        text = "\n\n".join(blocks)
+        if verdict:
+            text = f"{(_YES if verdict == 'yes' else _NO)[lang]} {text}"
+        return ExtractiveAnswer(text, list(dict.fromkeys(used)), tuple(uncovered), verdict)
+
+
+def _preferred(passages: Sequence[Passage], lang: Lang) -> list[Passage]:
+    return [p for p in passages if p.language == lang] or list(passages)

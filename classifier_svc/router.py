@@ -140,7 +140,8 @@ class Router:
         except Exception as exc:
             if not self._policy.fallback_to_rag_on_error:
                 raise
-            log.warning("classification failed (%s: %s); falling back to RAG", type(exc).__name__, exc)
+            # With its traceback: a bug in routing must not pass silently as a RAG answer.
+            log.warning("classification failed; falling back to RAG", exc_info=True)
             self._telemetry.increment("classifier_rag_fallbacks", error=type(exc).__name__)
             decision = await self._after_error(
                 TurnContext(chat_id, message, requested, lang, tuple(history)),

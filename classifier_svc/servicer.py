@@ -209,7 +209,8 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
                 else:
                     for response in _text_events(item):
                         yield response
-            assert answer is not None
+            if answer is None:
+                raise RuntimeError("the RAG answer stream ended without its final answer")
             # After the text: a streamed answer's sources are known only once it is complete.
             yield _sources_event(answer)
             yield _end(

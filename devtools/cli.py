@@ -1,7 +1,8 @@
 """The `atc` command.
 
 atc up    [--host 127.0.0.1] [--port 8080] [--data-dir .atc]   the whole mesh, in the foreground
-atc seed  --target HOST:PORT --endpoints FILE [--base-url URL]    index a catalogue into an indexer
+atc seed  --target HOST:PORT --demo | --endpoints FILE [--services FILE] [--knowledge-dir DIR]
+                                                                 index a catalogue into an indexer
 atc chat  [--target 127.0.0.1:50052] [--lang et]              a terminal chat with classifier_svc
 atc ingest PATH… [--target 127.0.0.1:50051]                   knowledge files → knowledge collection
 atc index FILE|DIR… [--target …] [--base-url URL]             endpoint/service bodies → catalogue
@@ -30,8 +31,10 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     up = commands.add_parser("up", help="start the whole mesh (separate processes) in the foreground")
-    up.add_argument("--host", default="127.0.0.1", help="edge host (default 127.0.0.1)")
-    up.add_argument("--port", type=int, default=8080, help="edge port (default 8080)")
+    up.add_argument("--host", default="127.0.0.1", help="Envoy's public host (default 127.0.0.1)")
+    up.add_argument(
+        "--port", type=int, default=8080, help="Envoy's public port, in front of the edge (default 8080)"
+    )
     up.add_argument(
         "--admin-port", type=int, default=None, help="edge admin port on 127.0.0.1 (default: a free one)"
     )
@@ -42,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
         "--fixed-ports",
         action="store_true",
         help="internal services on their default ports (indexer 50051, classifier 50052, loop 50053, "
-        "caller 50054, demo APIs 8090) instead of free ones",
+        "caller 50054, demo APIs 8090; through Envoy 9051-9054) instead of free ones",
     )
     up.add_argument(
         "--ready-timeout", type=float, default=60.0, help="seconds each service may take to be ready"
@@ -67,6 +70,15 @@ def _parser() -> argparse.ArgumentParser:
     seed.add_argument("--target", default="127.0.0.1:50051", help="indexer_svc address")
     seed.add_argument("--endpoints", type=Path, default=None, help="catalogue file (JSON list of endpoints)")
     seed.add_argument("--knowledge", type=Path, default=None, help="JSON list of knowledge documents")
+    seed.add_argument("--services", type=Path, default=None, help="service bodies (as `atc index` reads)")
+    seed.add_argument(
+        "--knowledge-dir", type=Path, default=None, help="Markdown/HTML/text files (as `atc ingest` reads)"
+    )
+    seed.add_argument(
+        "--demo",
+        action="store_true",
+        help="the demo's endpoints, services and knowledge base (from the installed package)",
+    )
     seed.add_argument("--base-url", default="", help="replaces {base_url} in the catalogue's URLs")
     seed.add_argument("--skip-enrichment", action="store_true", help="index without LLM enrichment")
     seed.add_argument("--wait", type=float, default=300.0, help="seconds to wait for the indexer")
@@ -91,12 +103,20 @@ def _parser() -> argparse.ArgumentParser:
 def _seed(args: argparse.Namespace) -> int:
     from devtools.launcher.seed import run_seed
 
-    if args.endpoints is None and args.knowledge is None:
-        print("atc seed: give --endpoints and/or --knowledge", file=sys.stderr)
+    if args.demo:
+        from devtools.launcher.mesh import CATALOGUE_FILE, KNOWLEDGE_DIR, SERVICES_FILE
+
+        args.endpoints = args.endpoints or CATALOGUE_FILE
+        args.services = args.services or SERVICES_FILE
+        args.knowledge_dir = args.knowledge_dir or KNOWLEDGE_DIR
+    if not any((args.endpoints, args.knowledge, args.services, args.knowledge_dir)):
+        print("atc seed: give --demo, or --endpoints/--services/--knowledge/--knowledge-dir", file=sys.stderr)
         return 2
     options = {
         "endpoints_file": args.endpoints,
         "knowledge_file": args.knowledge,
+        "services_file": args.services,
+        "knowledge_dir": args.knowledge_dir,
         "base_url": args.base_url,
         "skip_enrichment": args.skip_enrichment,
         "wait_seconds": args.wait,
@@ -134,11 +154,14 @@ def _up(args: argparse.Namespace) -> int:
     print(f"atc: starting {names} (logs in {plan.log_dir}/)", file=out, flush=True)
 
     def announce() -> None:
-        print(f"ATC Mesh is up: {plan.edge_url}", file=out)
+        print(f"ATC Mesh is up: {plan.public_url}", file=out)
         print(f"  logs: {plan.log_dir}/<service>.log", file=out)
         print(f"  admin: {plan.admin_url}  (Authorization: Bearer {plan.admin_token})", file=out)
+        print(f"  envoy admin: {plan.envoy_admin_url}", file=out)
         for name, address in plan.addresses.items():
-            if name != "edge":
+            if name == "edge":
+                print(f"  edge (behind Envoy): {address}", file=out)
+            elif name != "envoy":
                 print(f"  {name}: {address}", file=out)
         print("  Ctrl-C stops everything.", file=out, flush=True)
 

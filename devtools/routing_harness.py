@@ -52,15 +52,6 @@ class Case:
     explicit_intent: bool | None = None
 
 
-def check_folder(folder: Path) -> None:
-    for name in ("endpoints.json", "routing_cases.jsonl"):
-        if not (folder / name).is_file():
-            raise SystemExit(
-                f"{folder / name} is missing: a catalogue folder needs endpoints.json and "
-                "routing_cases.jsonl (see ../shared/eval/README.md)"
-            )
-
-
 def load_endpoints(folder: Path) -> list[dict[str, Any]]:
     return list(json.loads((folder / "endpoints.json").read_text(encoding="utf-8")))
 

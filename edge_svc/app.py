@@ -88,6 +88,8 @@ def create_apps(
             max_history_chars=settings.max_history_chars,
             max_history_item_chars=settings.max_history_item_chars,
         ),
+        # uvicorn waits grace_seconds for requests in flight after SIGTERM; streams too.
+        shutdown_grace=settings.grace_seconds,
     )
     page = PageRoutes()
     public_routes = [

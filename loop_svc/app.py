@@ -50,7 +50,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
     extractor = RuleExtractor(
         countries, today=today, zone=ZoneInfo(settings.time_zone), now=utc_now, holidays=holiday_names
     )
-    lm = build_lm(settings.llm_config(), telemetry=telemetry)
+    lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir, telemetry=telemetry)
     model = ParamExtractionModule(lm) if lm is not None else None
     loop = TurnLoop(
         RulesThenModel(extractor, model, today),

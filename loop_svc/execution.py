@@ -159,7 +159,7 @@ class CallRelay:
 
     def _remember_in_background(self, succeeded: list[tuple[Call, str]], turn: Turn) -> None:
         if succeeded and turn.remember and self._cache is not None:
-            task = asyncio.create_task(self._remember(list(succeeded), turn))
+            task = asyncio.create_task(self._remember(self._cache, list(succeeded), turn))
             self._background.add(task)
             task.add_done_callback(self._background.discard)
 
@@ -197,9 +197,8 @@ class CallRelay:
         ]
         return events
 
-    async def _remember(self, succeeded: list[tuple[Call, str]], turn: Turn) -> None:
+    async def _remember(self, cache: ResponseCache, succeeded: list[tuple[Call, str]], turn: Turn) -> None:
         """L1 for every cacheable call, then one L2 write for the turn."""
-        assert self._cache is not None
         try:
             contexts: list[LastCallContext] = []
             for call, result_id in succeeded:
@@ -211,9 +210,7 @@ class CallRelay:
                 response = json.loads(stored.response_json) if stored.response_json else None
                 if not call.cached:
                     ttl = cache_ttl(call.endpoint)
-                    await self._cache.set_l1(
-                        turn.chat_id, call.endpoint, call.params, response, turn.owner_id, ttl
-                    )
+                    await cache.set_l1(turn.chat_id, call.endpoint, call.params, response, turn.owner_id, ttl)
                 contexts.append(
                     LastCallContext(
                         api_name=call.endpoint.name,
@@ -226,6 +223,6 @@ class CallRelay:
                     )
                 )
             if contexts:
-                await self._cache.set_l2(turn.chat_id, contexts)
+                await cache.set_l2(turn.chat_id, contexts)
         except Exception:  # the cache is an optimisation: never fail a turn over it
             log.exception("response cache write failed for chat %s", turn.chat_id)

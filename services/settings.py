@@ -17,6 +17,12 @@ class ServiceSettings(BaseSettings):
     port: int = 0
     # Seconds in-flight RPCs get to finish after SIGTERM.
     grace_seconds: float = 5.0
+    # Clients resolve a service's name again when a connection ends: the server ends each
+    # connection after this age (GOAWAY; streams in flight get the grace below), so pods added
+    # later join every client's round robin. 0: connections live forever.
+    max_connection_age_seconds: float = Field(default=300.0, ge=0)
+    # Longer than a chat turn (the edge's 120 s), so an ageing connection never cuts one.
+    max_connection_age_grace_seconds: float = Field(default=150.0, ge=0)
     log_level: str = "INFO"
     # Deadline for calls to other services when the incoming call carries none.
     downstream_timeout_seconds: float = Field(default=60.0, gt=0)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from starlette.types import ASGIApp
 
 from devtools.launcher.inprocess import Lifespan, serve_asgi, server_url, uvicorn_server
+from services.runtime.telemetry import Telemetry
 
 __all__ = ["SEED_BODY", "serve_asgi", "serve_asgi_in_thread"]
 
@@ -73,3 +74,9 @@ SEED_BODY: dict[str, Any] = {
         },
     ],
 }
+
+
+def metric_value(telemetry: Telemetry, name: str, labels: Mapping[str, str]) -> float:
+    """One sample's value in a service's registry (0 when absent)."""
+    value = telemetry.registry.get_sample_value(name, dict(labels))
+    return float(value) if value is not None else 0.0

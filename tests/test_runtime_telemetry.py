@@ -23,7 +23,8 @@ from services.runtime.backpressure import ConcurrencyLimit
 from services.runtime.channels import open_channel
 from services.runtime.request_context import current_request_id
 from services.runtime.server import GrpcServer, ServiceMount
-from services.runtime.telemetry import Telemetry, metric_value
+from services.runtime.telemetry import Telemetry
+from tests.support import metric_value
 
 SERVICE = "test.Relay"
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"

@@ -15,6 +15,14 @@ from atc.classifier.v1 import classifier_pb2
 from atc.indexer.v1 import indexer_pb2
 from atc.loop.v1 import loop_pb2
 from devtools.demo_apis.catalogue import CATALOGUE_PATH
+from devtools.launcher.envoy import (
+    BOOTSTRAP_FILE,
+    GRPC_SERVICES,
+    EnvoyAddresses,
+    envoy_command,
+    local_addresses,
+    write_bootstrap,
+)
 from devtools.redis_server import free_port, redis_command
 from devtools.supervisor import ChildSpec, grpc_ready, http_ready, redis_ready
 from services.runtime.listen import ensure_port_free
@@ -27,6 +35,9 @@ KNOWLEDGE_DIR = CATALOGUE_FILE.with_name("knowledge")
 
 # The documented default ports, used with --fixed-ports.
 DEFAULT_PORTS = {"demo_apis": 8090, "indexer": 50051, "classifier": 50052, "loop": 50053, "caller": 50054}
+# Envoy's gRPC debugging listeners (the bootstrap's grpc_<service>) with --fixed-ports, as in
+# the cluster's atc-envoy-grpc Service.
+ENVOY_GRPC_PORTS = {"indexer": 9051, "classifier": 9052, "loop": 9053, "caller": 9054}
 
 
 class MeshConfigError(Exception):
@@ -50,17 +61,24 @@ class MeshOptions:
     admin_port: int | None = None
     services_file: Path | None = SERVICES_FILE
     knowledge_dir: Path | None = KNOWLEDGE_DIR
+    # Envoy's bootstrap: the file Kubernetes mounts, its addresses rewritten for this host.
+    envoy_bootstrap: Path = BOOTSTRAP_FILE
 
 
 @dataclass(frozen=True)
 class MeshPlan:
     specs: list[ChildSpec]
+    # Envoy's public listener: the URL to open (the edge is only reached through it).
+    public_url: str
+    # The edge itself, on an internal port behind Envoy.
     edge_url: str
     log_dir: Path
     addresses: dict[str, str] = field(default_factory=dict)
     # The edge's admin listener and its bearer token (fresh for every `atc up`).
     admin_url: str = ""
     admin_token: str = ""
+    # Envoy's admin (stats, /healthcheck/fail for deploy/envoy/drain.sh), on 127.0.0.1.
+    envoy_admin_url: str = ""
 
 
 @dataclass(frozen=True)
@@ -193,24 +211,47 @@ def _child(spec: ServiceSpec, wiring: Wiring) -> ChildSpec:
     )
 
 
+def _envoy_child(options: MeshOptions, wiring: Wiring, data_dir: Path) -> tuple[ChildSpec, EnvoyAddresses]:
+    """Envoy in front of the edge, on the bootstrap Kubernetes uses: its public listener on
+    the user's host:port, the rest on 127.0.0.1, every cluster at its local child."""
+    addresses = local_addresses(
+        (options.host, options.port),
+        {name: wiring.listen[name] for name in ("edge", *GRPC_SERVICES)},
+        grpc_ports=ENVOY_GRPC_PORTS if options.fixed_ports else None,
+    )
+    config = write_bootstrap(data_dir / "envoy" / "envoy.yaml", addresses, options.envoy_bootstrap)
+    probe_host = INTERNAL_HOST if options.host in ("0.0.0.0", "::") else options.host
+    spec = ChildSpec(
+        name="envoy",
+        argv=envoy_command(config),
+        ready=http_ready(f"http://{probe_host}:{options.port}/envoy/ready"),
+        ready_timeout=options.ready_timeout,
+        address=f"http://{options.host}:{options.port}/",
+    )
+    return spec, addresses
+
+
 def plan_mesh(options: MeshOptions) -> MeshPlan:
-    """Check that the mesh can start (edge port free, catalogue present) and
+    """Check that the mesh can start (public port free, catalogue present) and
     describe its children. Raises PortTaken or MeshConfigError; starts nothing."""
     ensure_port_free(options.host, options.port)
     admin_port = options.admin_port or free_port(INTERNAL_HOST)
     ensure_port_free(INTERNAL_HOST, admin_port)
     if options.fixed_ports:
-        for port in DEFAULT_PORTS.values():
+        for port in (*DEFAULT_PORTS.values(), *ENVOY_GRPC_PORTS.values()):
             ensure_port_free(INTERNAL_HOST, port)
     if not options.catalogue_file.is_file():
         raise MeshConfigError(f"demo catalogue not found: {options.catalogue_file}")
+    if not options.envoy_bootstrap.is_file():
+        raise MeshConfigError(f"Envoy bootstrap not found: {options.envoy_bootstrap}")
 
     data_dir = options.data_dir.resolve()
     listen = {
         name: (INTERNAL_HOST, DEFAULT_PORTS[name] if options.fixed_ports else free_port(INTERNAL_HOST))
         for name in DEFAULT_PORTS
     }
-    listen["edge"] = (options.host, options.port)
+    # Behind Envoy, like in the cluster: only Envoy's listener is on the user's host:port.
+    listen["edge"] = (INTERNAL_HOST, free_port(INTERNAL_HOST))
     specs: list[ChildSpec] = []
     redis_url = options.redis_url
     if redis_url is None:
@@ -229,14 +270,19 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
         )
     wiring = Wiring(options, data_dir, listen, redis_url, admin_port, secrets.token_urlsafe(24))
     specs += [_child(spec, wiring) for spec in SERVICES]
+    envoy, envoy_addresses = _envoy_child(options, wiring, data_dir)
+    specs.append(envoy)
     addresses = {spec.name: spec.address for spec in specs}
+    envoy_admin_host, envoy_admin_port = envoy_addresses.admin
     return MeshPlan(
         specs=specs,
+        public_url=envoy.address,
         edge_url=addresses["edge"],
         log_dir=data_dir / "logs",
         addresses=addresses,
         admin_url=f"http://{INTERNAL_HOST}:{admin_port}/v1/admin/endpoints",
         admin_token=wiring.admin_token,
+        envoy_admin_url=f"http://{envoy_admin_host}:{envoy_admin_port}",
     )
 
 

@@ -1,5 +1,6 @@
-"""`atc seed`: index a catalogue file (and knowledge documents) into a running
-indexer over gRPC — the Kubernetes seeding Job runs exactly this.
+"""`atc seed`: index a catalogue file, registered services and knowledge into a running
+indexer over gRPC — the Kubernetes seeding Job runs exactly this (`atc seed --demo`: the
+demo's endpoints, services and knowledge base, from the installed package).
 
 Endpoint bodies are the seed's indexing body (a JSON list, `{base_url}` in URLs
 replaced by --base-url); knowledge documents are a JSON list of
@@ -48,6 +49,8 @@ async def seed(
     *,
     endpoints_file: Path | None,
     knowledge_file: Path | None = None,
+    services_file: Path | None = None,
+    knowledge_dir: Path | None = None,
     base_url: str = "",
     skip_enrichment: bool = False,
     timeout: float = 120.0,
@@ -55,7 +58,9 @@ async def seed(
     out: TextIO | None = None,
 ) -> int:
     """Index everything; the number of entries indexed. Waits (up to `wait_seconds`)
-    for the indexer to come up, since a Job may start before it."""
+    for the indexer to come up, since a Job may start before it. `services_file` (service
+    bodies, as `atc index` reads them) and `knowledge_dir` (Markdown/HTML/text, as `atc
+    ingest` reads them) go in after the endpoints; a failure in either is an error."""
     endpoints = [
         _parse(body, catalogue_pb2.Endpoint(), f"endpoints[{i}]")
         for i, body in enumerate(read_catalogue_file(endpoints_file, base_url) if endpoints_file else [])
@@ -81,7 +86,26 @@ async def seed(
             print(f"indexed document {document.title or document.document_id}", file=out, flush=True)
     finally:
         await channel.close(None)
-    return len(endpoints) + len(documents)
+    count = len(endpoints) + len(documents)
+    if services_file is not None:
+        from devtools.catalogue_tools.index_command import run_index
+
+        code, services = await run_index([services_file], target, base_url=base_url, timeout=timeout, out=out)
+        if code != 0:
+            raise InvalidArgument(
+                f"services from {services_file} failed: {services.failed}", field="services"
+            )
+        count += len(services.indexed) + len(services.unchanged)
+    if knowledge_dir is not None:
+        from devtools.catalogue_tools.ingest_command import run_ingest
+
+        code, report = await run_ingest([knowledge_dir], target, timeout=timeout, out=out)
+        if code != 0:
+            raise InvalidArgument(
+                f"knowledge from {knowledge_dir} failed: {report.failed}", field="knowledge"
+            )
+        count += 1
+    return count
 
 
 def run_seed(argv_target: str, options: dict[str, Any], err: TextIO | None = None) -> int:

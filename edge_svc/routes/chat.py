@@ -54,9 +54,13 @@ class ChatRoutes:
         turn_timeout: float,
         json_limits: JsonLimits,
         turn_limits: TurnLimits,
+        shutdown_grace: float = 0.0,
     ) -> None:
+        """`shutdown_grace`: seconds a stream in flight may go on after SIGTERM (0: cut
+        at once). A rolling update then lets each turn end with END."""
         self._upstream = upstream
         self._turn_timeout = turn_timeout
+        self._shutdown_grace = shutdown_grace
         self._json_limits = json_limits
         self._turn_limits = turn_limits
 
@@ -100,6 +104,7 @@ class ChatRoutes:
             headers={REQUEST_ID_HEADER: request_id},
             ping=_PING_SECONDS,
             sep="\n",
+            shutdown_grace_period=self._shutdown_grace,
         )
         identity_of(request).attach(response, binding)
         return response

@@ -13,8 +13,12 @@ from services.runtime.owner import owner_client_interceptors
 MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 
 
-def channel_options(max_message_bytes: int = MAX_MESSAGE_BYTES) -> list[tuple[str, int]]:
+def channel_options(max_message_bytes: int = MAX_MESSAGE_BYTES) -> list[tuple[str, int | str]]:
     return [
+        # Per-request balancing over every address the name resolves to (a headless Service:
+        # one per pod). gRPC's default, pick_first, pins a channel to one pod, so pods an
+        # autoscaler adds would take no load from existing clients.
+        ("grpc.lb_policy_name", "round_robin"),
         ("grpc.max_receive_message_length", max_message_bytes),
         ("grpc.max_send_message_length", max_message_bytes),
         ("grpc.keepalive_time_ms", 30_000),

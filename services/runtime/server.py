@@ -76,6 +76,8 @@ class ServerSettings(RuntimeOptions, Protocol):
     port: int
     grace_seconds: float
     log_level: str
+    max_connection_age_seconds: float
+    max_connection_age_grace_seconds: float
 
 
 class GrpcServer:
@@ -91,6 +93,8 @@ class GrpcServer:
         telemetry: Telemetry | None = None,
         readiness: Sequence[ReadinessProbe] = (),
         readiness_interval_seconds: float = 2.0,
+        max_connection_age_seconds: float = 0.0,
+        max_connection_age_grace_seconds: float = 0.0,
     ) -> None:
         self._mounts = list(mounts)
         self._host = host
@@ -108,13 +112,19 @@ class GrpcServer:
         )
         # so_reuseport off: a second process on a taken port must fail, not share it.
         # Message sizes match the channels' (services.runtime.channels), explicitly.
+        options: list[tuple[str, int]] = [
+            ("grpc.so_reuseport", 0),
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        ]
+        if max_connection_age_seconds > 0:
+            # Clients re-resolve when a connection ends (see ServiceSettings).
+            options += [
+                ("grpc.max_connection_age_ms", int(max_connection_age_seconds * 1000)),
+                ("grpc.max_connection_age_grace_ms", int(max_connection_age_grace_seconds * 1000)),
+            ]
         self._server = grpc.aio.server(
-            interceptors=[RpcObservingInterceptor(self.telemetry, self.limit)],
-            options=[
-                ("grpc.so_reuseport", 0),
-                ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-                ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
-            ],
+            interceptors=[RpcObservingInterceptor(self.telemetry, self.limit)], options=options
         )
         self._port: int | None = None
         self._stopping = False
@@ -268,6 +278,8 @@ def service_server(
         telemetry=telemetry,
         on_shutdown=on_shutdown,
         readiness=readiness,
+        max_connection_age_seconds=settings.max_connection_age_seconds,
+        max_connection_age_grace_seconds=settings.max_connection_age_grace_seconds,
     )
 
 

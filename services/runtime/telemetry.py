@@ -166,9 +166,3 @@ class Telemetry:
 
     def shutdown(self) -> None:
         self._provider.shutdown()
-
-
-def metric_value(telemetry: Telemetry, name: str, labels: Mapping[str, str]) -> float:
-    """One sample's value (0 when absent): for tests and the bench."""
-    value = telemetry.registry.get_sample_value(name, dict(labels))
-    return float(value) if value is not None else 0.0

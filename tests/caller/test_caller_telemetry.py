@@ -14,7 +14,8 @@ from caller_svc.egress import EgressGuard, GuardedTransport
 from caller_svc.endpoint import EndpointSpec
 from caller_svc.http_caller import ApiCaller
 from caller_svc.result_store import ResultStore
-from services.runtime.telemetry import Telemetry, metric_value
+from services.runtime.telemetry import Telemetry
+from tests.support import metric_value
 
 
 class Clock:

@@ -82,8 +82,10 @@ def test_plan_wires_every_service_to_its_neighbours(tmp_path: Path) -> None:
     edge_port = free_port()
     plan = plan_mesh(MeshOptions(port=edge_port, data_dir=tmp_path / "atc", catalogue_file=catalogue))
     specs = {spec.name: spec for spec in plan.specs}
-    assert list(specs) == ["redis", "demo_apis", "indexer", "caller", "loop", "classifier", "edge"]
-    assert plan.edge_url == f"http://127.0.0.1:{edge_port}/"
+    assert list(specs) == ["redis", "demo_apis", "indexer", "caller", "loop", "classifier", "edge", "envoy"]
+    # The URL to open is Envoy's; the edge is behind it on an internal port.
+    assert plan.public_url == f"http://127.0.0.1:{edge_port}/"
+    assert plan.edge_url != plan.public_url
     redis_url = specs["redis"].address
     indexer, caller, loop, classifier = (
         specs[n].address for n in ("indexer", "caller", "loop", "classifier")
@@ -94,7 +96,8 @@ def test_plan_wires_every_service_to_its_neighbours(tmp_path: Path) -> None:
     assert specs["classifier"].env["ATC_CLASSIFIER_INDEXER_TARGET"] == indexer
     assert specs["classifier"].env["ATC_CLASSIFIER_LOOP_TARGET"] == loop
     assert specs["edge"].env["ATC_EDGE_CLASSIFIER_TARGET"] == classifier
-    assert specs["edge"].env["ATC_EDGE_PORT"] == str(edge_port)
+    assert specs["edge"].env["ATC_EDGE_PORT"] != str(edge_port)
+    assert specs["edge"].env["ATC_EDGE_HOST"] == "127.0.0.1"
     assert specs["indexer"].env["ATC_INDEXER_CATALOGUE_FILE"] == str(catalogue)
     assert specs["indexer"].env["ATC_INDEXER_CATALOGUE_BASE_URL"] == specs["demo_apis"].address
     assert specs["indexer"].env["ATC_INDEXER_DATA_DIR"] == str((tmp_path / "atc" / "index").resolve())

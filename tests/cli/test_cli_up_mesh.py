@@ -41,5 +41,6 @@ async def test_atc_up_serves_a_turn_and_stops_cleanly_on_sigterm(tmp_path: Path)
         "loop",
         "classifier",
         "edge",
+        "envoy",
     }
     assert "Finished server process" in (logs / "edge.log").read_text()

@@ -13,9 +13,9 @@ import pytest_asyncio
 
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from edge_svc.identity import CHAT_TOKEN_COOKIE
-from services.runtime.telemetry import metric_value
 from tests.e2e.conftest import Mesh
 from tests.e2e.sse import stream_turn
+from tests.support import metric_value
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

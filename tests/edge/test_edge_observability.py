@@ -15,7 +15,8 @@ from starlette.routing import Route
 
 from services.runtime.backpressure import ConcurrencyLimit
 from services.runtime.http_observability import ObservedHttpApp
-from services.runtime.telemetry import Telemetry, metric_value
+from services.runtime.telemetry import Telemetry
+from tests.support import metric_value
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from services.llm import LLMConfig, build_lm, llm_call_counter, prepare_llm_environment
-from services.runtime.telemetry import Telemetry, metric_value
+from services.runtime.telemetry import Telemetry
+from tests.support import metric_value
 
 prepare_llm_environment()  # before dspy is imported: no price-map fetch, cache in .atc/
 

@@ -48,6 +48,11 @@ def main(path: str) -> None:
                         "exact": bool(route.match.path),
                         "cluster": route.route.cluster,
                         "timeout": seconds(route.route.timeout) if route.HasField("route") else None,
+                        # None: not set on the route (the connection manager's stream idle applies).
+                        "idle_timeout": seconds(route.route.idle_timeout)
+                        if route.HasField("route") and route.route.HasField("idle_timeout")
+                        else None,
+                        "retry_on": route.route.retry_policy.retry_on if route.HasField("route") else "",
                         "direct_status": route.direct_response.status
                         if route.HasField("direct_response")
                         else None,
