@@ -10,8 +10,8 @@ from datetime import date
 
 import pycountry
 
+from loop_svc.extraction.identifiers import describe
 from loop_svc.schema import Concept, ParamSpec, date_pairs, name_words
-from loop_svc.shapes import describe
 from services.language import Lang
 
 # A question for one thing that is missing, by concept (and date role).

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from loop_svc.shapes import Shape, shape_of
+if TYPE_CHECKING:
+    from loop_svc.extraction.identifiers import Shape
 
 Role = Literal["start", "end"] | None
 
@@ -108,6 +109,9 @@ class ParamSpec(BaseModel):
     @property
     def shape(self) -> Shape | None:
         """The shape of an identifier from the description's example ("e.g., 123ABC")."""
+        # Imported here: the extraction package imports this module (its Role, ParamSpec).
+        from loop_svc.extraction.identifiers import shape_of
+
         return shape_of(self.description) if self.type.strip().lower() == "string" else None
 
     @property

@@ -13,6 +13,7 @@ from loop_svc.extraction.addresses import find_address
 from loop_svc.extraction.countries import CountryNames
 from loop_svc.extraction.dates import DateFindings, DateMention, find_dates, iso_date, iso_datetime
 from loop_svc.extraction.holiday_names import HolidayNames
+from loop_svc.extraction.identifiers import attempted_identifier, find_identifier
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
 from loop_svc.extraction.languages import find_languages
 from loop_svc.extraction.relative import asks_for_upcoming, upcoming_range
@@ -21,7 +22,6 @@ from loop_svc.extraction.text import outside, words
 from loop_svc.extraction.values import enum_value, number_words, numbers, registration_number, yes_no
 from loop_svc.extraction.windows import Window, find_window
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
-from loop_svc.shapes import attempted_identifier, find_identifier
 from services.language import Lang
 
 # "X instead of Y", "not Y", "Y asemel", "вместо Y": Y is being replaced.

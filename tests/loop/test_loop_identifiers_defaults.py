@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from loop_svc.defaults import Defaults
 from loop_svc.extraction import CountryNames, RuleExtractor
+from loop_svc.extraction.identifiers import shape_of
 from loop_svc.loop import Abandoned, Complete, NeedsInput, TurnLoop
 from loop_svc.schema import EndpointSpec, ParamSpec
-from loop_svc.shapes import shape_of
 
 TODAY = date(2026, 3, 10)
 PLATE = ParamSpec(name="regNr", type="string", required=True, description="The plate number (e.g., 123ABC)")
