@@ -32,6 +32,7 @@ def endpoint_from_proto(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:
                 required=p.required,
                 description=p.description,
                 enum=list(p.enum),
+                descriptions=dict(p.descriptions),
             )
             for p in endpoint.params
         ],
@@ -46,7 +47,12 @@ def endpoint_to_proto(spec: EndpointSpec) -> catalogue_pb2.Endpoint:
         name=spec.name,
         params=[
             catalogue_pb2.EndpointParam(
-                name=p.name, type=p.type, required=p.required, description=p.description, enum=p.enum
+                name=p.name,
+                type=p.type,
+                required=p.required,
+                description=p.description,
+                enum=p.enum,
+                descriptions=p.descriptions,
             )
             for p in spec.params
         ],

@@ -262,20 +262,53 @@ def _noun(param: ParamSpec, lang: Lang) -> str:
     if key in _LABELS:
         label = _LABELS[key][lang]
         return label[4:] if label.startswith("the ") else label
-    return re.sub(r"^(?:the|a|an)\s+", "", _generic_label(param, lang))
+    return re.sub(r"^(?:the|a|an)\s+", "", _generic_label(param, lang, form=False))
 
 
-def _generic_label(param: ParamSpec, lang: Lang) -> str:
-    """A label from the description (English only) or, failing that, the name."""
-    words = " ".join(name_words(param.name))
-    label = words
-    if lang == "en":
-        description = re.split(r"[.(;:]", param.description, maxsplit=1)[0].strip()
-        if description and len(description.split()) <= 8:
-            label = description[0].lower() + description[1:]
-        label = label if label.startswith(("the ", "a ", "an ", "your ")) else f"the {label}"
-    elif lang in ("et", "ru"):
-        label = f"«{words}»" if lang == "ru" else f"„{words}“"
+# What a parameter is, by concept, when the catalogue gives no description in the
+# citizen's language: never its (English) name inside an Estonian or Russian sentence.
+_CONCEPT_NOUNS: dict[Concept, dict[Lang, str]] = {
+    Concept.IDENTIFIER: {"en": "the number", "et": "number", "ru": "номер"},
+    Concept.INTEGER: {"en": "the number", "et": "arv", "ru": "число"},
+    Concept.NUMBER: {"en": "the number", "et": "arv", "ru": "число"},
+    Concept.TIME: {"en": "the time", "et": "kellaaeg", "ru": "время"},
+    Concept.PLACE: {"en": "the place", "et": "koht", "ru": "место"},
+    Concept.BOOLEAN: {"en": "the answer", "et": "vastus", "ru": "ответ"},
+    Concept.ENUM: {"en": "the option", "et": "valik", "ru": "вариант"},
+}
+_WHAT_EXACTLY: dict[Lang, str] = {
+    "en": "what exactly I should look for",
+    "et": "mida täpsemalt otsin",
+    "ru": "что именно искать",
+}
+_MAX_LABEL_WORDS = 8
+
+
+def _described(param: ParamSpec, lang: Lang) -> str | None:
+    """The first clause of the description in `lang` as a noun phrase, when it is short
+    ("The 2-letter ISO country code (e.g., EE)" → "the 2-letter ISO country code")."""
+    description = re.split(r"[.(;:]", param.description_in(lang), maxsplit=1)[0].strip(" ,")
+    if not description or len(description.split()) > _MAX_LABEL_WORDS:
+        return None
+    if len(description) < 2 or not description[1].isupper():  # keep "ID-kaardi", "ISO"
+        description = description[0].lower() + description[1:]
+    if lang == "en" and not description.startswith(("the ", "a ", "an ", "your ")):
+        description = f"the {description}"
+    return description
+
+
+def _generic_label(param: ParamSpec, lang: Lang, *, form: bool = True) -> str:
+    """The parameter named from its description in `lang`; failing that, in English its
+    name's words, in another language what it is (a number, a time) — with the expected
+    form when the description's example shows one."""
+    label = _described(param, lang)
+    if label is None and lang == "en":
+        label = f"the {' '.join(name_words(param.name))}"
+    if label is None:
+        label = _CONCEPT_NOUNS.get(param.concept, {}).get(lang) or _WHAT_EXACTLY[lang]
+        shape = param.shape
+        if shape is not None and form:
+            label += f" ({describe(shape, lang)})"
     if param.concept is Concept.ENUM and param.enum:
         label += f" ({_ONE_OF[lang]}: {', '.join(param.enum)})"
     elif param.concept is Concept.BOOLEAN:

@@ -66,6 +66,16 @@ class ParamSpec(BaseModel):
     required: bool = False
     description: str = ""
     enum: list[str] = Field(default_factory=list)
+    # The description by language code (the catalogue's localized descriptions).
+    descriptions: dict[str, str] = Field(default_factory=dict)
+
+    def description_in(self, lang: str) -> str:
+        """The description in `lang`: the localized one, else (for English) the catalogue's
+        own, else "" — never another language's words in a sentence of this one."""
+        localized = self.descriptions.get(lang, "").strip()
+        if localized:
+            return localized
+        return self.description if lang == "en" else ""
 
     @property
     def words(self) -> list[str]:

@@ -153,7 +153,7 @@ def describe(shape: Shape, lang: str) -> str:
             noun = names[1] if plural else names[0]
         else:
             noun = names[3] if plural else names[2]
-        if lang == "ru" and plural and count in ("2", "3", "4"):
+        if lang == "ru" and plural and count.rsplit("–", 1)[-1] in ("2", "3", "4"):
             noun = "буквы" if run.letters else "цифры"
         parts.append(f"{count} {noun}")
     joined = f" {names[4]} ".join(parts)
