@@ -176,12 +176,13 @@ def find_dates(
     holidays: HolidayNames | None = None,
     country: str | None = None,
     skip: Sequence[tuple[int, int]] = (),
+    reserved: Sequence[tuple[int, int]] = (),
 ) -> DateFindings:
     """Dates, periods and years in `text`; `hour` is the current local hour, for "now";
     holidays named are dated in `country` (the one the message names), whose name's
-    words (`skip`) are not read as a holiday's."""
+    words (`skip`) are not read as a holiday's; `reserved` spans (identifiers) hold none."""
     found: list[DateMention] = []
-    taken: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = list(reserved)
 
     def add(
         value: date | None, start: int, end: int, at: time | None = None, last: date | None = None

@@ -297,7 +297,8 @@ def _bare_month_word(word: str, text: str, start: int, end: int) -> bool:
         preposition = re.search(r"\b(?:in|of|during|until|till|from|since|by|to|and)\s+$", before, re.I)
         year_after = re.match(r"\s*(?:of\s+)?(?:\d{4}|next|this|last)\b", after, re.I)
         opens_sentence = not text[:start].strip() or text[:start].rstrip()[-1] in ".!?"
-        return bool(preposition or year_after or (word[0].isupper() and not opens_sentence))
+        alone = not text[:start].strip() and not text[end:].strip(" .!?")  # a reply: "March"
+        return bool(alone or preposition or year_after or (word[0].isupper() and not opens_sentence))
     return True
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, tzinfo
 
-from loop_svc.extraction.addresses import find_address
+from loop_svc.extraction.addresses import find_address, sentence_word
 from loop_svc.extraction.countries import CountryNames
 from loop_svc.extraction.dates import DateFindings, DateMention, find_dates, iso_date, iso_datetime
 from loop_svc.extraction.holiday_names import HolidayNames
@@ -151,6 +151,15 @@ class RuleExtractor:
             return {}
         replaced = _replaced_spans(text)
         countries = [m for m in self._countries.find(text) if outside(replaced, m.start, m.end)]
+        # An identifier shaped like a parameter's example is read before dates: "000 MON" is a
+        # plate, not Monday.
+        identifiers = []
+        for param in params:
+            if param.concept in (Concept.REGISTRATION, Concept.IDENTIFIER):
+                shape = param.shape
+                hit = find_identifier(text, shape) if shape is not None else registration_number(text)
+                if hit is not None:
+                    identifiers.append((hit.start, hit.end))
         found = find_dates(
             text,
             language,
@@ -159,6 +168,7 @@ class RuleExtractor:
             holidays=self._holidays,
             country=countries[0].code if countries else None,
             skip=[(m.start, m.end) for m in countries],
+            reserved=identifiers,
         )
         taken: list[tuple[int, int]] = list(found.spans)
         # A time of day is a window only for a datetime range; clock times stay free otherwise.
@@ -184,12 +194,13 @@ class RuleExtractor:
         # and a street with a house number is one wherever it stands.
         for param in params:
             if param.concept is Concept.ADDRESS and param.name not in values:
-                address = _anchored_address(text)
-                if address is None:
-                    mention = find_address(text, taken)
-                    if mention is not None:
-                        taken.append((mention.start, mention.end))
-                        address = mention.value
+                address = None
+                mention = find_address(text, taken, language)
+                if mention is not None:
+                    taken.append((mention.start, mention.end))
+                    address = mention.value
+                else:
+                    address = _anchored_address(text)
                 if address is not None:
                     values[param.name] = address
 
@@ -201,7 +212,10 @@ class RuleExtractor:
             others = [name for name in asked if name != free_text[0].name]
             if all(name in values or name in known for name in others):
                 value = _free_text(text, taken, free_text[0])
-                if value:
+                # A reply that gave another asked value ("my registration number is 123ABC")
+                # leaves the words around it, no free text: only a leftover of names counts.
+                gave_other = any(name in values for name in others)
+                if value and not (gave_other and any(sentence_word(w) for w in value.split())):
                     values[free_text[0].name] = value
         return values
 

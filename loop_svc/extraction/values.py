@@ -61,8 +61,11 @@ def yes_no(text: str) -> bool | None:
     return None
 
 
+# "I don't know" ("ei tea", "no idea", "не знаю") gives no value but does not decline: the
+# question stays, and the continuation prompt comes in its turn.
 _WAY_OUT = re.compile(
-    r"^\W*(?:no|nope|nah|cancel|stop|forget it|never ?mind|something else|nothing|not now|"
+    r"^\W*(?!(?:no|ei)\s+(?:idea|clue|tea|tean|tia)\b)"
+    r"(?:no|nope|nah|cancel|stop|forget it|never ?mind|something else|nothing|not now|"
     r"ei|ei aitäh|ei taha|katkesta|unusta|lõpeta|pole vaja|mitte midagi|midagi muud|"
     r"нет|не надо|не нужно|отмена|отмени|забудь|хватит|стоп|ничего|что-то другое|другое)\b[\W\w]{0,20}$",
     re.I,

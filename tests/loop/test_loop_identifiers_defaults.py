@@ -178,6 +178,22 @@ def test_every_pending_question_has_a_way_out(extractor: RuleExtractor, reply: s
     assert out.session is None and out.result.reply
 
 
+@pytest.mark.parametrize(
+    ("reply", "language"),
+    [("I don't know", "en"), ("no idea", "en"), ("ei tea", "et"), ("ei tean", "et"), ("не знаю", "ru")],
+)
+def test_i_dont_know_keeps_the_question_in_every_language(
+    extractor: RuleExtractor, reply: str, language: str
+) -> None:
+    """Not knowing is no refusal: the question stays until the continuation prompt."""
+    loop = TurnLoop(extractor)
+    endpoint = EndpointSpec(name="tax", params=[PLATE])
+    step = loop.advance(loop.new_session("c", [endpoint], language=language, original_query="tax"), "tax")  # type: ignore[arg-type]
+    assert step.session is not None
+    out = loop.advance(step.session, reply)
+    assert isinstance(out.result, NeedsInput) and out.result.missing == ["regNr"]
+
+
 WINDOW = [
     ParamSpec(name="start", type="datetime", required=True, description="Start of the period (ISO 8601)"),
     ParamSpec(
