@@ -154,5 +154,27 @@ def _offered_name(offer: str, params: Sequence[ParamSpec], have: Mapping[str, st
         return {}
     cue = _OFFER.search(offer)
     after = offer[cue.end() :] if cue is not None else offer
+    # A work by its author ("Let it be by Eurielle", "pour it up by rihanna"): the title is
+    # everything from its first capital (or the cue, written in lower case) to "by".
+    capital = next(
+        (
+            m
+            for m in re.finditer(r"\b[A-Z]\w*", after)
+            if m.group(0) != "I" and not _opens_sentence(after, m.start())
+        ),
+        None,
+    )
+    work = _WORK_BY.match(after[capital.start() :] if capital else after.lstrip())
+    if work is not None and len(work.group(1).split()) <= _MAX_TITLE_WORDS:
+        return {named[0].name: work.group(1).strip()}
     spans = name_spans(after)
     return {named[0].name: spans[0].value} if spans else {}
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip()
+    return bool(before) and before[-1] in ".!?"
+
+
+_WORK_BY = re.compile(r"([^,.;:!?]+?)\s+by\s+\S", re.I)
+_MAX_TITLE_WORDS = 8

@@ -285,9 +285,9 @@ def _bare_month_word(word: str, text: str, start: int, end: int) -> bool:
     "June 1st" are read elsewhere), not "may" the verb, not an abbreviation. `text` is
     the message as written (its capitals tell "May" from "may")."""
     lowered = word.lower()
-    before = text[max(0, start - 8) : start]
+    before = text[max(0, start - 12) : start]
     after = text[end : end + 9]
-    day_before = re.search(r"(?<!\d)\d{1,2}\.?\s*(?:of\s+)?$", before)
+    day_before = re.search(r"(?<!\d)\d{1,2}(?:st|nd|rd|th)?\.?\s*(?:of\s+)?$", before, re.I)
     if day_before or re.match(r"\s*\d{1,2}(?:st|nd|rd|th)?\b(?![.:]?\d)", after):
         return False
     if len(lowered) <= 3 and lowered not in ("may", "mai", "май", "мая", "мае"):

@@ -368,3 +368,40 @@ def test_holiday_families_and_names_without_a_year(
     extractor = RuleExtractor(countries, today=lambda: date(2026, 12, 1), zone=TALLINN, holidays=names)  # type: ignore[arg-type]
     values = extractor.extract(text, RANGE, language=language)  # type: ignore[arg-type]
     assert (values.get("validFrom"), values.get("validTo")) == (start, end)
+
+
+TRIP = [
+    ParamSpec(name="departure_date", type="string", required=True, description="Start date of the trip"),
+    ParamSpec(name="return_date", type="string", required=True, description="End date of the trip"),
+]
+
+
+def _ordinal(day: int) -> str:
+    return f"{day}{'th' if 10 <= day % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(day % 10, 'th')}"
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    month=st.integers(1, 12),
+    first=st.integers(1, 14),
+    length=st.integers(1, 13),
+    the=st.booleans(),
+    capital=st.booleans(),
+    this_month=st.booleans(),
+)
+def test_an_ordinal_day_of_a_named_month_is_that_day_not_the_month(
+    countries: CountryNames, month: int, first: int, length: int, the: bool, capital: bool, this_month: bool
+) -> None:
+    """ "leaving the 2nd of this month and returning the 11th of March": two days, never
+    the whole month (the date-slot loss SGD showed)."""
+    today = date(2027, month, 1)
+    name = calendar.month_name[month] if capital else calendar.month_name[month].lower()
+    article = "the " if the else ""
+    opening = "this month" if this_month else name
+    back = _ordinal(first + length)
+    text = f"leaving {article}{_ordinal(first)} of {opening} and returning {article}{back} of {name}"
+    values = _extractor(countries, today).extract(text, TRIP, language="en")
+    assert values == {
+        "departure_date": date(2027, month, first).isoformat(),
+        "return_date": date(2027, month, first + length).isoformat(),
+    }, text

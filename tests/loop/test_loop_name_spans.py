@@ -1,0 +1,73 @@
+"""Where a name in a sentence begins and ends: with a credential after a comma, across a
+spaced dash, with initials, a house number before a street, a capital "The" inside a
+sentence; and a work named before "by" its author in an offer."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from loop_svc.extraction import CountryNames, RuleExtractor
+from loop_svc.extraction.dialogue import Message, track
+from loop_svc.extraction.spans import name_spans
+from loop_svc.schema import ParamSpec
+
+FIRST = st.sampled_from(["Anne", "Richard", "Nina", "Claudio", "Maria", "Tom"])
+LAST = st.sampled_from(["Han", "Glogau", "Birnbaum", "Bet", "Smith", "Dossett"])
+CREDENTIAL = st.sampled_from(["M.D.", "MD", "DO", "DDS", "Inc", "PhD"])
+FRAME = st.sampled_from(["I want to see {} please", "How about {} in Fremont?", "book {} for me", "{} works"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(first=FIRST, last=LAST, credential=CREDENTIAL, initial=st.sampled_from(["", "R. ", "G "]), frame=FRAME)
+def test_a_name_keeps_its_initials_and_credential(
+    first: str, last: str, credential: str, initial: str, frame: str
+) -> None:
+    name = f"{first} {initial}{last}, {credential}"
+    spans = [s.value for s in name_spans(frame.format(name))]
+    assert name in spans, spans
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    left=st.sampled_from(["Access Dental", "Great Clips", "Bay Area Salon"]),
+    right=st.sampled_from(["Santa Rosa", "San Jose", "Downtown"]),
+)
+def test_a_spaced_dash_joins_a_name(left: str, right: str) -> None:
+    text = f"What about {left} - {right}. Located nearby."
+    assert name_spans(text)[0].value == f"{left} - {right}"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    number=st.integers(10, 99999), street=st.sampled_from(["Clayton Road", "West 7th Street", "Polk Street"])
+)
+def test_a_house_number_opens_a_street(number: int, street: str) -> None:
+    assert name_spans(f"the address is {number} {street} in Concord")[0].value == f"{number} {street}"
+
+
+def test_numbers_and_articles_that_open_no_name() -> None:
+    assert [s.value for s in name_spans("I have 3 Tickets")] == ["Tickets"]
+    assert [s.value for s in name_spans("The Parc Hotel is fine")] == ["Parc Hotel"]
+    assert [s.value for s in name_spans("book The Parc Hotel for me")] == ["The Parc Hotel"]
+    assert [s.value for s in name_spans("try A J Dental Lab")] == ["A J Dental Lab"]
+
+
+SONG = ParamSpec(name="song_name", type="string", required=True, description="Name of the song")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    title=st.sampled_from(["Hate me", "Pour it up", "Every Little Honky Tonk Bar", "Let it be"]),
+    artist=st.sampled_from(["Eurielle", "rihanna", "George Strait"]),
+)
+def test_an_offered_work_is_named_up_to_by(countries: CountryNames, title: str, artist: str) -> None:
+    messages = [
+        Message("user", "Find me some songs"),
+        Message(
+            "assistant", f"I found 10 songs. What do you think about {title} by {artist} in album Arcadia?"
+        ),
+        Message("user", "Great, play it"),
+    ]
+    values = track(messages, [SONG], RuleExtractor(countries), language="en")
+    assert values.get("song_name") == title
