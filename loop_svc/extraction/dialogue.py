@@ -137,8 +137,13 @@ def _offered(
     """What an accepted offer names: its values, and its first name for the
     parameter that holds the offered thing (restaurant_name, title, event_name...)."""
     # An offer's venue ("at Alamo Drafthouse") is not the city the user asked about:
-    # places the conversation already settled stay.
-    places = {p.name for p in params if p.concept is Concept.PLACE}
+    # cities the conversation already settled stay. A location ("Location of rental car
+    # pickup") is what the accepted offer names ("pickup at KLIA International Airport").
+    places = {
+        p.name
+        for p in params
+        if p.concept is Concept.PLACE and ("city" in p.words or "city" in p.description.lower())
+    }
     values = {
         k: v
         for k, v in extractor.extract(offer, params, language=language, known=state).items()

@@ -205,6 +205,7 @@ class RuleExtractor:
                     values[param.name] = address
 
         values.update(_places(text, params, taken, asked, values))
+        values.update(_described_text(text, params, taken, values))
         free_text = [
             p for p in params if p.concept in _FREE_TEXT and p.name in asked and p.name not in values
         ]
@@ -611,6 +612,51 @@ def _places(
             spans.remove(chosen)
             taken.append((chosen.start, chosen.end))
             found[param.name] = chosen.value
+    return found
+
+
+# "Genre of the movie", "Cuisine of food served in …": the parameter's noun and the thing it
+# describes, read from its description.
+_OF_THING = re.compile(r"^\s*(?:the\s+)?(\w+)\s+of\s+(?:the\s+|a\s+)?(\w+)", re.I)
+
+
+def _described_text(
+    text: str, params: Sequence[ParamSpec], taken: list[tuple[int, int]], values: Mapping[str, str]
+) -> dict[str, str]:
+    """Text values the sentence names by the parameter's own words: a name right after
+    the parameter's noun ("from the album Thank You Happy Birthday"), or, for "X of the Y",
+    the word before Y ("I like Drama movies" → genre Drama, "Italian food" → cuisine)."""
+    found: dict[str, str] = {}
+    for param in params:
+        if (
+            param.concept is not Concept.TEXT
+            or param.name in values
+            or param.type.strip().lower() != "string"
+        ):
+            continue
+        nouns = {w for w in param.words if len(w) >= 4 and w not in ("name", "type", "number")}
+        described = _OF_THING.match(param.description)
+        if described:
+            nouns.add(described.group(1).lower())
+        for noun in sorted(nouns):
+            # Capitalised words right after the noun, ordinary ones too ("album Thank You Happy Birthday").
+            m = re.search(
+                rf"\b{re.escape(noun)}\s+((?:[A-Z][\w'’&-]*)(?:\s+(?:[A-Z][\w'’&-]*|of|the|and|&))*)", text
+            )
+            if m is not None and outside(taken, m.start(1), m.end(1)):
+                taken.append((m.start(1), m.end(1)))
+                found[param.name] = re.sub(r"\s+(?:of|the|and|&)$", "", m.group(1))
+                break
+        if param.name in found or not described:
+            continue
+        thing = described.group(2).lower()
+        for m in re.finditer(rf"\b([^\W\d_][\w-]+)\s+{re.escape(thing)}s?\b", text, re.I):
+            word = m.group(1)
+            if is_common_word(word) or not outside(taken, m.start(1), m.end(1)) or word.lower() in nouns:
+                continue
+            taken.append((m.start(1), m.end(1)))
+            found[param.name] = word[:1].upper() + word[1:]
+            break
     return found
 
 

@@ -109,11 +109,15 @@ _NUMBER_WORDS = {
 
 
 def number_words(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Found]:
-    """Numbers written as words ("two", "kaks", "две") as digits."""
+    """Numbers written as words ("two", "kaks", "две") as digits — not the "one" of "one
+    way" or "one of them", which counts nothing."""
+    tokens = words(text)
     return [
         Found(_NUMBER_WORDS[w.lower], w.start, w.end)
-        for w in words(text)
-        if w.lower in _NUMBER_WORDS and outside(taken, w.start, w.end)
+        for i, w in enumerate(tokens)
+        if w.lower in _NUMBER_WORDS
+        and outside(taken, w.start, w.end)
+        and not (i + 1 < len(tokens) and tokens[i + 1].lower in ("way", "of"))
     ]
 
 

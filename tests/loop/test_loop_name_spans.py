@@ -71,3 +71,43 @@ def test_an_offered_work_is_named_up_to_by(countries: CountryNames, title: str, 
     ]
     values = track(messages, [SONG], RuleExtractor(countries), language="en")
     assert values.get("song_name") == title
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    noun=st.sampled_from(["Genre", "Cuisine", "Style", "Category"]),
+    thing=st.sampled_from(["movie", "song", "food", "event", "book"]),
+    value=st.sampled_from(["Drama", "Italian", "Jazz", "Thriller", "Mexican", "Rock"]),
+    frame=st.sampled_from(["I like {v} {t}s.", "find me some {v} {t}", "any {v} {t} nearby?"]),
+)
+def test_the_word_before_the_thing_a_description_names(
+    countries: CountryNames, noun: str, thing: str, value: str, frame: str
+) -> None:
+    """ "Genre of the movie": "I like Drama movies" names the genre, for any such description."""
+    param = ParamSpec(name=noun.lower(), type="string", description=f"{noun} of the {thing}")
+    values = RuleExtractor(countries).extract(frame.format(v=value, t=thing), [param], language="en")
+    assert values == {noun.lower(): value}
+
+
+def test_a_name_after_the_parameters_noun(countries: CountryNames) -> None:
+    album = ParamSpec(name="album", type="string", description="Album the song belongs to")
+    extractor = RuleExtractor(countries)
+    text = "play me a song from the album Thank You Happy Birthday"
+    assert extractor.extract(text, [album], language="en") == {"album": "Thank You Happy Birthday"}
+    assert extractor.extract("the album is great", [album], language="en") == {}
+    assert (
+        extractor.extract(
+            "I want good food", [ParamSpec(name="cuisine", description="Cuisine of food")], language="en"
+        )
+        == {}
+    )
+
+
+def test_one_way_counts_nothing(countries: CountryNames) -> None:
+    seats = ParamSpec(
+        name="passengers", type="integer", description="Number of passengers", enum=["1", "2", "3", "4"]
+    )
+    extractor = RuleExtractor(countries)
+    assert extractor.extract("a one way economy ticket", [seats], language="en") == {}
+    assert extractor.extract("one of those flights", [seats], language="en") == {}
+    assert extractor.extract("two tickets, one way", [seats], language="en") == {"passengers": "2"}
