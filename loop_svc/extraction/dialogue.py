@@ -71,9 +71,12 @@ def asked_in(text: str, params: Sequence[ParamSpec]) -> list[str]:
 _OFFER = re.compile(
     r"\b(?:how about|what about|what of|there is|there's|i found|i recommend|i suggest|you might like|"
     r"would you like|called|is playing|is showing|available|confirm|is that (?:right|correct|ok)|"
-    r"does that sound|departs|leaves|leaving at)\b",
+    r"does that sound|departs|leaves|leaving at|correct\?|right\?|will (?:your|it|that) be|"
+    r"are you going to|you(?:'re| are) going to)",
     re.I,
 )
+# "get me a cab there", "a hotel room there": the place the conversation last named.
+_THERE = re.compile(r"\b(?:there|that place|that address)\b", re.I)
 # A user message that takes it ("Sure, that sounds good", "Yes, book it").
 _ACCEPT = re.compile(
     r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|great|perfect|good|fine|cool|awesome|excellent|"
@@ -101,13 +104,21 @@ def track(
     state: dict[str, str] = dict(known or {})
     asked: list[str] = []
     offer: str | None = None
+    named: str | None = None  # the last thing the conversation named (for "there")
     for message in messages:
         if message.role == "assistant":
             asked = asked_in(message.content, params)
             offer = message.content if _OFFER.search(message.content) else None
+            if offer is not None:
+                cue = _OFFER.search(offer)
+                spans = name_spans(offer[cue.end() :] if cue is not None else offer)
+                named = spans[0].value if spans else named
             continue
         if message.role != "user" or not message.content.strip():
             continue
+        destination = _there(message.content, params, state, named)
+        if destination:
+            state.update(destination)
         if offer is not None and accepts_offer(message.content):
             state.update(_offered(offer, params, extractor, language, state))
         elif offer is not None and not _DECLINE.search(message.content):
@@ -125,6 +136,17 @@ def track(
         asked = []
         offer = None
     return state
+
+
+def _there(
+    text: str, params: Sequence[ParamSpec], state: Mapping[str, str], named: str | None
+) -> dict[str, str]:
+    """ "Get me a cab there": the missing destination-like place is the last thing named."""
+    if named is None or not _THERE.search(text):
+        return {}
+    places = [p for p in params if p.concept is Concept.PLACE and p.name not in state]
+    going = [p for p in places if p.place_role == "to"] or [p for p in places if p.place_role is None]
+    return {going[0].name: named} if going else {}
 
 
 def _offered(

@@ -111,3 +111,41 @@ def test_one_way_counts_nothing(countries: CountryNames) -> None:
     assert extractor.extract("a one way economy ticket", [seats], language="en") == {}
     assert extractor.extract("one of those flights", [seats], language="en") == {}
     assert extractor.extract("two tickets, one way", [seats], language="en") == {"passengers": "2"}
+
+
+RIDE = [
+    ParamSpec(name="destination", type="string", required=True, description="Destination for taxi ride"),
+    ParamSpec(name="number_of_seats", type="integer", description="Number of seats to reserve"),
+]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    place=st.sampled_from(["Desert Botanical Garden", "American Writers Museum", "Harbourfront Centre"]),
+    ask=st.sampled_from(
+        ["I need a taxi to get there.", "Can you get me a cab there?", "Call me a ride there please"]
+    ),
+)
+def test_there_is_the_place_the_conversation_last_named(
+    countries: CountryNames, place: str, ask: str
+) -> None:
+    messages = [
+        Message("user", "I want to see an attraction"),
+        Message("assistant", f"How about {place}? It is a museum."),
+        Message("user", "Sounds good."),
+        Message("assistant", "Anything else?"),
+        Message("user", ask),
+    ]
+    assert track(messages, RIDE, RuleExtractor(countries), language="en").get("destination") == place
+
+
+def test_a_confirmed_destination_is_taken(countries: CountryNames) -> None:
+    messages = [
+        Message("user", "I need a cab"),
+        Message("assistant", "Is a shared ride okay? You are going to 180 Hamilton Avenue, correct?"),
+        Message("user", "Yeah that's fine."),
+    ]
+    assert (
+        track(messages, RIDE, RuleExtractor(countries), language="en").get("destination")
+        == "180 Hamilton Avenue"
+    )
