@@ -59,6 +59,13 @@ class EndpointParam(_Entity):
     required: bool = False
     description: str = ""
     enum: list[str] = Field(default_factory=list)
+    # The description by language code, so questions name the parameter in the citizen's language.
+    descriptions: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("descriptions")
+    @classmethod
+    def _description_languages(cls, value: dict[str, str]) -> dict[str, str]:
+        return _language_keys(value)
 
     @field_validator("name")
     @classmethod

@@ -32,6 +32,7 @@ def endpoint_from_proto(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:
                 required=p.required,
                 description=p.description,
                 enum=list(p.enum),
+                descriptions=dict(p.descriptions),
             )
             for p in endpoint.params
         ],
@@ -46,7 +47,12 @@ def endpoint_to_proto(spec: EndpointSpec) -> catalogue_pb2.Endpoint:
         name=spec.name,
         params=[
             catalogue_pb2.EndpointParam(
-                name=p.name, type=p.type, required=p.required, description=p.description, enum=p.enum
+                name=p.name,
+                type=p.type,
+                required=p.required,
+                description=p.description,
+                enum=p.enum,
+                descriptions=p.descriptions,
             )
             for p in spec.params
         ],
@@ -108,10 +114,15 @@ def question_events(result: NeedsInput, llm_calls: int) -> Iterator[turn_event_p
 def abandoned_events(
     result: Abandoned, llm_calls: int, original_query: str
 ) -> Iterator[turn_event_pb2.TurnEvent]:
-    """No answer text: the classifier answers `fallback_query` from the knowledge base (RAG)."""
+    """No answer text: the classifier answers `fallback_query` from the knowledge base (RAG);
+    or, when the citizen ended it ("no", "cancel"), a short acknowledgement and no fallback."""
     yield turn_event_pb2.TurnEvent(
         progress=turn_event_pb2.Progress(
             stage="loop_abandoned", detail=result.reason, workflow=WORKFLOW, endpoint_names=[]
         )
     )
+    if result.reply:
+        yield from token_events(result.reply, turn_event_pb2.TOKEN_KIND_ANSWER)
+        yield end_event(turn_event_pb2.TURN_OUTCOME_ABANDONED, llm_calls)
+        return
     yield end_event(turn_event_pb2.TURN_OUTCOME_ABANDONED, llm_calls, original_query)

@@ -200,10 +200,15 @@ class CallRelay:
         rejected = rejected_params(stored.response_json, call) if stored is not None else []
         if not rejected:
             return None
-        session = await self._runner.reask(turn.finished, rejected)
-        missing = [p for p in session.params if p.name in rejected]
+        missing = [p for p in turn.finished.params if p.name in rejected]
+        body = stored.response_json if stored is not None else ""
+        # What the service can take instead: the description's examples, the enum, or values
+        # its error names ("applies from 2025"); the first one is offered, a "yes" takes it.
+        choices = {p.name: questions.available_values(p, call.params.get(p.name, ""), body) for p in missing}
+        offered = {name: values[0] for name, values in choices.items() if values}
+        await self._runner.reask(turn.finished, rejected, offered)
         # The caller's answer has explained the refusal from the API's own error.
-        text = "\n\n" + questions.clarifying_question(missing, turn.language)
+        text = "\n\n" + questions.after_refusal(missing, choices, turn.language)
         events = [
             turn_event_pb2.TurnEvent(
                 question=turn_event_pb2.Question(endpoint_names=[call.endpoint.name], missing_params=rejected)

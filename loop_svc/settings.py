@@ -34,6 +34,9 @@ class LoopSettings(LLMServiceSettings):
     )
     # Relative dates ("today", "next month") are read in this zone.
     time_zone: str = "Europe/Tallinn"
+    # The citizens' own country (ISO alpha-2): a required country parameter whose
+    # description names it as its example defaults to it when the message names none.
+    home_country: str = Field(default="EE", pattern=r"^[A-Za-z]{2}$")
     cache_default_ttl_seconds: int = Field(default=1800, gt=0)
     last_call_ttl_seconds: int = Field(default=1800, gt=0)
 
