@@ -16,6 +16,7 @@ six letters or more — people's Latin is not cyrtranslit's, "c" becomes "к").
 
 from __future__ import annotations
 
+import functools
 import gettext
 from dataclasses import dataclass
 
@@ -184,6 +185,9 @@ class CountryNames:
     """Finds country mentions in a message. Build once (≈ 30 ms) and share."""
 
     def __init__(self) -> None:
+        # A token's loose reading (a fuzzy search over every country name) once per
+        # distinct token: a long message repeats its words.
+        self._loose = functools.lru_cache(maxsize=1 << 14)(self._loose_reading)
         self._stemmed: dict[Lang, dict[tuple[str, ...], str]] = {lang: {} for lang in _LANGS}
         self._exact: dict[tuple[str, ...], str] = {}
         self.codes = frozenset(c.alpha_2 for c in pycountry.countries)
@@ -275,7 +279,7 @@ class CountryNames:
                     return code, n
         return None
 
-    def _loose(self, token: str) -> str | None:
+    def _loose_reading(self, token: str) -> str | None:
         """A country named without diacritics, with one typo, or in Latin-letter Russian."""
         if not token.isalpha():
             return None

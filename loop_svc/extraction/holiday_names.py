@@ -53,6 +53,25 @@ def _stems(text: str, lang: Lang) -> list[tuple[str, int, int]]:
     return [(fold(stem(w.text, lang)), w.start, w.end) for w in words(text) if not w.text.isdigit()]
 
 
+_Stem = tuple[str, int, int]
+
+
+def _outside(stems: list[_Stem], skip: Iterable[tuple[int, int]]) -> list[_Stem]:
+    """The words overlapping none of the spans: one pass over both in order (a message
+    naming a country hundreds of times must not cost words × spans)."""
+    spans = sorted(skip)
+    kept, i = [], 0
+    for word in stems:
+        _, start, end = word
+        while i < len(spans) and spans[i][1] <= start:
+            i += 1
+        # Words come in order, so a span ending before this word ends before every later one.
+        if i < len(spans) and spans[i][0] < end:
+            continue
+        kept.append(word)
+    return kept
+
+
 class HolidayNames:
     """Build once (≈ 0.3 s) and share: it reads the package's names for a few years."""
 
@@ -116,8 +135,7 @@ class HolidayNames:
     ) -> list[HolidayMention]:
         """The holiday(s) the message names; words inside `skip` (a country's name, which
         some holiday names contain) are not read."""
-        skipped = list(skip)
-        message = [m for m in _stems(text, lang) if all(m[2] <= s or m[1] >= e for s, e in skipped)]
+        message = _outside(_stems(text, lang), skip)
         if not message:
             return []
         target = (country or self._home).upper()
@@ -152,12 +170,22 @@ class HolidayNames:
             # The message's word is the name's word, maybe inflected past its stem.
             return said == name_stem or (len(name_stem) >= _MIN_STEM and said.startswith(name_stem))
 
+        # The message's words by their first letters, in order: a name's word is looked
+        # up among the words it can match, not against the whole message (a long message
+        # would cost its length times the number of names).
+        by_prefix: dict[str, list[tuple[str, int, int]]] = defaultdict(list)
+        for m in message:
+            by_prefix[m[0][:_MIN_STEM]].append(m)
+
+        def first_hit(name_stem: str) -> tuple[str, int, int] | None:
+            return next((m for m in by_prefix.get(name_stem[:_MIN_STEM], ()) if same(m[0], name_stem)), None)
+
         # Every word of a name present: that holiday (the longest names first).
         full: dict[str, tuple[int, tuple[int, int]]] = {}
         for name in names:
             hits = []
             for name_stem in name.stems:
-                hit = next((m for m in message if same(m[0], name_stem)), None)
+                hit = first_hit(name_stem)
                 if hit is None:
                     break
                 hits.append(hit)
@@ -175,9 +203,11 @@ class HolidayNames:
         if not families:
             return [], (0, 0)
         # A word that begins or ends some names: the family of holidays it names.
+        seen: set[str] = set()
         for word, start, end in message:
-            if word in _GENERIC or len(word) < _MIN_STEM + 1:
+            if word in _GENERIC or len(word) < _MIN_STEM + 1 or word in seen:
                 continue
+            seen.add(word)  # a word said again names the same family (or none) again
             family = sorted(
                 {
                     name.english

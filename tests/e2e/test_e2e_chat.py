@@ -114,10 +114,13 @@ async def test_a_fresh_chat_never_sees_another_chats_params(mesh: Mesh, edge: ht
     assert await session_params(mesh, one, edge) == {"get_vehicle_tax_info": {"calculationYear": "2027"}}
     assert await session_params(mesh, two, edge) == {"get_vehicle_tax_info": {"calculationYear": "2026"}}
 
-    # A brand-new chat that only gives a plate has no session to complete.
+    # A brand-new chat that only gives a plate has no session to complete: whatever it is
+    # answered, nothing of the other chats' values (2027) reaches it.
     stranger = str(uuid.uuid4())
     reply = await stream_turn(edge, stranger, "456DEF")
-    assert reply.of("call_outcome") == []
+    assert "2027" not in reply.text()
+    for outcome in reply.of("call_outcome"):
+        assert "2027" not in outcome.data["summary"], outcome.data
     assert await session_params(mesh, stranger, edge) is None
 
     answer = await stream_turn(edge, two, "456DEF")

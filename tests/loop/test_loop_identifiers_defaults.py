@@ -238,7 +238,9 @@ def test_a_count_past_the_documented_range_is_brought_to_it_and_said(extractor: 
     assert "100" in step.result.notes[0] and "200" in step.result.notes[0]
 
 
-def test_a_refused_value_is_explained_with_what_the_service_takes() -> None:
+def test_a_refused_value_is_followed_by_what_the_service_takes() -> None:
+    """The caller explains the refusal from the API's error; the loop then offers what
+    the service takes instead, or asks for the value again."""
     from loop_svc import questions
 
     country = ParamSpec(
@@ -252,5 +254,7 @@ def test_a_refused_value_is_explained_with_what_the_service_takes() -> None:
     ]
     assert questions.available_values(year, "2024", '{"detail": "The tax applies from 2025."}') == ["2025"]
     for lang, name in (("en", "Estonia"), ("et", "Eesti"), ("ru", "Эстония")):
-        text = questions.refused([country], {"countryIsoCode": "FI"}, {"countryIsoCode": ["EE"]}, lang)  # type: ignore[arg-type]
+        text = questions.after_refusal([country], {"countryIsoCode": ["EE"]}, lang)  # type: ignore[arg-type]
         assert name in text and "did not accept" not in text
+        asked = questions.after_refusal([country], {"countryIsoCode": []}, lang)  # type: ignore[arg-type]
+        assert asked == questions.clarifying_question([country], lang)  # type: ignore[arg-type]
