@@ -43,7 +43,10 @@ SETTINGS_CLASSES: tuple[tuple[str, str], ...] = (
 # The bases every service shares: documented once, with `<PREFIX>` for the service's prefix.
 SHARED_CLASSES: tuple[tuple[str, str], ...] = (
     ("Every service", "services.settings:ServiceSettings"),
-    ("Every service with DSPy steps (indexer, classifier, loop, caller)", "services.settings:LLMServiceSettings"),
+    (
+        "Every service with DSPy steps",
+        "services.settings:LLMServiceSettings",
+    ),
 )
 
 # Read with os.environ, outside any settings class: the same name in every process.
@@ -54,7 +57,10 @@ PROCESS_VARIABLES: tuple[tuple[str, str], ...] = (
         "verifies (`services/runtime/trust.py`); unset (and no file): trust off. `make run` keeps "
         "one in `.atc/secrets/mesh-secret`.",
     ),
-    (trust.MESH_SECRET_FILE_ENV, f"a file holding the same key (a mounted Secret); `{trust.MESH_SECRET_ENV}` wins."),
+    (
+        trust.MESH_SECRET_FILE_ENV,
+        f"a file holding the same key (a mounted Secret); `{trust.MESH_SECRET_ENV}` wins.",
+    ),
     (trust.TLS_CERT_ENV, "mTLS between services: this process's certificate (PEM); all three or none."),
     (trust.TLS_KEY_ENV, "its private key."),
     (trust.TLS_CA_ENV, "the CA whose client certificates the servers require."),
@@ -143,12 +149,12 @@ def declared(cls: type) -> Declared:
             elif head and re.search(rf"\b{re.escape(name)}\b", fields.get(head, "")):
                 group_heads[name] = head
             previous_end = statement.end_lineno or statement.lineno
-        elif first_statement is None and not (
-            isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
-        ):
+        is_docstring = isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+        if first_statement is None and not is_docstring:
             first_statement = statement
     intro_lines: list[str] = []
-    if first_statement is not None:
+    # Comments opening the body before `model_config`; a first field's comment is its own.
+    if first_statement is not None and not isinstance(first_statement, ast.AnnAssign):
         for number in range(node.lineno + 1, first_statement.lineno):
             text = lines[number - 1].strip()
             if text.startswith("#"):
@@ -250,6 +256,11 @@ def _own_fields(cls: type[BaseSettings], shared: list[type[BaseSettings]]) -> li
     return [name for name in cls.model_fields if name not in base.model_fields or name in own]
 
 
+def anchor(title: str) -> str:
+    """The id GitHub gives a heading."""
+    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -258,7 +269,9 @@ def table(found: list[Row]) -> list[str]:
     lines = ["| variable | type | default | description |", "|---|---|---|---|"]
     for row in found:
         variables = "<br>".join(f"`{v}`" for v in row.variables)
-        lines.append(f"| {variables} | {_cell(row.type)} | {_cell(row.default)} | {_cell(row.description) or '—'} |")
+        lines.append(
+            f"| {variables} | {_cell(row.type)} | {_cell(row.default)} | {_cell(row.description) or '—'} |"
+        )
     return lines
 
 
@@ -281,9 +294,9 @@ def render() -> str:
             if issubclass(load(p), cls)
         )
         out.append(f"`{path}`, read with each service's own prefix ({prefixes}): `<PREFIX>` below.")
-        if intro:
-            out.append(f"{intro}")
         out.append("")
+        if intro:
+            out.append(f"{intro}\n")
         out += table(rows(cls, names, "<PREFIX>"))
         out.append("")
     for title, path in SETTINGS_CLASSES:
@@ -294,21 +307,26 @@ def render() -> str:
         notes = [f"`{path}`, env prefix `{prefix}`."]
         inherited = [t for (t, p), b in zip(SHARED_CLASSES, shared, strict=True) if issubclass(cls, b)]
         if inherited:
-            notes.append("Also the settings of " + " and ".join(f"*{t.lower()}*" for t in inherited) + " above.")
+            notes.append(
+                "Also "
+                + " and ".join(f"the settings of [{t[0].lower() + t[1:]}](#{anchor(t)})" for t in inherited)
+                + "."
+            )
         doc = " ".join((module.__doc__ or "").split())
         intro = declared(cls).intro
-        out.append(" ".join(notes))
+        out.append(" ".join(notes) + "\n")
         for paragraph in (doc, intro):
             if paragraph:
-                out.append(paragraph)
-        out.append("")
+                out.append(paragraph + "\n")
         out += table(rows(cls, _own_fields(cls, shared), prefix))
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m devtools.settings_doc", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.settings_doc", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--write", action="store_true", help=f"write {OUTPUT.relative_to(REPO_ROOT)}")
     args = parser.parse_args(argv)
     text = render()
