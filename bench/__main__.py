@@ -65,9 +65,27 @@ def main() -> None:
         # The answers issue's figures stand at the top level too (formatter_context_tokens_*,
         # result_store_write_read_p50_ms / _p99_ms), where readers of this line look first.
         summary.update({k: v for k, v in answers.items() if isinstance(v, int | float)})
-    turn = summary["mesh"].get("turn", {})
+    mesh = summary["mesh"]
+    turn = mesh.get("turn", {})
     summary["ratio"] = turn.get("ratio")
     summary["first_event_ratio"] = turn.get("first_event_ratio")
+    # The speed figures (issue 23), where readers of this line look first.
+    embedding = mesh.get("embedding", {})
+    summary["embedding_p50_ms"] = embedding.get("alone", {}).get("p50_ms")
+    summary["embedding_p95_ms"] = embedding.get("alone", {}).get("p95_ms")
+    under = embedding.get(f"under_{mesh_bench.EMBEDDING_UNDER_LOAD}_chats", {})
+    summary["embedding_p50_ms_under_50_chats"] = under.get("p50_ms")
+    summary["embedding_p95_ms_under_50_chats"] = under.get("p95_ms")
+    summary["decision_overhead_p50_ms"] = mesh.get("decision", {}).get("decision_overhead_p50_ms")
+    summary["concurrency"] = {
+        level: {
+            k: row.get(k)
+            for k in ("turns_per_s", "first_event_p50_ms", "first_event_p99_ms", "rejected_429", "errors")
+        }
+        for level, row in mesh.get("concurrency", {}).items()
+    }
+    summary["throughput_plateau"] = mesh.get("throughput_plateau")
+    summary["long_message_ratio"] = mesh.get("long_message_ratio")
     print(json.dumps(summary, ensure_ascii=False))
 
 

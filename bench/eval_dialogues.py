@@ -133,6 +133,22 @@ def _client(base_url: str) -> httpx.AsyncClient:
     return httpx.AsyncClient(base_url=base_url, cookies=no_cookies, timeout=180)
 
 
+# A well-behaved client (the chat page does the same) waits what a 429 asks before
+# sending the turn again: admission refuses at once when the mesh is over its capacity.
+BUSY_RETRIES = 5
+
+
+async def post_turn(
+    client: httpx.AsyncClient, body: dict[str, Any], headers: dict[str, str]
+) -> httpx.Response:
+    for _ in range(BUSY_RETRIES):
+        response = await client.post("/v1/orchestrate", json=body, headers=headers)
+        if response.status_code != 429:
+            return response
+        await asyncio.sleep(min(10.0, float(response.headers.get("retry-after") or 1)))
+    return response
+
+
 async def run_case(client: httpx.AsyncClient, case: DialogueCase) -> CaseResult:
     result = CaseResult(case)
     chat_id = f"eval-{case.id}-{uuid.uuid4().hex[:8]}"
@@ -142,7 +158,7 @@ async def run_case(client: httpx.AsyncClient, case: DialogueCase) -> CaseResult:
         body = {"chatId": chat_id, "message": turn.user, "conversationHistory": history[-HISTORY_ITEMS:]}
         headers = {"authorization": f"Bearer {token}"} if token else {}
         started = time.perf_counter()
-        response = await client.post("/v1/orchestrate", json=body, headers=headers)
+        response = await post_turn(client, body, headers)
         seconds = time.perf_counter() - started
         token = response.headers.get("x-chat-token") or token
         try:

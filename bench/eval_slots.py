@@ -63,7 +63,22 @@ def _fixed(day: date) -> Callable[[], date]:
     return lambda: day
 
 
-def evaluate(catalog: Path, limit: int | None = None, show_errors: int = 0) -> dict[str, Any]:
+def domain_of(endpoint_name: str) -> str:
+    """The SGD domain of an endpoint ("buses_2_find_bus" → "buses"): services of one
+    domain (buses_1, buses_2) share slot names, so they are held out together."""
+    return endpoint_name.split("_", 1)[0]
+
+
+def folds_of(endpoint_names: list[str], count: int) -> list[set[str]]:
+    """`count` folds of domains, in a fixed order (sorted, dealt round robin)."""
+    domains = sorted({domain_of(n) for n in endpoint_names})
+    return [set(domains[i::count]) for i in range(count)]
+
+
+def evaluate(
+    catalog: Path, limit: int | None = None, show_errors: int = 0, domains: set[str] | None = None
+) -> dict[str, Any]:
+    """Scores every dialogue, or only those of the endpoints in `domains`."""
     endpoints = {e["name"]: e for e in json.loads((catalog / "endpoints.json").read_text())}
     countries = CountryNames()
     turns = jga = jga_canonical = jga_lenient = 0
@@ -78,6 +93,8 @@ def evaluate(catalog: Path, limit: int | None = None, show_errors: int = 0) -> d
             if limit is not None and n >= limit:
                 break
             dialogue = json.loads(line)
+            if domains is not None and domain_of(dialogue["endpoint"]) not in domains:
+                continue
             params = _params(endpoints[dialogue["endpoint"]])
             by_name = {p.name: p for p in params}
             today = date.fromisoformat(dialogue["reference_date"])
@@ -154,8 +171,36 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--catalog", type=Path, required=True, help="folder with slot_dialogues.jsonl")
     parser.add_argument("--limit", type=int, default=None, help="only the first N dialogues")
     parser.add_argument("--errors", type=int, default=0, help="print up to N wrong turns to stderr")
+    parser.add_argument(
+        "--leave-services-out",
+        type=int,
+        default=0,
+        metavar="K",
+        help="also score K folds of held-out SGD domains (services of a domain together); rule changes "
+        "are to be judged on folds they were not tuned on",
+    )
     args = parser.parse_args(argv)
-    print(json.dumps(evaluate(args.catalog, args.limit, args.errors), ensure_ascii=False))
+    result = evaluate(args.catalog, args.limit, args.errors)
+    if args.leave_services_out:
+        names = [e["name"] for e in json.loads((args.catalog / "endpoints.json").read_text())]
+        folds = []
+        for held_out in folds_of(names, args.leave_services_out):
+            scored = evaluate(args.catalog, args.limit, 0, held_out)
+            folds.append(
+                {
+                    "domains": sorted(held_out),
+                    "turns": scored["turns"],
+                    "jga_canonical": scored["jga_canonical"],
+                }
+            )
+        total = sum(f["turns"] for f in folds)
+        result["leave_services_out"] = {
+            "folds": folds,
+            "jga_canonical": round(sum(f["jga_canonical"] * f["turns"] for f in folds) / total, 4)
+            if total
+            else 0.0,
+        }
+    print(json.dumps(result, ensure_ascii=False))
 
 
 if __name__ == "__main__":

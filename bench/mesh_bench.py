@@ -28,6 +28,7 @@ from typing import Any
 import httpx
 
 from atc.common.v1 import catalogue_pb2
+from bench import speed_bench
 from devtools.launcher.inprocess import running_mesh
 from devtools.launcher.subprocess_mesh import MeshProcess, atc_up
 from devtools.redis_server import EmbeddedRedis, free_port
@@ -35,6 +36,8 @@ from services.clients import IndexerClient
 from services.runtime.channels import open_channel
 
 QUESTION = "What are the public holidays in Estonia?"
+# The concurrency level beside which the embedding is measured again.
+EMBEDDING_UNDER_LOAD = 50
 ANSWER = "2026-01-01 to 2026-12-31"
 
 
@@ -48,6 +51,8 @@ class TurnResult:
     detail: str = ""
     # The chat token the edge issued on this turn (its `X-Chat-Token` header), if any.
     chat_token: str | None = None
+    # A refusal's Retry-After (seconds), when it carried one.
+    retry_after: float | None = None
 
 
 @dataclass
@@ -110,12 +115,14 @@ async def timed_turn(
             issued = response.headers.get("x-chat-token")
             if response.status_code != 200:
                 body = await response.aread()
+                hint = response.headers.get("retry-after")
                 return TurnResult(
                     time.perf_counter() - started,
                     None,
                     response.status_code,
                     True,
                     _rejection(response.status_code, body),
+                    retry_after=float(hint) if hint and hint.isdigit() else None,
                 )
             async for line in response.aiter_lines():
                 if not line.startswith("data:"):
@@ -180,7 +187,8 @@ async def concurrent_load(edge_url: str, concurrency: int, seconds: float) -> tu
                 turns = await conversation(client, (QUESTION, ANSWER))
                 load.results += turns
                 if turns[-1].status == 429:
-                    await asyncio.sleep(0.2)  # what a client told Retry-After would do, shortened
+                    # What a client told Retry-After does (a well-behaved one waits that long).
+                    await asyncio.sleep(turns[-1].retry_after or 1.0)
 
         started = time.perf_counter()
         await asyncio.gather(*(user() for _ in range(concurrency)))
@@ -497,10 +505,23 @@ async def run(
             if failed:
                 print("  failed turns:", json.dumps(failed, ensure_ascii=False))
 
+            on_step("embedding: the indexer's Embed RPC, one query at a time, alone…")
+            embedding: dict[str, Any] = {
+                "alone": await speed_bench.embedding_latency(addresses["indexer"], 30 if quick else 100)
+            }
             concurrency: dict[str, dict[str, Any]] = {}
             for level in levels:
                 on_step(f"{level} concurrent chats for {load_seconds:g} s…")
+                beside = (
+                    asyncio.create_task(
+                        speed_bench.embedding_latency(addresses["indexer"], 0, seconds=load_seconds)
+                    )
+                    if level == EMBEDDING_UNDER_LOAD
+                    else None
+                )
                 load, elapsed = await concurrent_load(edge, level, load_seconds)
+                if beside is not None:
+                    embedding[f"under_{level}_chats"] = await beside
                 first = [r.first_event for r in load.ok if r.first_event is not None]
                 kinds = load.error_kinds()
                 concurrency[str(level)] = {
@@ -515,6 +536,12 @@ async def run(
                     "rss_mib": process_tree_rss_mib(up.process.pid),
                 }
             result["concurrency"] = concurrency
+            result["embedding"] = embedding
+            table("embedding (Embed RPC, one query)", embedding)
+            best = max(row["turns_per_s"] for row in concurrency.values())
+            result["throughput_plateau"] = (
+                round(concurrency[str(levels[-1])]["turns_per_s"] / best, 2) if best else None
+            )
             table(
                 "concurrent chats",
                 {
@@ -528,8 +555,10 @@ async def run(
             print("  RSS MiB per process at 200:", json.dumps(concurrency[str(levels[-1])]["rss_mib"]))
 
             on_step("message lengths…")
-            result["message_length"] = await message_lengths(edge, [100, 1000, 10_000], 3 if quick else 10)
+            result["message_length"] = await message_lengths(edge, [100, 1000, 10_000], 5 if quick else 10)
             table("message length (characters)", result["message_length"])
+            short, long = (result["message_length"][k]["p50_ms"] for k in ("100", "10000"))
+            result["long_message_ratio"] = round(long / short, 2) if short and long else None
 
             on_step("chat while bulk indexing…")
             result["indexing_interference"] = await chat_under_indexing(
@@ -543,6 +572,16 @@ async def run(
     table(
         "chat while bulk indexing runs",
         {"priority": result["indexing_interference"], "fifo": result["indexing_interference_fifo"]},
+    )
+
+    on_step("decision overhead beside the embedding, 1,000 endpoints (in process)…")
+    result["decision"] = await speed_bench.decision_overhead(1000, rounds=2 if quick else 5)
+    table(
+        "routing decision at 1,000 endpoints (query vectors made beforehand)",
+        {
+            "decision_overhead": result["decision"]["decision_overhead"],
+            "embedding_in_process": result["decision"]["embedding_in_process"],
+        },
     )
 
     on_step("catalogue scaling (standalone indexer)…")

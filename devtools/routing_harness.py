@@ -35,7 +35,7 @@ from classifier_svc.router import Router, RouterPolicy
 from indexer_svc.app import build_catalogue
 from indexer_svc.catalogue import Catalogue
 from indexer_svc.embeddings import Embedder
-from indexer_svc.servicer import search_response
+from indexer_svc.servicer import EntityMessages, search_response
 from indexer_svc.settings import IndexerSettings
 from services.language import Lang, LanguageDetector
 from services.llm import counting_llm_calls
@@ -98,6 +98,7 @@ class CatalogueSearch:
     def __init__(self, catalogue: Catalogue) -> None:
         self._catalogue = catalogue
         self._cache: dict[tuple[str, int], list[Candidate]] = {}
+        self._messages = EntityMessages()
         self.model = ""
 
     async def search(self, query: str, limit: int) -> list[Candidate]:
@@ -105,7 +106,7 @@ class CatalogueSearch:
         if key not in self._cache:
             result = await self._catalogue.search("endpoint", query=query, limit=limit)
             self.model = result.embedding_model
-            self._cache[key] = endpoint_candidates(search_response(result))
+            self._cache[key] = endpoint_candidates(search_response(result, self._messages))
         return self._cache[key]
 
 

@@ -112,6 +112,29 @@ def point_id(entity_id: str) -> str:
 _MODELS: dict[Kind, type[Entity]] = {"endpoint": Endpoint, "service": Service, "knowledge": KnowledgeDocument}
 
 
+class EntityCache:
+    """Stored payloads parsed into entities once per stored version, not on every search
+    hit (validating a payload was a tenth of a search's own work). A point's version is
+    its source hash: re-indexing changed content stores a new one. Bounded: past
+    `max_entries` it starts afresh."""
+
+    def __init__(self, max_entries: int = 20_000) -> None:
+        self._entries: dict[tuple[Kind, str], tuple[object, Entity]] = {}
+        self._max_entries = max_entries
+
+    def of(self, kind: Kind, point_id: str, payload: Mapping[str, Any]) -> Entity:
+        version = payload.get("source_hash")
+        cached = self._entries.get((kind, point_id))
+        if version is not None and cached is not None and cached[0] == version:
+            return cached[1]
+        entity = _MODELS[kind].model_validate(payload)
+        if version is not None:
+            if len(self._entries) >= self._max_entries:
+                self._entries.clear()
+            self._entries[(kind, point_id)] = (version, entity)
+        return entity
+
+
 class Catalogue:
     def __init__(
         self,
@@ -144,6 +167,7 @@ class Catalogue:
         self._enricher = enricher
         self._collections = collections or CollectionNames()
         self._searcher = HybridSearcher(index, embedder, sparse, default_limit=default_search_limit)
+        self._entities = EntityCache()
 
     @property
     def embedding_model(self) -> str:
@@ -394,15 +418,16 @@ class Catalogue:
             )
             span.set_attribute("hits", len(raw.points))
         self._telemetry.increment("searches", collection=kind)
-        model = _MODELS[kind]
+        # The query's words are stemmed once, not once per hit.
+        word_stems = self._sparse.word_stems(raw.query)
         hits = [
             SearchHit(
                 id=p.id,
                 dense_cosine=p.dense_cosine,
                 hybrid_rank=p.hybrid_rank,
                 hybrid_score=p.hybrid_score,
-                matched_terms=self._sparse.matched_terms(query, self._terms_of(p.payload)),
-                entity=model.model_validate(p.payload),
+                matched_terms=self._sparse.matched_terms(word_stems, self._terms_of(p.payload)),
+                entity=self._entities.of(kind, p.id, p.payload),
                 **_vector_cosines(p.payload, p.dense_cosine, raw.query_embedding),
             )
             for p in raw.points
@@ -411,7 +436,7 @@ class Catalogue:
         return SearchResult(
             hits=hits,
             query_embedding=raw.query_embedding,
-            query_terms=len(intent_words(query)),
+            query_terms=len(intent_words(raw.query)),
             embedding_model=self._embedder.model_name,
         )
 

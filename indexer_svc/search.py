@@ -4,6 +4,11 @@ The query is embedded as a query (e5's "query: " role) unless the caller passes 
 vector it already has (the classifier reuses one vector across collections). Hits come
 in hybrid (RRF) order and each carries its real dense cosine, so callers can apply
 cosine thresholds while ranking by fusion.
+
+A query longer than `max_query_chars` is searched by its excerpt (services.text.excerpt:
+its opening sentence and its last question): the embedding's cost grows faster than the
+text, so a 10,000-character message would cost twenty short ones. Both channels, dense
+and sparse, read the same excerpt, and so does the lexical evidence on each hit.
 """
 
 from __future__ import annotations
@@ -15,14 +20,19 @@ from indexer_svc.embeddings import Embedder
 from indexer_svc.sparse import SparseEncoder
 from indexer_svc.vector_index import PayloadFilter, ScoredPoint, VectorIndex
 from services.errors import InvalidArgument
+from services.text import excerpt
 
 MAX_LIMIT = 100
+# About 60 tokens: what a question needs, at the cost of a short one.
+MAX_QUERY_CHARS = 256
 
 
 @dataclass(frozen=True)
 class RawSearchResult:
     points: list[ScoredPoint]
     query_embedding: list[float]
+    # The text searched: the query, or its excerpt when it was long.
+    query: str
 
 
 class HybridSearcher:
@@ -34,12 +44,14 @@ class HybridSearcher:
         *,
         default_limit: int = 5,
         min_candidates: int = 10,
+        max_query_chars: int = MAX_QUERY_CHARS,
     ) -> None:
         self._index = index
         self._embedder = embedder
         self._sparse = sparse
         self._default_limit = default_limit
         self._min_candidates = min_candidates
+        self._max_query_chars = max_query_chars
 
     async def search(
         self,
@@ -53,7 +65,7 @@ class HybridSearcher:
         if limit < 0:
             raise InvalidArgument("limit must not be negative", field="limit")
         limit = min(limit or self._default_limit, MAX_LIMIT)
-        query = query.strip()
+        query = excerpt(query.strip(), self._max_query_chars)
         if query_embedding:
             if len(query_embedding) != self._embedder.dimension:
                 raise InvalidArgument(
@@ -77,4 +89,4 @@ class HybridSearcher:
             candidates=candidates,
             where=where,
         )
-        return RawSearchResult(points=points, query_embedding=dense)
+        return RawSearchResult(points=points, query_embedding=dense, query=query)

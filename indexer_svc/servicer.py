@@ -4,6 +4,7 @@ server's interceptor (services.runtime.interceptors) turns them into statuses.""
 from __future__ import annotations
 
 import grpc
+from google.protobuf.message import Message
 
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from indexer_svc.catalogue import Catalogue, Kind, Role, SearchHit, SearchResult
@@ -23,7 +24,35 @@ _ROLES: dict[int, Role] = {
 }
 
 
-def _hit_message(hit: SearchHit) -> indexer_pb2.SearchHit:
+class EntityMessages:
+    """Each catalogue entity's proto message, built once and copied into every hit that
+    carries it: converting an entity (pydantic → JSON → proto) was most of a search
+    response's own work, again for every hit of every search. The catalogue hands out one
+    entity object per stored version, so the object is the key. Bounded: past
+    `max_entries` it starts afresh."""
+
+    def __init__(self, max_entries: int = 20_000) -> None:
+        self._messages: dict[int, tuple[Endpoint | Service | KnowledgeDocument, Message]] = {}
+        self._max_entries = max_entries
+
+    def of(self, entity: Endpoint | Service | KnowledgeDocument) -> Message:
+        cached = self._messages.get(id(entity))
+        if cached is not None and cached[0] is entity:
+            return cached[1]
+        message: Message
+        if isinstance(entity, Endpoint):
+            message = endpoint_message(entity)
+        elif isinstance(entity, Service):
+            message = service_message(entity)
+        else:
+            message = document_message(entity)
+        if len(self._messages) >= self._max_entries:
+            self._messages.clear()
+        self._messages[id(entity)] = (entity, message)
+        return message
+
+
+def _hit_message(hit: SearchHit, messages: EntityMessages) -> indexer_pb2.SearchHit:
     message = indexer_pb2.SearchHit(
         id=hit.id,
         dense_cosine=hit.dense_cosine,
@@ -34,18 +63,22 @@ def _hit_message(hit: SearchHit) -> indexer_pb2.SearchHit:
         description_cosine=hit.description_cosine,
         has_prototype=hit.has_prototype,
     )
+    entity = messages.of(hit.entity)
     if isinstance(hit.entity, Endpoint):
-        message.endpoint.CopyFrom(endpoint_message(hit.entity))
+        message.endpoint.CopyFrom(entity)
     elif isinstance(hit.entity, Service):
-        message.service.CopyFrom(service_message(hit.entity))
+        message.service.CopyFrom(entity)
     elif isinstance(hit.entity, KnowledgeDocument):
-        message.document.CopyFrom(document_message(hit.entity))
+        message.document.CopyFrom(entity)
     return message
 
 
-def search_response(result: SearchResult) -> indexer_pb2.SearchResponse:
+def search_response(
+    result: SearchResult, messages: EntityMessages | None = None
+) -> indexer_pb2.SearchResponse:
+    messages = messages or EntityMessages()
     return indexer_pb2.SearchResponse(
-        hits=[_hit_message(hit) for hit in result.hits],
+        hits=[_hit_message(hit, messages) for hit in result.hits],
         query_embedding=result.query_embedding,
         query_terms=result.query_terms,
         embedding_model=result.embedding_model,
@@ -55,6 +88,7 @@ def search_response(result: SearchResult) -> indexer_pb2.SearchResponse:
 class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
     def __init__(self, catalogue: Catalogue) -> None:
         self._catalogue = catalogue
+        self._messages = EntityMessages()
 
     # --- endpoints ------------------------------------------------------------------
 
@@ -178,7 +212,7 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
             # Private endpoints only for a signed-in owner (verified: services.runtime.trust).
             include_private=(current_owner.get() or "").startswith("user:"),
         )
-        return search_response(result)
+        return search_response(result, self._messages)
 
     async def Embed(
         self, request: indexer_pb2.EmbedRequest, context: grpc.aio.ServicerContext

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from indexer_svc.vector_index.models import SparseVector
 from services.text import Stemmer, content_words
@@ -34,16 +34,21 @@ class SparseEncoder(Stemmer):
         super().__init__()
         self.vocab_size = vocab_size
 
-    def matched_terms(self, query: str, text_terms: set[str]) -> int:
-        """How many distinct content words of `query` occur, by stem, in a text whose
-        `terms()` are `text_terms` (computed once at indexing: stemming an endpoint's
-        text takes milliseconds, too long to repeat for every search hit).
+    def word_stems(self, query: str) -> list[tuple[str, ...]]:
+        """The stems of each distinct content word of `query`: computed once per search,
+        then matched against every hit (`matched_terms`)."""
+        return [self.stems(word) for word in content_words(query)]
+
+    def matched_terms(self, word_stems: Sequence[Sequence[str]], text_terms: set[str]) -> int:
+        """How many distinct content words of a query (`word_stems(query)`) occur, by
+        stem, in a text whose `terms()` are `text_terms` (computed once at indexing:
+        stemming an endpoint's text takes milliseconds, too long to repeat per search hit).
 
         Lexical evidence that does not depend on the embedding model: a small
         multilingual model scores unrelated questions almost as high as related ones,
         but an unrelated question rarely shares a content word with the endpoint's
         text. Numbers are left out: dates and years match parameter descriptions."""
-        return sum(1 for word in content_words(query) if any(stem in text_terms for stem in self.stems(word)))
+        return sum(1 for stems in word_stems if any(stem in text_terms for stem in stems))
 
     def encode(self, text: str) -> SparseVector:
         return self.encode_terms(self.terms(text))

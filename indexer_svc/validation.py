@@ -53,28 +53,19 @@ def _check_uuid(value: str) -> str:
 _BLANK_MEANS_DEFAULT = {"visibility", "type", "cacheable", "cache_ttl_seconds", "cacheTtlSeconds"}
 
 
-_DESCRIPTION_LANGUAGES = ("en", "et", "ru")
-_MAX_DESCRIPTION_CHARS = 500
-
-
 class EndpointParam(_Entity):
     name: str = Field(min_length=1)
     type: ParamType
     required: bool = False
     description: str = ""
     enum: list[str] = Field(default_factory=list)
-    # The description in the citizen's languages ({"et": "...", "ru": "..."}).
+    # The description by language code, so questions name the parameter in the citizen's language.
     descriptions: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("descriptions")
     @classmethod
-    def _descriptions_by_language(cls, value: dict[str, str]) -> dict[str, str]:
-        unknown = sorted(set(value) - set(_DESCRIPTION_LANGUAGES))
-        if unknown:
-            raise ValueError(f"languages must be among {', '.join(_DESCRIPTION_LANGUAGES)}, not {unknown}")
-        if any(len(text) > _MAX_DESCRIPTION_CHARS for text in value.values()):
-            raise ValueError(f"each description must be at most {_MAX_DESCRIPTION_CHARS} characters")
-        return {lang: " ".join(text.split()) for lang, text in value.items() if text.strip()}
+    def _description_languages(cls, value: dict[str, str]) -> dict[str, str]:
+        return _language_keys(value)
 
     @field_validator("name")
     @classmethod

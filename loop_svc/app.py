@@ -9,8 +9,10 @@ from atc.caller.v1 import caller_pb2_grpc
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from loop_svc.cache import ResponseCache
 from loop_svc.cache_plan import CachePlanner
+from loop_svc.defaults import Defaults
 from loop_svc.extraction import CountryNames, RuleExtractor
 from loop_svc.extraction.combined import RulesThenModel
+from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.extraction.llm import ParamExtractionModule
 from loop_svc.follow_up import FollowUpDetector, RuleFollowUpDetector
 from loop_svc.follow_up_llm import FollowUpDetectorModule
@@ -21,7 +23,7 @@ from loop_svc.session import SessionStore
 from loop_svc.settings import LoopSettings
 from loop_svc.shapes import RuleShapeReader, ShapeReader
 from loop_svc.shapes_llm import ShapeModule
-from loop_svc.today import local_now, local_today
+from loop_svc.today import local_now, local_today, utc_now
 from loop_svc.turns import TurnRunner
 from services.language import LanguageDetector
 from services.llm import build_lm
@@ -42,11 +44,15 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         lock_seconds=settings.session_lock_seconds,
         lock_wait_seconds=settings.session_lock_wait_seconds,
     )
-    countries, detector = await asyncio.gather(
-        asyncio.to_thread(CountryNames), asyncio.to_thread(LanguageDetector)
+    countries, detector, holiday_names = await asyncio.gather(
+        asyncio.to_thread(CountryNames),
+        asyncio.to_thread(LanguageDetector),
+        asyncio.to_thread(HolidayNames, settings.home_country),
     )
     today = local_today(settings.time_zone)
-    extractor = RuleExtractor(countries, today=today, zone=ZoneInfo(settings.time_zone))
+    extractor = RuleExtractor(
+        countries, today=today, zone=ZoneInfo(settings.time_zone), now=utc_now, holidays=holiday_names
+    )
     rule_shapes = RuleShapeReader(today, local_now(settings.time_zone))
     lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir, telemetry=telemetry)
     shapes: ShapeReader = ShapeModule(lm, rule_shapes, today) if lm is not None else rule_shapes
@@ -58,6 +64,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
             continuation_turn=settings.continuation_turn,
             multi_max_turns_cap=settings.multi_max_turns_cap,
         ),
+        Defaults(today, settings.home_country),
     )
     caller_channel = open_channel(settings.caller_target)
     cache = ResponseCache(

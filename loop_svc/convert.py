@@ -123,10 +123,15 @@ def question_events(result: NeedsInput, llm_calls: int) -> Iterator[turn_event_p
 def abandoned_events(
     result: Abandoned, llm_calls: int, original_query: str
 ) -> Iterator[turn_event_pb2.TurnEvent]:
-    """No answer text: the classifier answers `fallback_query` from the knowledge base (RAG)."""
+    """No answer text: the classifier answers `fallback_query` from the knowledge base (RAG);
+    or, when the citizen ended it ("no", "cancel"), a short acknowledgement and no fallback."""
     yield turn_event_pb2.TurnEvent(
         progress=turn_event_pb2.Progress(
             stage="loop_abandoned", detail=result.reason, workflow=WORKFLOW, endpoint_names=[]
         )
     )
+    if result.reply:
+        yield from token_events(result.reply, turn_event_pb2.TOKEN_KIND_ANSWER)
+        yield end_event(turn_event_pb2.TURN_OUTCOME_ABANDONED, llm_calls)
+        return
     yield end_event(turn_event_pb2.TURN_OUTCOME_ABANDONED, llm_calls, original_query)

@@ -220,10 +220,17 @@ class CallRelay:
         rejected = rejected_params(stored.response_json, call) if stored is not None else []
         if not rejected:
             return None
-        session = await self._runner.reask(only(turn.finished, call.endpoint.name), rejected)
-        missing = [p for p in session.params if p.name in rejected]
+        # A two-part turn asks again only for the part whose value was refused.
+        finished = only(turn.finished, call.endpoint.name)
+        missing = [p for p in finished.params if p.name in rejected]
+        body = stored.response_json if stored is not None else ""
+        # What the service can take instead: the description's examples, the enum, or values
+        # its error names ("applies from 2025"); the first one is offered, a "yes" takes it.
+        choices = {p.name: questions.available_values(p, call.params.get(p.name, ""), body) for p in missing}
+        offered = {name: values[0] for name, values in choices.items() if values}
+        await self._runner.reask(finished, rejected, offered)
         # The caller's answer has explained the refusal from the API's own error.
-        text = "\n\n" + questions.clarifying_question(missing, turn.language)
+        text = "\n\n" + questions.after_refusal(missing, choices, turn.language)
         events = [
             turn_event_pb2.TurnEvent(
                 question=turn_event_pb2.Question(endpoint_names=[call.endpoint.name], missing_params=rejected)

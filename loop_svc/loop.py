@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from loop_svc import questions
+from loop_svc.constraints import clamp, too_long
+from loop_svc.defaults import Defaults
 from loop_svc.extraction.dialogue import Message, ParamExtractor, track
-from loop_svc.extraction.values import yes_no
-from loop_svc.schema import EndpointSpec
+from loop_svc.extraction.values import wants_out, yes_no
+from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.session import Session, SessionState
 from services.language import Lang
 
@@ -48,13 +50,17 @@ class PlannedCall:
 @dataclass(frozen=True)
 class Complete:
     calls: list[PlannedCall]
+    # Said before the answer: a value brought into the documented range ("at most 100").
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
 class Abandoned:
     """The loop gives up; the classifier answers the original query from the knowledge base."""
 
-    reason: Literal["declined", "out_of_turns"]
+    reason: Literal["declined", "out_of_turns", "cancelled"]
+    # What to say when the citizen ended it ("OK, stopped."): no knowledge-base fallback then.
+    reply: str = ""
 
 
 TurnResult = NeedsInput | Complete | Abandoned
@@ -93,9 +99,12 @@ class TurnLimits:
 
 
 class TurnLoop:
-    def __init__(self, extractor: ParamExtractor, limits: TurnLimits | None = None) -> None:
+    def __init__(
+        self, extractor: ParamExtractor, limits: TurnLimits | None = None, defaults: Defaults | None = None
+    ) -> None:
         self._extractor = extractor
         self._limits = limits or TurnLimits()
+        self._defaults = defaults
 
     def new_session(
         self,
@@ -148,12 +157,34 @@ class TurnLoop:
                 return done(Abandoned("declined"), None, {})
             session.state = SessionState.COLLECTING_PARAMS
 
+        offered, session.offered = session.offered, {}
         extracted, llm_calls = self._extract(session, message, history)
+        if offered and not extracted and yes_no(message) is True:
+            extracted = dict(offered)  # "yes" to the nearest period offered
+        if session.turn_count > 1 and not extracted and wants_out(message):
+            # "no", "cancel", "something else": the pending question is dropped, not repeated.
+            return done(Abandoned("cancelled", questions.CANCELLED[lang]), None, {})
         session.apply(extracted)
+        if self._defaults is not None:
+            session.apply(self._defaults.fill(session.params, session.known))
         missing = session.missing()
+        long = too_long(session.params, session.known) if not missing else None
+        if long is not None:
+            # More than the API serves: say so and offer the nearest period, never the ISO question.
+            for values in session.collected.values():
+                for name in long.offer:
+                    values.pop(name, None)
+            session.offered = long.offer
+            session.asked = list(long.offer)
+            text = questions.too_long(long.limit_days, long.first, long.last, lang)
+            return done(NeedsInput(text, list(long.offer), session.endpoints_missing()), session, extracted)
         if not missing:
+            notes = []
+            for clamped in clamp(session.params, session.known):
+                session.apply({clamped.param.name: clamped.used})
+                notes.append(questions.clamped(clamped.param, clamped.given, clamped.low, clamped.high, lang))
             calls = [PlannedCall(e, dict(session.collected.get(e.name, {}))) for e in session.endpoints]
-            step = done(Complete(calls), None, extracted)
+            step = done(Complete(calls, notes), None, extracted)
             step.finished = session
             return step
         if session.turn_count >= session.max_turns:
@@ -166,7 +197,20 @@ class TurnLoop:
             question = NeedsInput(questions.CONTINUATION[lang], names, session.endpoints_missing(), True)
             return done(question, session, extracted)
         session.asked = names
-        question = NeedsInput(
-            questions.clarifying_question(missing, lang), names, session.endpoints_missing()
-        )
+        problems = self._problems(session, message, extracted, missing)
+        text = questions.clarifying_question(missing, lang)
+        if problems:
+            text = questions.invalid_values(problems, lang) + " " + text
+        question = NeedsInput(text, names, session.endpoints_missing())
         return done(question, session, extracted)
+
+    def _problems(
+        self, session: Session, message: str, extracted: dict[str, str], missing: list[ParamSpec]
+    ) -> list[tuple[ParamSpec, str]]:
+        """Values the message tried to give in a form the parameter cannot take."""
+        finder = getattr(self._extractor, "problems", None)
+        if finder is None:
+            return []
+        asked = list(session.asked) if session.turn_count > 1 else []
+        found = finder(message, missing, values=extracted, asked=asked)
+        return [(p, found[p.name]) for p in missing if p.name in found]

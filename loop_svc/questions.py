@@ -3,9 +3,14 @@ the continuation prompt, and the short messages that end a session."""
 
 from __future__ import annotations
 
+import gettext
 import re
 from collections.abc import Sequence
+from datetime import date
 
+import pycountry
+
+from loop_svc.extraction.identifiers import describe
 from loop_svc.schema import Concept, ParamSpec, date_pairs, name_words
 from services.language import Lang
 from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
@@ -111,39 +116,183 @@ CONTINUATION: dict[Lang, str] = {
 }
 # Outages say what every hop says (services.runtime.citizen).
 STORE_UNAVAILABLE: dict[Lang, str] = TEMPORARILY_UNAVAILABLE
-REJECTED: dict[Lang, str] = {
-    "en": "The service did not accept that value.",
-    "et": "Teenus ei võtnud seda väärtust vastu.",
-    "ru": "Сервис не принял это значение.",
+CANCELLED: dict[Lang, str] = {
+    "en": "OK, I've left that. What else can I help you with?",
+    "et": "Selge, jätan selle pooleli. Millega saan veel aidata?",
+    "ru": "Хорошо, оставим это. Чем ещё могу помочь?",
+}
+_INVALID: dict[Lang, str] = {
+    "en": "“{value}” is not a valid {label}: it should have {form}.",
+    "et": "„{value}“ ei ole sobiv {label}: see peaks olema kujul {form}.",
+    "ru": "«{value}» не подходит как {label}: нужно {form}.",
 }
 # Outages say what every hop says (services.runtime.citizen).
 CALLER_UNAVAILABLE: dict[Lang, str] = TEMPORARILY_UNAVAILABLE
 
 
-def _short(description: str) -> str:
-    """A description's first clause, as a label (empty when it is long)."""
-    clause = re.split(r"[.(;:]", description, maxsplit=1)[0].strip()
-    if not clause or len(clause.split()) > 8:
-        return ""
-    return clause[0].lower() + clause[1:] if not clause[:2].isupper() else clause
+_MONTHS: dict[Lang, list[str]] = {
+    "en": "January February March April May June July August September October November December".split(),
+    "et": "jaanuar veebruar märts aprill mai juuni juuli august september oktoober november detsember".split(
+        " "
+    ),
+    "ru": "января февраля марта апреля мая июня июля августа сентября октября ноября декабря".split(),
+}
+_TOO_LONG: dict[Lang, str] = {
+    "en": "I can look up at most {days} days at a time, so not that whole period at once. "
+    "Shall I show {first} – {last} instead? (yes/no) Or tell me another period of up to {days} days.",
+    "et": "Korraga saan vaadata kõige rohkem {days} päeva, seega mitte kogu seda perioodi korraga. "
+    "Kas näitan hoopis {first} – {last}? (jah/ei) Või nimeta mõni muu kuni {days}-päevane periood.",
+    "ru": "За один раз я могу посмотреть не больше {days} дней, поэтому не весь этот период сразу. "
+    "Показать вместо этого {first} – {last}? (да/нет) Или назовите другой период до {days} дней.",
+}
+_CLAMPED: dict[Lang, str] = {
+    "en": "I can give at most {high} at a time (you asked for {given}), so here are {high}.",
+    "et": "Korraga saan anda kõige rohkem {high} (küsisid {given}), seega siin on {high}.",
+    "ru": "За один раз я могу показать не больше {high} (вы просили {given}), поэтому вот {high}.",
+}
+_CLAMPED_LOW: dict[Lang, str] = {
+    "en": "The smallest number I can use is {low} (you asked for {given}).",
+    "et": "Väikseim arv, mida saan kasutada, on {low} (küsisid {given}).",
+    "ru": "Наименьшее возможное число — {low} (вы просили {given}).",
+}
 
 
-def _generic_label(param: ParamSpec, lang: Lang) -> str:
-    """A label from the description in `lang` (the catalogue's `descriptions`; the main
-    description counts as English) or, failing that, the words of the name."""
-    words = " ".join(name_words(param.name))
-    label = words
+def spoken_date(day: date, lang: Lang) -> str:
+    month = _MONTHS[lang][day.month - 1]
+    return f"{day.day}. {month} {day.year}" if lang == "et" else f"{day.day} {month} {day.year}"
+
+
+def too_long(days: int, first: date, last: date, lang: Lang) -> str:
+    """The period asked for is longer than the API serves: the limit and the nearest period."""
+    return _TOO_LONG[lang].format(days=days, first=spoken_date(first, lang), last=spoken_date(last, lang))
+
+
+def clamped(param: ParamSpec, given: str, low: int, high: int, lang: Lang) -> str:
+    template = _CLAMPED_LOW if int(given) < low else _CLAMPED
+    return template[lang].format(given=given, low=low, high=high)
+
+
+_AVAILABLE: dict[Lang, str] = {
+    "en": "It has: {values}. Shall I use {first} instead? (yes/no)",
+    "et": "Saadaval: {values}. Kas kasutan hoopis: {first}? (jah/ei)",
+    "ru": "Доступно: {values}. Использовать вместо этого {first}? (да/нет)",
+}
+_NUMBER_IN_ERROR = re.compile(r"(?<![\w.])\d{1,4}(?!\w|\.\d)")
+_CODE_EXAMPLE = re.compile(r"\b([A-Z]{2})\b")
+
+
+def _country_name(code: str, lang: Lang) -> str:
+    country = pycountry.countries.get(alpha_2=code)
+    if country is None:
+        return code
+    english = getattr(country, "common_name", None) or country.name
     if lang == "en":
-        label = _short(param.descriptions.get("en", "") or param.description) or words
-        label = label if label.startswith(("the ", "a ", "an ", "your ")) else f"the {label}"
-    elif lang in ("et", "ru"):
-        # With no description in the language, only the name's words are left: quoted,
-        # as a term (the catalogue should give one; with a model the question is written).
-        localized = _short(param.descriptions.get(lang, ""))
-        if localized:
-            label = localized
-        else:
-            label = f"«{words}»" if lang == "ru" else f"„{words}“"
+        return english
+    translation = gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=[lang], fallback=True)
+    return translation.gettext(english)
+
+
+def _shown(param: ParamSpec, value: str, lang: Lang) -> str:
+    if param.concept is Concept.COUNTRY and len(value) == 2:
+        return _country_name(value.upper(), lang)
+    return value
+
+
+def available_values(param: ParamSpec, sent: str, error_body: str) -> list[str]:
+    """Values the service takes instead of `sent`: an enum's values, the codes the
+    description gives as examples (a country), or numbers its error names (a year)."""
+    if param.enum:
+        return [v for v in param.enum if v != sent]
+    if param.concept is Concept.COUNTRY:
+        return [c for c in dict.fromkeys(_CODE_EXAMPLE.findall(param.description)) if c != sent.upper()]
+    if param.concept in (Concept.YEAR, Concept.INTEGER, Concept.NUMBER):
+        numbers = [n for n in _NUMBER_IN_ERROR.findall(error_body) if n != sent]
+        if param.concept is Concept.YEAR:
+            numbers = [n for n in numbers if len(n) == 4]
+        return list(dict.fromkeys(numbers))[:3]
+    return []
+
+
+def after_refusal(missing: Sequence[ParamSpec], choices: dict[str, list[str]], lang: Lang) -> str:
+    """After the service refused a value (the caller has said which and why): what it
+    takes instead, offered, or the question for it again — never the bare "did not accept"."""
+    parts = []
+    for param in missing:
+        options = [_shown(param, v, lang) for v in choices.get(param.name, [])]
+        if options:
+            parts.append(_AVAILABLE[lang].format(values=", ".join(options), first=options[0]))
+    if not parts:
+        parts.append(clarifying_question(missing, lang))
+    return " ".join(parts)
+
+
+def invalid_values(problems: Sequence[tuple[ParamSpec, str]], lang: Lang) -> str:
+    """What is wrong with each value given and the form expected, from the parameter's
+    description example ("“12AB” is not a valid registration number: it should have 3
+    digits and 3 letters, e.g. 123ABC.")."""
+    sentences = []
+    for param, value in problems:
+        shape = param.shape
+        if shape is None:
+            continue
+        label = _noun(param, lang)
+        sentences.append(_INVALID[lang].format(value=value, label=label, form=describe(shape, lang)))
+    return " ".join(sentences)
+
+
+def _noun(param: ParamSpec, lang: Lang) -> str:
+    """The parameter as a noun phrase without an article, in `lang`."""
+    key = param.concept
+    if key in _LABELS:
+        label = _LABELS[key][lang]
+        return label[4:] if label.startswith("the ") else label
+    return re.sub(r"^(?:the|a|an)\s+", "", _generic_label(param, lang, form=False))
+
+
+# What a parameter is, by concept, when the catalogue gives no description in the
+# citizen's language: never its (English) name inside an Estonian or Russian sentence.
+_CONCEPT_NOUNS: dict[Concept, dict[Lang, str]] = {
+    Concept.IDENTIFIER: {"en": "the number", "et": "number", "ru": "номер"},
+    Concept.INTEGER: {"en": "the number", "et": "arv", "ru": "число"},
+    Concept.NUMBER: {"en": "the number", "et": "arv", "ru": "число"},
+    Concept.TIME: {"en": "the time", "et": "kellaaeg", "ru": "время"},
+    Concept.PLACE: {"en": "the place", "et": "koht", "ru": "место"},
+    Concept.BOOLEAN: {"en": "the answer", "et": "vastus", "ru": "ответ"},
+    Concept.ENUM: {"en": "the option", "et": "valik", "ru": "вариант"},
+}
+_WHAT_EXACTLY: dict[Lang, str] = {
+    "en": "what exactly I should look for",
+    "et": "mida täpsemalt otsin",
+    "ru": "что именно искать",
+}
+_MAX_LABEL_WORDS = 8
+
+
+def _described(param: ParamSpec, lang: Lang) -> str | None:
+    """The first clause of the description in `lang` as a noun phrase, when it is short
+    ("The 2-letter ISO country code (e.g., EE)" → "the 2-letter ISO country code")."""
+    description = re.split(r"[.(;:]", param.description_in(lang), maxsplit=1)[0].strip(" ,")
+    if not description or len(description.split()) > _MAX_LABEL_WORDS:
+        return None
+    if len(description) < 2 or not description[1].isupper():  # keep "ID-kaardi", "ISO"
+        description = description[0].lower() + description[1:]
+    if lang == "en" and not description.startswith(("the ", "a ", "an ", "your ")):
+        description = f"the {description}"
+    return description
+
+
+def _generic_label(param: ParamSpec, lang: Lang, *, form: bool = True) -> str:
+    """The parameter named from its description in `lang`; failing that, in English its
+    name's words, in another language what it is (a number, a time) — with the expected
+    form when the description's example shows one."""
+    label = _described(param, lang)
+    if label is None and lang == "en":
+        label = f"the {' '.join(name_words(param.name))}"
+    if label is None:
+        label = _CONCEPT_NOUNS.get(param.concept, {}).get(lang) or _WHAT_EXACTLY[lang]
+        shape = param.shape
+        if shape is not None and form:
+            label += f" ({describe(shape, lang)})"
     if param.concept is Concept.ENUM and param.enum:
         label += f" ({_ONE_OF[lang]}: {', '.join(param.enum)})"
     elif param.concept is Concept.BOOLEAN:

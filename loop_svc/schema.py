@@ -9,9 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    from loop_svc.extraction.identifiers import Shape
 
 Role = Literal["start", "end"] | None
 
@@ -38,6 +41,8 @@ class Concept(StrEnum):
     DATETIME = "datetime"
     YEAR = "year"
     REGISTRATION = "registration"
+    # A code shaped like the description's example ("e.g. A1234567"): read by that shape.
+    IDENTIFIER = "identifier"
     ADDRESS = "address"
     ENUM = "enum"
     BOOLEAN = "boolean"
@@ -61,8 +66,16 @@ class ParamSpec(BaseModel):
     required: bool = False
     description: str = ""
     enum: list[str] = Field(default_factory=list)
-    # The description in the citizen's languages, by code (the catalogue's).
+    # The description by language code (the catalogue's localized descriptions).
     descriptions: dict[str, str] = Field(default_factory=dict)
+
+    def description_in(self, lang: str) -> str:
+        """The description in `lang`: the localized one, else (for English) the catalogue's
+        own, else "" — never another language's words in a sentence of this one."""
+        localized = self.descriptions.get(lang, "").strip()
+        if localized:
+            return localized
+        return self.description if lang == "en" else ""
 
     @property
     def words(self) -> list[str]:
@@ -91,6 +104,8 @@ class ParamSpec(BaseModel):
             return Concept.REGISTRATION
         if "address" in words:
             return Concept.ADDRESS
+        if kind == "string" and self.shape is not None:
+            return Concept.IDENTIFIER
         if kind == "string" and "time" in words:
             return Concept.TIME
         if kind == "string" and words & _PLACE_WORDS:
@@ -100,6 +115,31 @@ class ParamSpec(BaseModel):
         if kind == "number":
             return Concept.NUMBER
         return Concept.TEXT
+
+    @property
+    def shape(self) -> Shape | None:
+        """The shape of an identifier from the description's example ("e.g., 123ABC")."""
+        # Imported here: the extraction package imports this module (its Role, ParamSpec).
+        from loop_svc.extraction.identifiers import shape_of
+
+        return shape_of(self.description) if self.type.strip().lower() == "string" else None
+
+    @property
+    def counts(self) -> bool:
+        """Whether an integer says how many items to return ("How many of the most recent
+        votings to return", "limit", "number of results")."""
+        if self.type.strip().lower() != "integer":
+            return False
+        text = f"{' '.join(self.words)} {self.description}".lower()
+        return bool(re.search(r"\b(?:how many|number of|limit|count|max(?:imum)?|top|size)\b", text))
+
+    @property
+    def bounds(self) -> tuple[int, int] | None:
+        """The documented range of a number ("(1-100, default 10)", "between 1 and 50")."""
+        m = re.search(r"\b(\d+)\s*(?:-|–|—|\.\.|to|and)\s*(\d+)\b", self.description)
+        if m is None or int(m.group(1)) >= int(m.group(2)):
+            return None
+        return int(m.group(1)), int(m.group(2))
 
     @property
     def role(self) -> Role:

@@ -143,6 +143,10 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             for event in convert.abandoned_events(result, 0, step.original_query):
                 yield event
         else:
+            # A value moved into the service's range is said before the answer.
+            for note in result.notes:
+                for event in convert.token_events(note + "\n\n", turn_event_pb2.TOKEN_KIND_ANSWER):
+                    yield _response(event)
             calls = []
             for c in result.calls:
                 part = self._part(step.original_query, c.endpoint, result.calls)

@@ -43,6 +43,9 @@ class Session(BaseModel):
     version: int = 0
     # A 4xx answer named this parameter: its old value was wrong and is asked again.
     rejected: list[str] = Field(default_factory=list)
+    # The nearest values the API can serve, offered instead of ones it cannot ("at most 7
+    # days: shall I show 1–7 December?"): a "yes" takes them.
+    offered: dict[str, str] = Field(default_factory=dict)
 
     def readable_by(self, owner_id: str) -> bool:
         """A session bound to an owner is only for that owner."""

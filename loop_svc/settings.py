@@ -16,13 +16,18 @@ class LoopSettings(LLMServiceSettings):
     model_config = SettingsConfigDict(env_prefix="ATC_LOOP_", extra="ignore", populate_by_name=True)
 
     port: int = 50053
+    # Sessions and the response cache.
     redis_url: str = "redis://127.0.0.1:6379/0"
+    # caller_svc (ExecuteCalls, GetResult).
     caller_target: str = "127.0.0.1:50054"
     # Sliding: every save of a session starts the period again.
     session_ttl_seconds: int = Field(default=1800, gt=0)
-    # A turn holds the chat's lock while it reads, decides and writes the session.
+    # A turn holds the chat's lock while it reads, decides and writes the session, and waits
+    # at most `session_lock_wait_seconds` for it.
     session_lock_seconds: float = Field(default=30.0, gt=0)
     session_lock_wait_seconds: float = Field(default=5.0, ge=0)
+    # Turns one endpoint's parameters may take; at `continuation_turn` an unfinished one asks
+    # "Shall we continue? (yes/no)".
     max_turns: int = Field(default=5, ge=1)
     continuation_turn: int = Field(default=3, ge=1)
     # Several endpoints get min(3 × N, this) turns.
@@ -34,6 +39,11 @@ class LoopSettings(LLMServiceSettings):
     )
     # Relative dates ("today", "next month") are read in this zone.
     time_zone: str = "Europe/Tallinn"
+    # The citizens' own country (ISO alpha-2): a required country parameter whose
+    # description names it as its example defaults to it when the message names none.
+    home_country: str = Field(default="EE", pattern=r"^[A-Za-z]{2}$")
+    # L1 lifetime unless the endpoint sets `cache_ttl_seconds`; `last_call_ttl_seconds`: L2's,
+    # sliding.
     cache_default_ttl_seconds: int = Field(default=1800, gt=0)
     last_call_ttl_seconds: int = Field(default=1800, gt=0)
 

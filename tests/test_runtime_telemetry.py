@@ -84,6 +84,8 @@ async def _serve(relay: Relay, telemetry: Telemetry, limit: int = 0) -> GrpcServ
         otlp_endpoint = ""
         max_concurrent_rpcs = limit
         overload_retry_after_seconds = 2.0
+        overload_target_seconds = 0.0
+        overload_min_waiting = 1
 
     server = GrpcServer([relay.mount()], grace_seconds=1, runtime=Runtime(), telemetry=telemetry)
     await server.start()

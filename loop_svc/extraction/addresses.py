@@ -1,33 +1,159 @@
-"""Street addresses written anywhere in a message, without a keyword in front:
-"Ülikooli 18, Tartu", "Viru tn 4 Tallinn", "Нарвское шоссе 5, Таллинн", "улица Ленина 5".
+"""Street addresses written anywhere in a message, the way people type them, given in
+the form an Estonian address register writes them:
 
-A street is one to three capitalised words (a street-type word such as tn, mnt,
-puiestee, street, шоссе, улица may sit among them), then a house number
-(12, 12a, 12-3, 12/3), then optionally a capitalised town."""
+    "postal code of parnu mnt 10 tallinn"   → "Parnu mnt 10, Tallinn"
+    "ringtee 75 tartus"                     → "Ringtee 75, Tartu"
+    "какой индекс у виру 4 в таллине"       → "Viru 4, Tallin"
+    "Нарвское шоссе 5, Таллинн"             → "Narva mnt 5, Tallinn"
+
+An address is a house number (12, 12a, 12-3, 12/3) with the street's words before it —
+one name word before a street-type word (tn, mnt, pst, tee, plats, street, шоссе, улица…),
+otherwise up to two (a town may come first: "pärnu rüütli 1") — stopping at the
+sentence's own words (question words, verbs, what is asked about the address), and
+optionally a town after it. Upper or lower case, with or without diacritics.
+
+Street types are written as the register abbreviates them (tänav → tn, maantee → mnt,
+шоссе → mnt). A town in a case form is put in its base form: Estonian locatives by their
+ending ("tartus" → "Tartu", "tallinnas" → "Tallinn"), Russian ones by pymorphy3's lemma
+("в нарве" → "нарва"). Cyrillic is written in Estonian Latin letters by the reverse of the
+Estonian–Russian transcription ("Пярну" → "Pärnu", "Юликооли" → "Ülikooli", "Рюйтли" →
+"Rüütli"): the Russian romanisations that cyrtranslit or iuliia give ("Pyarnu",
+"Yulikooli") are never the register's spelling. A Russian adjective that names a town
+("Нарвское шоссе") becomes that town's name ("Narva mnt").
+"""
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from loop_svc.extraction.spans import is_common_word
 from loop_svc.extraction.text import outside
 
-_CAP = r"[A-ZÕÄÖÜŠŽА-ЯЁ][\w'’-]*"
-_TYPE = (
-    r"(?:tn\.?|tänav|mnt\.?|maantee|pst\.?|puiestee|tee|väljak|põik|street|st\.?|road|rd\.?|avenue|ave\.?|"
-    r"lane|шоссе|улица|ул\.|проспект|пр\.|переулок|пер\.|бульвар|площадь)"
+# Street-type words as people write them → as the register abbreviates them.
+_TYPES: dict[str, str] = {
+    **dict.fromkeys(("tn", "tn.", "tänav", "tanav", "street", "st", "st.", "str", "str."), "tn"),
+    **dict.fromkeys(("mnt", "mnt.", "maantee", "road", "rd", "rd."), "mnt"),
+    **dict.fromkeys(("pst", "pst.", "puiestee", "avenue", "ave", "ave.", "boulevard"), "pst"),
+    **dict.fromkeys(("tee", "теэ", "дорога"), "tee"),
+    **dict.fromkeys(("plats", "väljak", "valjak", "square", "площадь", "плац", "пл."), "plats"),
+    **dict.fromkeys(("põik", "poik", "lane", "переулок", "пер."), "põik"),
+    **dict.fromkeys(("улица", "ул", "ул."), "tn"),
+    **dict.fromkeys(("шоссе", "мнт"), "mnt"),
+    "тн": "tn",
+    "пст": "pst",
+    **dict.fromkeys(("проспект", "пр.", "бульвар"), "pst"),
+}
+# Words of the sentence around an address, never part of it: question words, verbs and
+# prepositions, and what people ask about an address (its postal code, county, district).
+_NOT_ADDRESS = frozenset(
+    """
+    what where which when how is are the a an my of for in at on to find show tell give please
+    postal post code zip index county district municipality parish coordinates coords coordinats
+    official full address addresses register located lies street town city whats what's
+    mis kus kuidas millal milline millises millisel mitu kas ja ning aga või ka see selle on oli
+    asub asuvad otsi leia näita naita anna palun mu minu mul minul postiindeks postiindex indeks sihtnumber
+    maakond maakonnas maakonda linnaosa linnaosas vald vallas omavalitsus koordinaadid aadress
+    aadressi aadressil registris vaid ainult
+    а и не ой но или же ли да нет только
+    какой какая какое какие где что это у в во на по для мой моя мне найди покажи скажи адрес адреса
+    индекс уезд уезде район районе волость волости координаты находится полный официальный
+    """.split()
 )
-_HOUSE = r"\d{1,4}[a-zA-Zа-я]?(?:[-/]\d{1,4}[a-zA-Zа-я]?)?"
-_ADDRESS = re.compile(
-    rf"(?<![\w])(?P<street>(?:{_TYPE}\s+)?{_CAP}(?:\s+(?:{_CAP}|{_TYPE})){{0,2}})\s+(?P<house>{_HOUSE})(?![\w])"
-    rf"(?P<town>,?\s+{_CAP})?"
-)
-# Capitalised words that start sentences or questions, never streets.
-_NOT_STREETS = frozenset(
-    "what where which when how is are the a an my mis kus kuidas millal milline mida palun find leia "
-    "найди где какой какая что мой please show tell give".split()
-)
+_CYRILLIC = re.compile(r"[а-яё]", re.I)
+_TOKEN = re.compile(r"[^\W_][\w'’.-]*", re.UNICODE)
+_HOUSE = re.compile(r"^\d{1,4}[a-zа-я]?(?:[-/]\d{1,4}[a-zа-я]?)?$", re.I)
+_NAME = re.compile(r"^[^\W\d_][\w'’-]*$", re.UNICODE)
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_PREPOSITIONS = frozenset({"in", "at", "в", "во", ","})
+# Estonian locative endings a town takes ("Tartus", "Tallinnast", "Pärnusse").
+_LOCATIVE = ("sse", "st", "s")
+_VOWELS = "aeiouõäöüаеёиоуыэюя"
+
+# The reverse of the Estonian–Russian transcription of Estonian names.
+_ESTONIAN_LETTERS = {
+    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "ö", "ж": "ž", "з": "s",
+    "и": "i", "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r",
+    "с": "s", "т": "t", "у": "u", "ф": "f", "х": "h", "ц": "ts", "ч": "tš", "ш": "š", "щ": "štš",
+    "ъ": "", "ы": "õ", "ь": "", "э": "e", "ю": "ü",
+}  # fmt: skip
+
+
+def estonian_latin(word: str) -> str:
+    """A Cyrillic spelling of an Estonian name in Estonian letters: я is ä after a
+    consonant and ja elsewhere, юй is üü ("Рюйтли" → "Rüütli"), ия at the end is ia."""
+    lower = word.lower()
+    out = []
+    for i, ch in enumerate(lower):
+        before = lower[i - 1] if i else ""
+        if ch == "я":
+            if before == "и" and i == len(lower) - 1:
+                out.append("a")
+            elif before and before not in _VOWELS and before not in "ьъ-":
+                out.append("ä")
+            else:
+                out.append("ja")
+        elif ch == "й" and before == "ю":
+            out.append("ü")
+        else:
+            out.append(_ESTONIAN_LETTERS.get(ch, ch))
+    text = "".join(out)
+    return text[:1].upper() + text[1:] if word[:1].isupper() else text
+
+
+_local = threading.local()
+
+
+@functools.cache
+def _morph_class() -> Any:
+    import pymorphy3
+
+    return pymorphy3.MorphAnalyzer
+
+
+def _russian_lemma(word: str, pos: str) -> str | None:
+    analyzer = getattr(_local, "morph", None)
+    if analyzer is None:
+        analyzer = _local.morph = _morph_class()()
+    for parse in analyzer.parse(word.lower()):
+        if parse.tag.POS == pos:
+            return str(parse.normal_form)
+    return None
+
+
+def _town_from_adjective(word: str) -> str | None:
+    """ "Нарвское" → "нарва", "Пярнуское" → "пярну": the town a Russian street adjective names."""
+    lemma = _russian_lemma(word, "ADJF")
+    if lemma is None or not lemma.endswith("ский"):
+        return None
+    stem = lemma[: -len("ский")]
+    return stem if stem[-1:] in _VOWELS else f"{stem}а"
+
+
+def _base_town(word: str, lang: str) -> str:
+    if _CYRILLIC.search(word):
+        lemma = _russian_lemma(word, "NOUN") or word.lower()
+        return estonian_latin(lemma)
+    lower = word.lower()
+    if lang == "et":
+        for ending in _LOCATIVE:
+            stem = lower[: -len(ending)]
+            if lower.endswith(ending) and len(stem) >= 4:
+                # A consonant-stem town's genitive adds a vowel: "Tallinna-s" → "Tallinn".
+                if stem[-1] in "aeiu" and len(stem) > 4 and stem[-2] == stem[-3] and stem[-2] not in _VOWELS:
+                    stem = stem[:-1]
+                lower = stem
+                break
+    return lower
+
+
+def _name(word: str) -> str:
+    latin = estonian_latin(word) if _CYRILLIC.search(word) else word
+    return latin[:1].upper() + latin[1:]
 
 
 @dataclass(frozen=True)
@@ -37,18 +163,139 @@ class AddressMention:
     end: int
 
 
-def find_address(text: str, taken: Sequence[tuple[int, int]] = ()) -> AddressMention | None:
-    for m in _ADDRESS.finditer(text):
-        words = m.group("street").split()
-        # Drop leading question/command words that happen to be capitalised ("Find Viru 4").
-        while words and words[0].lower() in _NOT_STREETS:
-            words = words[1:]
-        if not words:
+@dataclass(frozen=True)
+class _Token:
+    text: str
+    start: int
+    end: int
+
+
+# Russian parts of speech no street or town name is ("через", "это", "находится"), for
+# the words pymorphy3's dictionary knows.
+_NOT_NAME_POS = frozenset({"PREP", "CONJ", "PRCL", "NPRO", "INTJ", "VERB", "INFN", "ADVB", "PRED", "NUMR"})
+
+
+def _russian_function_word(word: str) -> bool:
+    analyzer = getattr(_local, "morph", None)
+    if analyzer is None:
+        analyzer = _local.morph = _morph_class()()
+    if not analyzer.word_is_known(word.lower()):
+        return False  # an unknown word's guessed part of speech ("Рюйтли": a verb?) says nothing
+    parses = analyzer.parse(word.lower())
+    return bool(parses) and parses[0].tag.POS in _NOT_NAME_POS
+
+
+def _russian_adjective(word: str) -> bool:
+    analyzer = getattr(_local, "morph", None)
+    if analyzer is None:
+        analyzer = _local.morph = _morph_class()()
+    parses = analyzer.parse(word.lower())
+    return analyzer.word_is_known(word.lower()) and bool(parses) and parses[0].tag.POS == "ADJF"
+
+
+def sentence_word(word: str) -> bool:
+    """A word of the sentence around a value (a question word, a verb, "my", "is"), no name."""
+    lower = word.lower().strip(".,;:!?")
+    return lower in _NOT_ADDRESS or is_common_word(lower)
+
+
+def _street_word(token: _Token) -> bool:
+    lower = token.text.lower()
+    if lower in _TYPES:
+        return True
+    if not _NAME.match(token.text) or lower in _NOT_ADDRESS or is_common_word(lower):
+        return False
+    return not (_CYRILLIC.search(lower) and _russian_function_word(lower))
+
+
+def _joined(text: str, left: _Token, right: _Token) -> bool:
+    """Two tokens with only spaces between them (no comma or sentence end)."""
+    return not text[left.end : right.start].strip()
+
+
+def find_address(text: str, taken: Sequence[tuple[int, int]] = (), lang: str = "en") -> AddressMention | None:
+    tokens = []
+    for m in _TOKEN.finditer(text):
+        word = m.group(0).rstrip(".,;:!?") if m.group(0).lower() not in _TYPES else m.group(0)
+        tokens.append(_Token(word, m.start(), m.start() + len(word)))
+    mixed_case = text != text.lower() and text != text.upper()
+    for i, token in enumerate(tokens):
+        if not _HOUSE.match(token.text) or not outside(list(taken), token.start, token.end):
             continue
-        start = m.start("street") + m.group("street").index(words[0])
-        end = m.end()
-        if not outside(list(taken), start, m.end("house")):
+        street = _street_before(text, tokens, i, mixed_case)
+        if street is None:
             continue
-        value = text[start:end].strip(" ,.;:!?")
-        return AddressMention(value, start, end)
+        closing = street[-1].text
+        if _CYRILLIC.search(closing) and closing.lower() not in _TYPES and _russian_adjective(closing):
+            continue  # "последние 5": a Russian street named by an adjective has its type ("Нарвское шоссе")
+        if _YEAR.match(token.text) and tokens[i - 1].text.lower() not in _TYPES:
+            continue
+        town, end = _town_after(text, tokens, i, mixed_case, lang)
+        written: list[str] = []
+        for j, part in enumerate(street):
+            lower = part.text.lower()
+            following = street[j + 1].text.lower() if j + 1 < len(street) else ""
+            if lower in _TYPES:
+                written.append(_TYPES[lower])
+            elif _CYRILLIC.search(part.text) and following in _TYPES:
+                town_name = _town_from_adjective(part.text)
+                written.append(_name(town_name) if town_name else _name(part.text))
+            else:
+                written.append(_name(part.text))
+        value = f"{' '.join(written)} {token.text}"
+        if town:
+            value += f", {_name(town)}"
+        return AddressMention(value, street[0].start, end)
     return None
+
+
+def _street_before(text: str, tokens: list[_Token], house: int, mixed_case: bool) -> list[_Token] | None:
+    street: list[_Token] = []
+    names = 0
+    j = house - 1
+    while j >= 0 and _joined(text, tokens[j], tokens[j + 1]) and _street_word(tokens[j]):
+        is_type = tokens[j].text.lower() in _TYPES
+        limit = 1 if any(t.text.lower() in _TYPES for t in street) else 2
+        if not is_type and names >= limit:
+            break
+        street.insert(0, tokens[j])
+        names += 0 if is_type else 1
+        j -= 1
+    if mixed_case:
+        # "asub Linnu tee 1": in a sentence written with capitals the street starts at one.
+        while (
+            len(street) > 1 and street[0].text[:1].islower() and any(t.text[:1].isupper() for t in street[1:])
+        ):
+            if street[0].text.lower() in _TYPES:
+                break
+            street.pop(0)
+    if names == 0 or not street:
+        return None
+    return street
+
+
+def _town_after(text: str, tokens: list[_Token], house: int, mixed_case: bool, lang: str) -> tuple[str, int]:
+    end = tokens[house].end
+    k = house + 1
+    if k >= len(tokens):
+        return "", end
+    between = text[tokens[house].end : tokens[k].start].strip()
+    marked = "," in between
+    if between not in ("", ","):
+        return "", end
+    if (
+        tokens[k].text.lower() in _PREPOSITIONS
+        and k + 1 < len(tokens)
+        and _joined(text, tokens[k], tokens[k + 1])
+    ):
+        marked = True
+        k += 1
+    candidate = tokens[k]
+    if not _street_word(candidate) or candidate.text.lower() in _TYPES:
+        return "", end
+    after = tokens[k + 1] if k + 1 < len(tokens) else None
+    closes = after is None or not _joined(text, candidate, after) or not _street_word(after)
+    capitalised = mixed_case and candidate.text[:1].isupper()
+    if not (marked or capitalised or closes):
+        return "", end
+    return _base_town(candidate.text, lang), candidate.end

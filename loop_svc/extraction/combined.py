@@ -34,6 +34,16 @@ class RulesThenModel:
     ) -> dict[str, str]:
         return self.extract_with_calls(message, params, language=language, asked=asked, known=known)[0]
 
+    def problems(
+        self,
+        message: str,
+        params: Sequence[ParamSpec],
+        *,
+        values: Mapping[str, str],
+        asked: Sequence[str] = (),
+    ) -> dict[str, str]:
+        return self._rules.problems(message, params, values=values, asked=asked)
+
     def extract_with_calls(
         self,
         message: str,

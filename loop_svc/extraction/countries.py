@@ -5,16 +5,27 @@ plus their Estonian and Russian translations); each name is stemmed with its
 language's Snowball stemmer so "Eestis", "Lätis", "Эстонии" and "Латвии" match
 "Eesti", "Läti", "Эстония" and "Латвия". `pycountry.search_fuzzy` is
 English-only, hence the map.
+
+Names typed loosely are found too: without diacritics ("latis" → Läti), with one typo
+in a name of six letters or more ("lativa", "finalnd", "germny": rapidfuzz's OSA
+distance 1 to a name, same first letter), and Russian typed in Latin letters ("v
+estonii", "latvii", "polshe": cyrtranslit's Cyrillic, Snowball-stemmed, compared with
+the Russian names' stems without soft signs, exactly, or within distance 1 for stems of
+six letters or more — people's Latin is not cyrtranslit's, "c" becomes "к").
 """
 
 from __future__ import annotations
 
+import functools
 import gettext
 from dataclasses import dataclass
 
+import cyrtranslit
 import pycountry
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
 
-from loop_svc.extraction.text import Word, stem, words
+from loop_svc.extraction.text import Word, fold, stem, words
 from services.language import Lang
 
 # Everyday names the ISO lists spell differently ("Russian Federation").
@@ -153,6 +164,14 @@ _COMMON_WORDS = frozenset({"того"})
 _SHORT_STEM = 3
 _MAX_NAME_WORDS = 5
 _LANGS: tuple[Lang, ...] = ("en", "et", "ru")
+# Typos are read only in names this long: shorter ones are too often other words ("poole").
+_FUZZY_MIN_LENGTH = 6
+_LATIN_RUSSIAN_MIN_LENGTH = 5
+_CYRILLIC_FOLD = str.maketrans({"э": "е", "ё": "е", "й": "и", "ь": None, "ъ": None})
+
+
+def _cyrillic_key(text: str) -> str:
+    return text.lower().translate(_CYRILLIC_FOLD)
 
 
 @dataclass(frozen=True)
@@ -166,6 +185,9 @@ class CountryNames:
     """Finds country mentions in a message. Build once (≈ 30 ms) and share."""
 
     def __init__(self) -> None:
+        # A token's loose reading (a fuzzy search over every country name) once per
+        # distinct token: a long message repeats its words.
+        self._loose = functools.lru_cache(maxsize=1 << 14)(self._loose_reading)
         self._stemmed: dict[Lang, dict[tuple[str, ...], str]] = {lang: {} for lang in _LANGS}
         self._exact: dict[tuple[str, ...], str] = {}
         self.codes = frozenset(c.alpha_2 for c in pycountry.countries)
@@ -184,6 +206,26 @@ class CountryNames:
         for lang, aliases in _ALIASES.items():
             for name, code in aliases.items():
                 self._add(name, lang, code)
+        # One-word names, diacritics folded, for typo-tolerant lookups.
+        self._folded: dict[str, str] = {}
+        for key, code in self._exact.items():
+            if len(key) == 1:
+                self._folded.setdefault(fold(key[0]), code)
+        for lang in ("en", "et"):
+            for key, code in self._stemmed[lang].items():
+                if len(key) == 1:
+                    self._folded.setdefault(fold(key[0]), code)
+        self._fuzzy_names = [n for n in self._folded if len(n) >= _FUZZY_MIN_LENGTH]
+        self._russian_stems = {
+            _cyrillic_key(key[0]): code for key, code in self._stemmed["ru"].items() if len(key) == 1
+        }
+        # Short stems ("Дания" → "дан") only for Latin-letter Russian, where a whole case
+        # form must lead to them ("danii").
+        for country in pycountry.countries:
+            name = translations["ru"].gettext(getattr(country, "common_name", None) or country.name)
+            if " " not in name and len(name) >= _LATIN_RUSSIAN_MIN_LENGTH:
+                self._russian_stems.setdefault(_cyrillic_key(stem(name, "ru")), country.alpha_2)
+        self._russian_keys = list(self._russian_stems)
         self._adjectives: set[tuple[str, ...]] = set()
         for lang, adjectives in _ADJECTIVES.items():
             for name, code in adjectives.items():
@@ -211,6 +253,9 @@ class CountryNames:
         while i < len(tokens):
             found = self._match_at(i, lowered, stemmed)
             if found is None:
+                code = self._loose(tokens[i].text)
+                if code is not None:
+                    mentions.append(CountryMention(code, tokens[i].start, tokens[i].end))
                 i += 1
                 continue
             code, n = found
@@ -232,6 +277,34 @@ class CountryNames:
                 code = self._stemmed[lang].get(tuple(stemmed[lang][i : i + n]))
                 if code:
                     return code, n
+        return None
+
+    def _loose_reading(self, token: str) -> str | None:
+        """A country named without diacritics, with one typo, or in Latin-letter Russian."""
+        if not token.isalpha():
+            return None
+        folded = fold(token)
+        for lang in ("et", "en"):
+            code = self._folded.get(folded) or self._folded.get(fold(stem(token, lang)))
+            if code:
+                return code
+        if len(folded) >= _FUZZY_MIN_LENGTH - 1:
+            close = process.extract(
+                folded, self._fuzzy_names, scorer=OSA.distance, score_cutoff=1, limit=None
+            )
+            codes = {self._folded[name] for name, _, _ in close if name[0] == folded[0]}
+            if len(codes) == 1:  # one country within one typo, or none: never a guess between two
+                return codes.pop()
+        if token.isascii() and len(token) >= _LATIN_RUSSIAN_MIN_LENGTH:
+            russian = _cyrillic_key(stem(cyrtranslit.to_cyrillic(token.lower(), "ru"), "ru"))
+            if len(russian) < _SHORT_STEM:
+                return None
+            code = self._russian_stems.get(russian)
+            if code:
+                return code
+            match = process.extractOne(russian, self._russian_keys, scorer=OSA.distance, score_cutoff=1)
+            if match is not None and len(russian) >= _FUZZY_MIN_LENGTH and match[0][0] == russian[0]:
+                return self._russian_stems[match[0]]
         return None
 
 

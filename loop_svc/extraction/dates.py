@@ -14,13 +14,15 @@ present (its language auto-detection costs seconds).
 
 from __future__ import annotations
 
-import calendar
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 
-from loop_svc.extraction.relative import find_spoken
-from loop_svc.extraction.text import outside
+from loop_svc.extraction.holiday_names import HolidayNames
+from loop_svc.extraction.periods import PeriodFinder, past_tense
+from loop_svc.extraction.relative import find_spoken, weekday_of
+from loop_svc.extraction.text import ESTONIAN_CASE_ENDINGS, fold, outside
 from loop_svc.schema import Role
 from services.language import Lang
 
@@ -42,8 +44,8 @@ _EXACT_MONTHS: dict[str, int] = {
     **{name: i for i, name in enumerate(_EN_MONTHS, start=1)},
     **{name[:3]: i for i, name in enumerate(_EN_MONTHS, start=1)},
     "sept": 9,
-    # Estonian "mai" and Russian "май" are too short to match by prefix.
-    **dict.fromkeys(("mai", "mais", "mail", "maist", "maini", "maiks"), 5),
+    # Estonian "mai" and Russian "май" are too short to match by prefix: every case form.
+    **{"mai" + ending: 5 for ending in ("", *ESTONIAN_CASE_ENDINGS)},
     **dict.fromkeys(("май", "мая", "мае", "маю", "маем"), 5),
 }
 # Estonian and Russian months are inflected: matched by stem prefix.
@@ -53,7 +55,7 @@ _MONTH_PREFIXES: list[tuple[str, int]] = [
         [
             ("jaanuar", "январ"),
             ("veebruar", "феврал"),
-            ("märts", "март"),
+            ("marts", "март"),
             ("aprill", "апрел"),
             (),
             ("juuni", "июн"),
@@ -76,7 +78,6 @@ _DOTTED = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?!\d)")
 _SLASHED = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)")
 _DAY_MONTH_YEAR = re.compile(rf"(?<!\d)(\d{{1,2}})\.?\s+{_WORD}\s+(\d{{4}})(?!\d)")
 _MONTH_DAY_YEAR = re.compile(rf"{_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)")
-_MONTH_YEAR = re.compile(rf"{_WORD}\s+(\d{{4}})(?!\d)")
 _YEAR = re.compile(r"(?<![\d\-./])(19\d{2}|20\d{2}|21\d{2})(?!\d)(?![-./]\d)")
 _THIS_YEAR = re.compile(
     r"\bthis year\b|\b(sel|käesoleval|jooksval) aastal\b|\btänavu\b|\bsee aasta\b|\bselle aasta\b"
@@ -104,6 +105,9 @@ class DateMention:
     at: time | None = None
     # A month or year written without a day stands for all of its days.
     last: date | None = None
+    # A window inside the day(s), local time ("now" → this hour).
+    opens: time | None = None
+    closes: time | None = None
 
 
 @dataclass
@@ -117,7 +121,9 @@ class DateFindings:
 
 
 def month_of(word: str) -> int | None:
-    lowered = word.lower()
+    """The month a word names in en/et/ru, in any case form, diacritics or not
+    ("detsembris", "martsini", "в декабре", "Dec")."""
+    lowered = fold(word)
     if lowered in _EXACT_MONTHS:
         return _EXACT_MONTHS[lowered]
     for prefix, month in _MONTH_PREFIXES:
@@ -161,9 +167,22 @@ def _connector(text: str, start: int) -> Role:
     return None
 
 
-def find_dates(text: str, lang: Lang, today: date) -> DateFindings:
+def find_dates(
+    text: str,
+    lang: Lang,
+    today: date,
+    hour: int | None = None,
+    *,
+    holidays: HolidayNames | None = None,
+    country: str | None = None,
+    skip: Sequence[tuple[int, int]] = (),
+    reserved: Sequence[tuple[int, int]] = (),
+) -> DateFindings:
+    """Dates, periods and years in `text`; `hour` is the current local hour, for "now";
+    holidays named are dated in `country` (the one the message names), whose name's
+    words (`skip`) are not read as a holiday's; `reserved` spans (identifiers) hold none."""
     found: list[DateMention] = []
-    taken: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = list(reserved)
 
     def add(
         value: date | None, start: int, end: int, at: time | None = None, last: date | None = None
@@ -173,6 +192,8 @@ def find_dates(text: str, lang: Lang, today: date) -> DateFindings:
         taken.append((start, end))
         found.append(DateMention(value, start, end, _connector(text, start), at, last))
 
+    for period in _PERIODS.find_day_ranges(text, today, taken):
+        found.append(DateMention(period.value, period.start, period.end, None, None, period.last))
     for m in _ISO.finditer(text):
         moment_day, at = _moment(_safe_date(int(m[1]), int(m[2]), int(m[3])), m[4], m[5], m[6], m[7])
         add(moment_day, m.start(), m.end(), at)
@@ -190,16 +211,22 @@ def find_dates(text: str, lang: Lang, today: date) -> DateFindings:
         named = month_of(m[1])
         if named:
             add(_safe_date(int(m[3]), named, int(m[2])), m.start(), m.end())
-    for m in _MONTH_YEAR.finditer(text):
-        named = month_of(m[1])
-        if named:
-            year = int(m[2])
-            last_day = calendar.monthrange(year, named)[1]
-            add(date(year, named, 1), m.start(), m.end(), last=date(year, named, last_day))
+    for period in _PERIODS.find(text, today, taken, hour):
+        role = period.role or _connector(text, period.start)
+        found.append(
+            DateMention(
+                period.value, period.start, period.end, role, None, period.last, period.opens, period.closes
+            )
+        )
+    holiday_found = _holidays(text, lang, today, taken, found, holidays, country, skip, families=False)
     written_years = [int(m[1]) for m in _YEAR.finditer(text) if outside(taken, m.start(), m.end())]
     for spoken in find_spoken(text, today, month_of, taken, written_years[0] if written_years else None):
         role = spoken.role or _connector(text, spoken.start)
         found.append(DateMention(spoken.value, spoken.start, spoken.end, role, None, spoken.last))
+    if not holiday_found:
+        # A word that only starts holiday names ("Christmas") after the weekdays ("Friday"
+        # is a day, not Good Friday).
+        _holidays(text, lang, today, taken, found, holidays, country, skip, families=True)
     if not found and _RELATIVE_HINT.search(text):
         parsed = _dateparser(text, lang, today)
         if parsed is not None:
@@ -223,6 +250,71 @@ def find_dates(text: str, lang: Lang, today: date) -> DateFindings:
     found.sort(key=lambda d: d.start)
     years.sort(key=lambda d: d.start)
     return DateFindings(found, years)
+
+
+_PERIODS = PeriodFinder(month_of, weekday_of)
+
+
+def _holidays(
+    text: str,
+    lang: Lang,
+    today: date,
+    taken: list[tuple[int, int]],
+    found: list[DateMention],
+    holidays: HolidayNames | None,
+    country: str | None,
+    skip: Sequence[tuple[int, int]],
+    *,
+    families: bool,
+) -> bool:
+    """Holidays named in the message, added to `found`; whether any was."""
+    if holidays is None:
+        return False
+    year, year_span = _year_hint(text, taken, today)
+    named = holidays.find(
+        text,
+        lang,
+        today,
+        country=country,
+        year=year,
+        past=past_tense(text),
+        skip=[*taken, *skip],
+        families=families,
+    )
+    added = False
+    for holiday in named:
+        if outside(taken, holiday.start, holiday.end):
+            taken.append((holiday.start, holiday.end))
+            last = holiday.dates[-1] if len(holiday.dates) > 1 else None
+            role = _connector(text, holiday.start)
+            found.append(DateMention(holiday.dates[0], holiday.start, holiday.end, role, None, last))
+            added = True
+            if year_span is not None:
+                taken.append(year_span)  # "Easter 2027": the year is the holiday's, not a period
+    return added
+
+
+_NEXT_YEAR_PHRASE = re.compile(
+    r"\b(?:next\s+year|järgmis\w*\s+aasta\w*|jargmis\w*\s+aasta\w*|следующ\w*\s+год\w*|в\s+следующем\s+году)\b",
+    re.I,
+)
+
+
+def _year_hint(
+    text: str, taken: list[tuple[int, int]], today: date
+) -> tuple[int | None, tuple[int, int] | None]:
+    """The year a holiday named in the message is meant in: a written year, "next year"
+    or "this year" (with the span it takes), or none."""
+    for m in _YEAR.finditer(text):
+        if outside(taken, m.start(), m.end()):
+            return int(m[1]), (m.start(), m.end())
+    for m in _NEXT_YEAR_PHRASE.finditer(text):
+        if outside(taken, m.start(), m.end()):
+            return today.year + 1, (m.start(), m.end())
+    for m in _THIS_YEAR.finditer(text):
+        if outside(taken, m.start(), m.end()):
+            return today.year, (m.start(), m.end())
+    return None, None
 
 
 def _dateparser(text: str, lang: Lang, today: date) -> date | None:

@@ -71,9 +71,12 @@ def asked_in(text: str, params: Sequence[ParamSpec]) -> list[str]:
 _OFFER = re.compile(
     r"\b(?:how about|what about|what of|there is|there's|i found|i recommend|i suggest|you might like|"
     r"would you like|called|is playing|is showing|available|confirm|is that (?:right|correct|ok)|"
-    r"does that sound|departs|leaves|leaving at)\b",
+    r"does that sound|departs|leaves|leaving at|correct\?|right\?|will (?:your|it|that) be|"
+    r"are you going to|you(?:'re| are) going to)",
     re.I,
 )
+# "get me a cab there", "a hotel room there": the place the conversation last named.
+_THERE = re.compile(r"\b(?:there|that place|that address)\b", re.I)
 # A user message that takes it ("Sure, that sounds good", "Yes, book it").
 _ACCEPT = re.compile(
     r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|great|perfect|good|fine|cool|awesome|excellent|"
@@ -101,13 +104,21 @@ def track(
     state: dict[str, str] = dict(known or {})
     asked: list[str] = []
     offer: str | None = None
+    named: str | None = None  # the last thing the conversation named (for "there")
     for message in messages:
         if message.role == "assistant":
             asked = asked_in(message.content, params)
             offer = message.content if _OFFER.search(message.content) else None
+            if offer is not None:
+                cue = _OFFER.search(offer)
+                spans = name_spans(offer[cue.end() :] if cue is not None else offer)
+                named = spans[0].value if spans else named
             continue
         if message.role != "user" or not message.content.strip():
             continue
+        destination = _there(message.content, params, state, named)
+        if destination:
+            state.update(destination)
         if offer is not None and accepts_offer(message.content):
             state.update(_offered(offer, params, extractor, language, state))
         elif offer is not None and not _DECLINE.search(message.content):
@@ -127,6 +138,17 @@ def track(
     return state
 
 
+def _there(
+    text: str, params: Sequence[ParamSpec], state: Mapping[str, str], named: str | None
+) -> dict[str, str]:
+    """ "Get me a cab there": the missing destination-like place is the last thing named."""
+    if named is None or not _THERE.search(text):
+        return {}
+    places = [p for p in params if p.concept is Concept.PLACE and p.name not in state]
+    going = [p for p in places if p.place_role == "to"] or [p for p in places if p.place_role is None]
+    return {going[0].name: named} if going else {}
+
+
 def _offered(
     offer: str,
     params: Sequence[ParamSpec],
@@ -137,8 +159,13 @@ def _offered(
     """What an accepted offer names: its values, and its first name for the
     parameter that holds the offered thing (restaurant_name, title, event_name...)."""
     # An offer's venue ("at Alamo Drafthouse") is not the city the user asked about:
-    # places the conversation already settled stay.
-    places = {p.name for p in params if p.concept is Concept.PLACE}
+    # cities the conversation already settled stay. A location ("Location of rental car
+    # pickup") is what the accepted offer names ("pickup at KLIA International Airport").
+    places = {
+        p.name
+        for p in params
+        if p.concept is Concept.PLACE and ("city" in p.words or "city" in p.description.lower())
+    }
     values = {
         k: v
         for k, v in extractor.extract(offer, params, language=language, known=state).items()
@@ -154,5 +181,27 @@ def _offered_name(offer: str, params: Sequence[ParamSpec], have: Mapping[str, st
         return {}
     cue = _OFFER.search(offer)
     after = offer[cue.end() :] if cue is not None else offer
+    # A work by its author ("Let it be by Eurielle", "pour it up by rihanna"): the title is
+    # everything from its first capital (or the cue, written in lower case) to "by".
+    capital = next(
+        (
+            m
+            for m in re.finditer(r"\b[A-Z]\w*", after)
+            if m.group(0) != "I" and not _opens_sentence(after, m.start())
+        ),
+        None,
+    )
+    work = _WORK_BY.match(after[capital.start() :] if capital else after.lstrip())
+    if work is not None and len(work.group(1).split()) <= _MAX_TITLE_WORDS:
+        return {named[0].name: work.group(1).strip()}
     spans = name_spans(after)
     return {named[0].name: spans[0].value} if spans else {}
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip()
+    return bool(before) and before[-1] in ".!?"
+
+
+_WORK_BY = re.compile(r"([^,.;:!?]+?)\s+by\s+\S", re.I)
+_MAX_TITLE_WORDS = 8

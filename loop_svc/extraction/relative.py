@@ -29,26 +29,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from loop_svc.extraction.text import fold
 from loop_svc.schema import Role
 
 _ORD = r"(?:st|nd|rd|th|\.)?"
 _WEEKDAYS: list[tuple[str, ...]] = [
-    ("monday", "mon", "esmaspäev", "понедельник"),
-    ("tuesday", "tue", "tues", "teisipäev", "вторник"),
-    ("wednesday", "wed", "kolmapäev", "сред"),
-    ("thursday", "thu", "thur", "thurs", "neljapäev", "четверг"),
+    ("monday", "mon", "esmaspaev", "понедельник"),
+    ("tuesday", "tue", "tues", "teisipaev", "вторник"),
+    ("wednesday", "wed", "kolmapaev", "сред"),
+    ("thursday", "thu", "thur", "thurs", "neljapaev", "четверг"),
     ("friday", "fri", "reede", "пятниц"),
-    ("saturday", "sat", "laupäev", "суббот"),
-    ("sunday", "sun", "pühapäev", "воскресень", "воскресенье"),
+    ("saturday", "sat", "laupaev", "суббот"),
+    ("sunday", "sun", "puhapaev", "воскресень", "воскресенье"),
 ]
 _LONG_WEEKDAY_STEMS = [
-    ("monday", "esmaspäe", "понедельник"),
-    ("tuesday", "teisipäe", "вторник"),
-    ("wednesday", "kolmapäe", "сред"),
-    ("thursday", "neljapäe", "четверг"),
+    ("monday", "esmaspae", "понедельник"),
+    ("tuesday", "teisipae", "вторник"),
+    ("wednesday", "kolmapae", "сред"),
+    ("thursday", "neljapae", "четверг"),
     ("friday", "reede", "пятниц"),
-    ("saturday", "laupäe", "суббот"),
-    ("sunday", "pühapäe", "воскресень"),
+    ("saturday", "laupae", "суббот"),
+    ("sunday", "puhapae", "воскресень"),
 ]
 _NEXT = r"(?:next|coming|järgmi\w*|tuleva\w*|следующ\w*|ближайш\w*)"
 _THIS = r"(?:this|sel|sellel|käesolev\w*|see|eto\w*|эт\w+|текущ\w*)"
@@ -96,12 +97,16 @@ class Spoken:
     role: Role = None
 
 
-def _weekday_of(word: str) -> tuple[int, bool] | None:
-    """(weekday, is_long_form) of a weekday word in any of the three languages."""
-    lowered = word.lower()
+def weekday_of(word: str) -> tuple[int, bool] | None:
+    """(weekday, is_long_form) of a weekday word in any of the three languages, in any
+    case form, diacritics or not ("pühapäeval", "puhapaeval", "в воскресенье")."""
+    lowered = fold(word)
     for index, stems in enumerate(_LONG_WEEKDAY_STEMS):
-        if any(lowered.startswith(stem) for stem in stems):
-            return index, True
+        for stem in stems:
+            # A Russian stem takes a case ending of at most two letters ("среду", not "средняя").
+            cyrillic = not stem.isascii()
+            if lowered.startswith(stem) and (not cyrillic or len(lowered) - len(stem) <= 2):
+                return index, True
     for index, names in enumerate(_WEEKDAYS):
         if lowered in names:
             return index, False
@@ -166,7 +171,7 @@ def find_spoken(
             before = text[max(0, m.start() - 12) : m.start()]
             if period.endswith("week") and re.search(r"[^\W\d_]{3,}\s*$", before):
                 word = re.search(r"([^\W\d_]{3,})\s*$", before)
-                if word is not None and _weekday_of(word.group(1)) is not None:
+                if word is not None and weekday_of(word.group(1)) is not None:
                     continue
             if period == "next_week":
                 monday = today + timedelta(days=7 - today.weekday())
@@ -194,7 +199,7 @@ def find_spoken(
         days = int(next(g for g in m.groups() if g))
         add(today + timedelta(days=days), m.start(), m.end())
     for m in _WEEKDAY_WORD.finditer(text):
-        weekday = _weekday_of(m.group(1))
+        weekday = weekday_of(m.group(1))
         if weekday is None:
             continue
         index, long_form = weekday

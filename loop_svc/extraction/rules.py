@@ -6,18 +6,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, date, datetime
-from zoneinfo import ZoneInfo
+from dataclasses import replace
+from datetime import UTC, date, datetime, time, tzinfo
 
-from loop_svc.extraction.addresses import find_address
+from loop_svc.extraction.addresses import find_address, sentence_word
 from loop_svc.extraction.countries import CountryNames
 from loop_svc.extraction.dates import DateFindings, DateMention, find_dates, iso_date, iso_datetime
+from loop_svc.extraction.holiday_names import HolidayNames
+from loop_svc.extraction.identifiers import attempted_identifier, find_identifier
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
 from loop_svc.extraction.languages import find_languages
 from loop_svc.extraction.relative import asks_for_upcoming, upcoming_range
 from loop_svc.extraction.spans import clock_times, is_common_word, name_spans
 from loop_svc.extraction.text import outside, words
 from loop_svc.extraction.values import enum_value, number_words, numbers, registration_number, yes_no
+from loop_svc.extraction.windows import Window, find_window
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
 from services.language import Lang
 
@@ -99,13 +102,32 @@ def _wants_uppercase(param: ParamSpec) -> bool:
 
 
 class RuleExtractor:
+    """`now` is the current moment (aware); `zone` is the citizen's time zone, in which a
+    day is 00:00–23:59 and "tonight" or "18–22" are read (UTC when not given)."""
+
     def __init__(
-        self, countries: CountryNames, today: Callable[[], date] | None = None, zone: ZoneInfo | None = None
+        self,
+        countries: CountryNames,
+        today: Callable[[], date] | None = None,
+        *,
+        zone: tzinfo = UTC,
+        now: Callable[[], datetime] | None = None,
+        holidays: HolidayNames | None = None,
     ) -> None:
         self._countries = countries
-        self._today = today or (lambda: datetime.now(UTC).date())
-        # A date-time parameter's day is the citizen's day in this zone (UTC when None).
+        self._holidays = holidays
         self._zone = zone
+        self._now = now
+        if today is None:
+            today = (
+                (lambda: now().astimezone(zone).date())
+                if now is not None
+                else (lambda: datetime.now(zone).date())
+            )
+        self._today = today
+
+    def _hour(self) -> int | None:
+        return self._now().astimezone(self._zone).hour if self._now is not None else None
 
     def extract(
         self,
@@ -128,14 +150,38 @@ class RuleExtractor:
         if not text:
             return {}
         replaced = _replaced_spans(text)
-        found = find_dates(text, language, self._today())
+        countries = [m for m in self._countries.find(text) if outside(replaced, m.start, m.end)]
+        # An identifier shaped like a parameter's example is read before dates: "000 MON" is a
+        # plate, not Monday.
+        identifiers = []
+        for param in params:
+            if param.concept in (Concept.REGISTRATION, Concept.IDENTIFIER):
+                shape = param.shape
+                hit = find_identifier(text, shape) if shape is not None else registration_number(text)
+                if hit is not None:
+                    identifiers.append((hit.start, hit.end))
+        found = find_dates(
+            text,
+            language,
+            self._today(),
+            self._hour(),
+            holidays=self._holidays,
+            country=countries[0].code if countries else None,
+            skip=[(m.start, m.end) for m in countries],
+            reserved=identifiers,
+        )
         taken: list[tuple[int, int]] = list(found.spans)
+        # A time of day is a window only for a datetime range; clock times stay free otherwise.
+        timed = any(a.concept is Concept.DATETIME for a, _ in date_pairs(params))
+        window = find_window(text, found.spans) if timed else None
+        if window is not None:
+            taken.append((window.start, window.end))
         values: dict[str, str] = {}
 
         paired: set[str] = set()
         for start_param, end_param in date_pairs(params):
             paired |= {start_param.name, end_param.name}
-            values.update(self._range(text, found, start_param, end_param, known, replaced))
+            values.update(self._range(text, found, start_param, end_param, known, replaced, window))
 
         for param in params:
             if param.name in paired:
@@ -148,16 +194,18 @@ class RuleExtractor:
         # and a street with a house number is one wherever it stands.
         for param in params:
             if param.concept is Concept.ADDRESS and param.name not in values:
-                address = _anchored_address(text)
-                if address is None:
-                    mention = find_address(text, taken)
-                    if mention is not None:
-                        taken.append((mention.start, mention.end))
-                        address = mention.value
+                address = None
+                mention = find_address(text, taken, language)
+                if mention is not None:
+                    taken.append((mention.start, mention.end))
+                    address = mention.value
+                else:
+                    address = _anchored_address(text)
                 if address is not None:
                     values[param.name] = address
 
         values.update(_places(text, params, taken, asked, values))
+        values.update(_described_text(text, params, taken, values))
         free_text = [
             p for p in params if p.concept in _FREE_TEXT and p.name in asked and p.name not in values
         ]
@@ -165,9 +213,36 @@ class RuleExtractor:
             others = [name for name in asked if name != free_text[0].name]
             if all(name in values or name in known for name in others):
                 value = _free_text(text, taken, free_text[0])
-                if value:
+                # A reply that gave another asked value ("my registration number is 123ABC")
+                # leaves the words around it, no free text: only a leftover of names counts.
+                gave_other = any(name in values for name in others)
+                if value and not (gave_other and any(sentence_word(w) for w in value.split())):
                     values[free_text[0].name] = value
         return values
+
+    def problems(
+        self,
+        message: str,
+        params: Sequence[ParamSpec],
+        *,
+        values: Mapping[str, str],
+        asked: Sequence[str] = (),
+    ) -> dict[str, str]:
+        """Values the message tried to give but in a form the parameter cannot take, by
+        parameter name: an identifier of the wrong shape ("12AB" for a plate like 123ABC),
+        a count outside the documented range ("200" for 1-100). Only for parameters the
+        message gave no valid value for (or, for a count, the value given)."""
+        found: dict[str, str] = {}
+        text = message.strip()
+        taken = list(find_dates(text, "en", self._today()).spans)
+        for param in params:
+            shape = param.shape
+            if shape is not None and param.name not in values:
+                reply = list(asked) == [param.name]
+                attempt = attempted_identifier(text, shape, taken, reply=reply)
+                if attempt is not None and (reply or param.required):
+                    found[param.name] = attempt
+        return found
 
     def _range(
         self,
@@ -177,9 +252,19 @@ class RuleExtractor:
         end: ParamSpec,
         known: Mapping[str, str],
         replaced: list[tuple[int, int]],
+        window: Window | None = None,
     ) -> dict[str, str]:
         # "2026 instead of 2025": the replaced value is not part of the range.
         dates = [d for d in found.dates if outside(replaced, d.start, d.end)]
+        timed = start.concept is Concept.DATETIME and end.concept is Concept.DATETIME
+        if timed and window is not None and len(dates) <= 1:
+            # "tonight", "tomorrow 18-22": the window inside the one day named (today if none).
+            day = dates[0] if dates else DateMention(self._today(), window.start, window.end)
+            opened = replace(day, opens=window.opens, closes=window.closes)
+            return {
+                start.name: self._render(start, day.value, opened, "start"),
+                end.name: self._render(end, day.last or day.value, opened, "end"),
+            }
         years = [y for y in found.years if outside(replaced, y.start, y.end)]
         first: DateMention | None = None
         last: DateMention | None = None
@@ -187,8 +272,19 @@ class RuleExtractor:
             by_role = {d.connector: d for d in dates[:2] if d.connector}
             first = by_role.get("start") or next(d for d in dates[:2] if d is not by_role.get("end"))
             last = next(d for d in dates[:2] if d is not first)
-            if last.value < first.value:
+            if (
+                last.value < first.value
+                and by_role.get("end") is last
+                and last.value.year == first.value.year
+            ):
+                # "20. detsember kuni 10. jaanuar": the end is in the following year.
+                last = replace(last, value=_next_year(last.value), last=last.last and _next_year(last.last))
+            elif last.value < first.value:
                 first, last = last, first
+            if len(dates) > 2 and not by_role:
+                # "this weekend, is Sunday cheaper than Saturday": every day named.
+                first = min(dates, key=lambda d: d.value)
+                last = max(dates, key=lambda d: d.last or d.value)
         elif len(dates) == 1:
             only = dates[0]
             if only.last is not None:  # a whole month
@@ -207,8 +303,8 @@ class RuleExtractor:
             # "When is the next public holiday?": an open range from today.
             opens, closes = upcoming_range(self._today())
             return {
-                start.name: _render(start, opens, DateMention(opens, 0, 0), "start", self._zone),
-                end.name: _render(end, closes, DateMention(closes, 0, 0), "end", self._zone),
+                start.name: self._render(start, opens, DateMention(opens, 0, 0), "start"),
+                end.name: self._render(end, closes, DateMention(closes, 0, 0), "end"),
             }
         elif years:
             starts = [y for y in years if y.connector == "start"]
@@ -223,10 +319,18 @@ class RuleExtractor:
                 first = last = years[0]
         values: dict[str, str] = {}
         if first is not None:
-            values[start.name] = _render(start, first.value, first, "start", self._zone)
+            values[start.name] = self._render(start, first.value, first, "start")
         if last is not None:
-            values[end.name] = _render(end, last.last or last.value, last, "end", self._zone)
+            values[end.name] = self._render(end, last.last or last.value, last, "end")
         return values
+
+    def _render(self, param: ParamSpec, value: date, mention: DateMention, role: Role) -> str:
+        if param.concept is Concept.DATETIME and mention.at is None:
+            # A day is the citizen's: 00:00–23:59:59 (or the window named) in their zone.
+            moment = (mention.closes or time(23, 59, 59)) if role == "end" else (mention.opens or time(0, 0))
+            local = datetime.combine(value, moment, tzinfo=self._zone)
+            return local.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return _render(param, value, mention, role)
 
     def _single(
         self,
@@ -244,7 +348,7 @@ class RuleExtractor:
             if found.dates:
                 # Each unpaired date parameter takes the next date ("arrive 05-01, leave 05-10").
                 mention = found.dates.pop(0)
-                return _render(param, mention.value, mention, param.role or "start", self._zone)
+                return self._render(param, mention.value, mention, param.role or "start")
             return None
         if concept is Concept.COUNTRY:
             return self._country(text, replaced, taken)
@@ -268,11 +372,12 @@ class RuleExtractor:
             if answer is None:
                 answer = _flag_mentioned(text, param)
             return None if answer is None else str(answer).lower()
-        if concept is Concept.REGISTRATION:
-            plate = registration_number(text)
-            if plate is not None:
-                taken.append((plate.start, plate.end))
-                return plate.value
+        if concept in (Concept.REGISTRATION, Concept.IDENTIFIER):
+            shape = param.shape
+            found_id = find_identifier(text, shape, taken) if shape is not None else registration_number(text)
+            if found_id is not None and outside(replaced, found_id.start, found_id.end):
+                taken.append((found_id.start, found_id.end))
+                return found_id.value
             return None
         if concept is Concept.TIME:
             for clock in clock_times(text):
@@ -331,13 +436,20 @@ class RuleExtractor:
 
 
 def _render(
-    param: ParamSpec, value: date, mention: DateMention, role: Role, zone: ZoneInfo | None = None
+    param: ParamSpec, value: date, mention: DateMention, role: Role, zone: tzinfo | None = None
 ) -> str:
     if param.concept is Concept.DATETIME:
         return iso_datetime(value, mention.at, role, zone)
     if param.concept is Concept.YEAR:
         return str(value.year)
     return iso_date(value)
+
+
+def _next_year(day: date) -> date:
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year + 1, day=28)
 
 
 def _number_named(text: str, param: ParamSpec, found: list, taken: list[tuple[int, int]]) -> str | None:
@@ -423,6 +535,24 @@ _COUNTING_WORDS = frozenset(
 )
 
 
+_ORDER = (
+    r"(?:last|latest|recent|most\s+recent|first|top|next|newest|previous|viimase?d?|viimast|uusima[dt]?|"
+    r"esimese?d?|esimest|järgmise?d?|последни[ехм]\w*|последн\w*|первы[ехм]\w*|ближайш\w*|свеж\w*|новы[ехм]\w*)"
+)
+_ORDER_BEFORE = re.compile(rf"\b{_ORDER}\s+$", re.I)
+_ORDER_AFTER = re.compile(rf"\s+{_ORDER}\b", re.I)
+
+
+def _names_counted(after: str, param: ParamSpec) -> bool:
+    """Whether the word after a number is what the parameter counts ("200 votings" for
+    "How many of the most recent votings to return")."""
+    following = re.match(r"\s*([^\W\d_]{4,})", after)
+    if following is None:
+        return False
+    head = following.group(1).lower()[:5]
+    return any(w.lower().startswith(head) for w in re.findall(r"[^\W\d_]{4,}", param.description))
+
+
 def _count(text: str, param: ParamSpec, taken: list[tuple[int, int]], asked_alone: bool) -> str | None:
     """An integer: the reply to a question only about it, a number next to a word of
     the parameter's name ("limit 5"), or a count of people, seats or rooms."""
@@ -434,6 +564,19 @@ def _count(text: str, param: ParamSpec, taken: list[tuple[int, int]], asked_alon
     named = _number_named(text, param, found, taken)
     if named is not None:
         return named
+    if param.counts:
+        # "the last 3 votings", "viimased 3", "5 последних", "show me 200 votings".
+        for number in found:
+            before = text[max(0, number.start - 25) : number.start]
+            after = text[number.end : number.end + 25]
+            if (
+                _ORDER_BEFORE.search(before)
+                or _ORDER_AFTER.match(after)
+                or _names_counted(after, param)
+                or len(found) == 1
+            ):
+                taken.append((number.start, number.end))
+                return number.value
     counting = set(param.words) & _COUNTING_WORDS
     if counting:
         for number in found:
@@ -471,6 +614,51 @@ def _places(
             spans.remove(chosen)
             taken.append((chosen.start, chosen.end))
             found[param.name] = chosen.value
+    return found
+
+
+# "Genre of the movie", "Cuisine of food served in …": the parameter's noun and the thing it
+# describes, read from its description.
+_OF_THING = re.compile(r"^\s*(?:the\s+)?(\w+)\s+of\s+(?:the\s+|a\s+)?(\w+)", re.I)
+
+
+def _described_text(
+    text: str, params: Sequence[ParamSpec], taken: list[tuple[int, int]], values: Mapping[str, str]
+) -> dict[str, str]:
+    """Text values the sentence names by the parameter's own words: a name right after
+    the parameter's noun ("from the album Thank You Happy Birthday"), or, for "X of the Y",
+    the word before Y ("I like Drama movies" → genre Drama, "Italian food" → cuisine)."""
+    found: dict[str, str] = {}
+    for param in params:
+        if (
+            param.concept is not Concept.TEXT
+            or param.name in values
+            or param.type.strip().lower() != "string"
+        ):
+            continue
+        nouns = {w for w in param.words if len(w) >= 4 and w not in ("name", "type", "number")}
+        described = _OF_THING.match(param.description)
+        if described:
+            nouns.add(described.group(1).lower())
+        for noun in sorted(nouns):
+            # Capitalised words right after the noun, ordinary ones too ("album Thank You Happy Birthday").
+            m = re.search(
+                rf"\b{re.escape(noun)}\s+((?:[A-Z][\w'’&-]*)(?:\s+(?:[A-Z][\w'’&-]*|of|the|and|&))*)", text
+            )
+            if m is not None and outside(taken, m.start(1), m.end(1)):
+                taken.append((m.start(1), m.end(1)))
+                found[param.name] = re.sub(r"\s+(?:of|the|and|&)$", "", m.group(1))
+                break
+        if param.name in found or not described:
+            continue
+        thing = described.group(2).lower()
+        for m in re.finditer(rf"\b([^\W\d_][\w-]+)\s+{re.escape(thing)}s?\b", text, re.I):
+            word = m.group(1)
+            if is_common_word(word) or not outside(taken, m.start(1), m.end(1)) or word.lower() in nouns:
+                continue
+            taken.append((m.start(1), m.end(1)))
+            found[param.name] = word[:1].upper() + word[1:]
+            break
     return found
 
 

@@ -69,15 +69,47 @@ def _is_name_word(token: str) -> bool:
     return token[:1].isupper() or (token[:1].isdigit() and any(c.isalpha() for c in token))
 
 
+# A title or credential after a name and a comma: "Anne Han, M.D.", "Claudio A Bet, Inc".
+_CREDENTIAL = re.compile(r"^(?:M\.?D|MD|DO|DDS|DMD|PhD|Inc|LLC|Ltd|Jr|Sr)$")
+
+
+def _starts_name(tokens: list[tuple[str, int]], i: int, text: str) -> bool:
+    """A word that opens a name although it is no name word alone: an initial before an
+    initial ("A J Dental Lab"), a house number before a street ("1688 Clayton Road"), a
+    capitalised ordinary word inside a sentence ("book The Parc Hotel", "Great Clips")."""
+    word, start = tokens[i]
+    following = [t for t, _ in tokens[i + 1 : i + 3]]
+    pairs = zip(tokens[i : i + 2], tokens[i + 1 : i + 3], strict=False)
+    joined = all(not text[a + len(w) : b].strip() for (w, a), (_, b) in pairs)
+    if (
+        len(word) == 1
+        and word.isupper()
+        and following[:1]
+        and len(following[0]) == 1
+        and following[0].isupper()
+    ):
+        return True
+    if word.isdigit() and 2 <= len(word) <= 5 and len(following) == 2 and joined:
+        return all(_is_name_word(t) and not t.isdigit() for t in following)
+    if word[:1].isupper() and word not in ("I", "A") and following and _is_name_word(following[0]):
+        # "book The Parc Hotel", "What about Great Clips": an ordinary word with a capital
+        # inside a sentence, right before a name, is the name's own first word.
+        return bool(text[:start].strip()) and text[:start].rstrip()[-1] not in ".!?"
+    return False
+
+
 def name_spans(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Span]:
     """Runs of capitalised words ("Best Western Plus Las Vegas West", "Arizona Vs La
-    Dodgers"), joined by small words, outside `taken`, with the preposition before them."""
+    Dodgers"), joined by small words or a spaced dash ("Access Dental - Santa Rosa"),
+    with a credential after a comma ("Anne Han, M.D."), outside `taken`, with the
+    preposition before them."""
     tokens = [(m.group(0).rstrip(".'’"), m.start()) for m in _TOKEN.finditer(text)]
     spans: list[Span] = []
     i = 0
     while i < len(tokens):
         word, start = tokens[i]
-        if not word or not _is_name_word(word) or not outside(list(taken), start, start + len(word)):
+        opens = _is_name_word(word) or _starts_name(tokens, i, text)
+        if not word or not opens or not outside(list(taken), start, start + len(word)):
             i += 1
             continue
         j = i
@@ -86,6 +118,21 @@ def name_spans(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Span]:
             nxt, nxt_start = tokens[j + 1]
             between = text[end:nxt_start]
             last = tokens[j][0]
+            if between.strip() == "," and _CREDENTIAL.match(nxt.replace(".", "") if "." in nxt else nxt):
+                j += 1
+                end = nxt_start + len(nxt)
+                end += 1 if text[end : end + 1] == "." and nxt.count(".") else 0  # "M.D."
+                break
+            if nxt in ("-", "–") and between == " " and j + 2 < len(tokens):
+                after, after_start = tokens[j + 2]
+                if text[nxt_start + 1 : after_start] == " " and _is_name_word(after):
+                    j += 2
+                    end = after_start + len(after)
+                    continue
+            if len(nxt) == 1 and nxt.isupper() and not between.strip():
+                j += 1  # an initial: "Claudio A Bet"
+                end = nxt_start + len(nxt)
+                continue
             # "St. Helena", "Dr. Susana M. Chou": a period after an abbreviation or an initial.
             abbreviation = f"{last.lower()}." in _ABBREVIATIONS or (len(last) == 1 and last.isupper())
             if any(c in between for c in ",;:!?()") or ("." in between and not abbreviation):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -12,6 +14,10 @@ import snowballstemmer
 from services.language import Lang
 
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
+# The endings Estonian case forms add to a word's genitive stem (inessive -s, elative
+# -st, terminative -ni, translative -ks, adessive -l, allative -le, ablative -lt,
+# illative -sse, comitative -ga, abessive -ta, essive -na).
+ESTONIAN_CASE_ENDINGS = ("s", "st", "ni", "ks", "l", "le", "lt", "sse", "ga", "ta", "na")
 _STEMMER_NAMES: dict[Lang, str] = {"en": "english", "et": "estonian", "ru": "russian"}
 
 
@@ -42,9 +48,40 @@ def _stemmer(lang: Lang) -> snowballstemmer.stemmer:
     return cached[lang]
 
 
+# Words repeat (within a message, across readers of one message, across turns): a word's
+# stem is computed once, so a long message costs per distinct word, not per reader and
+# word. Bounded: a message of all-distinct words only evicts older entries.
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str, lang: Lang) -> str:
     """Lower-cased stem ('Eestis' → 'eesti', 'Эстонии' → 'эстон')."""
     return str(_stemmer(lang).stemWord(word.lower().replace("ё", "е")))
+
+
+_FOLD_CACHED_LENGTH = 64
+
+
+def fold(text: str) -> str:
+    """Lower case with Latin diacritics removed ("Pärnu" → "parnu"), one character for
+    one, so positions in the folded text are positions in the original. Cyrillic is kept
+    as it is apart from case ("й" stays "й")."""
+    # Words are folded once each (see `stem`); whole messages are not kept.
+    return _fold_word(text) if len(text) <= _FOLD_CACHED_LENGTH else _fold(text)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _fold_word(text: str) -> str:
+    return _fold(text)
+
+
+def _fold(text: str) -> str:
+    out = []
+    for ch in text:
+        low = ch.lower()[:1] or ch
+        if ord(low) < 0x250:
+            decomposed = unicodedata.normalize("NFKD", low)
+            low = decomposed[0] if decomposed else low
+        out.append(low)
+    return "".join(out)
 
 
 def outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:

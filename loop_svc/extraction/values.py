@@ -61,6 +61,23 @@ def yes_no(text: str) -> bool | None:
     return None
 
 
+# "I don't know" ("ei tea", "no idea", "не знаю") gives no value but does not decline: the
+# question stays, and the continuation prompt comes in its turn.
+_WAY_OUT = re.compile(
+    r"^\W*(?!(?:no|ei)\s+(?:idea|clue|tea|tean|tia)\b)"
+    r"(?:no|nope|nah|cancel|stop|forget it|never ?mind|something else|nothing|not now|"
+    r"ei|ei aitäh|ei taha|katkesta|unusta|lõpeta|pole vaja|mitte midagi|midagi muud|"
+    r"нет|не надо|не нужно|отмена|отмени|забудь|хватит|стоп|ничего|что-то другое|другое)\b[\W\w]{0,20}$",
+    re.I,
+)
+
+
+def wants_out(text: str) -> bool:
+    """A short reply that declines the pending question ("no", "cancel", "something else",
+    "ei", "katkesta", "нет, не надо")."""
+    return len(text.split()) <= 5 and bool(_WAY_OUT.match(text.strip()))
+
+
 @dataclass(frozen=True)
 class Found:
     value: str
@@ -92,11 +109,15 @@ _NUMBER_WORDS = {
 
 
 def number_words(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Found]:
-    """Numbers written as words ("two", "kaks", "две") as digits."""
+    """Numbers written as words ("two", "kaks", "две") as digits — not the "one" of "one
+    way" or "one of them", which counts nothing."""
+    tokens = words(text)
     return [
         Found(_NUMBER_WORDS[w.lower], w.start, w.end)
-        for w in words(text)
-        if w.lower in _NUMBER_WORDS and outside(taken, w.start, w.end)
+        for i, w in enumerate(tokens)
+        if w.lower in _NUMBER_WORDS
+        and outside(taken, w.start, w.end)
+        and not (i + 1 < len(tokens) and tokens[i + 1].lower in ("way", "of"))
     ]
 
 

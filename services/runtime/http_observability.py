@@ -20,7 +20,7 @@ import anyio
 from opentelemetry.trace import SpanKind, Status, StatusCode
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.runtime.backpressure import ConcurrencyLimit
+from services.runtime.backpressure import Admission, ConcurrencyLimit
 from services.runtime.telemetry import TRACEPARENT_HEADER, Telemetry, extract_trace_context
 
 OTHER_ROUTE = "other"
@@ -132,7 +132,8 @@ class ObservedHttpApp:
                 await _respond(send, refused.status, json.dumps(payload).encode(), "application/json")
                 return
             receive = _replay(body, receive)
-        if limited and not self._limit.try_acquire():
+        admission = self._limit.admit() if limited else None
+        if limited and admission is None:
             self._telemetry.rpc_rejected.labels(self._telemetry.service, route).inc()
             self._telemetry.observe_rpc(route, "429", 0.0)
             retry_after = max(1, math.ceil(self._limit.retry_after_seconds))
@@ -142,12 +143,14 @@ class ObservedHttpApp:
             )
             return
         try:
-            await self._traced(scope, receive, send, route)
+            await self._traced(scope, receive, send, route, admission)
         finally:
-            if limited:
-                self._limit.release()
+            if admission is not None:
+                admission.release()
 
-    async def _traced(self, scope: Scope, receive: Receive, send: Send, route: str) -> None:
+    async def _traced(
+        self, scope: Scope, receive: Receive, send: Send, route: str, admission: Admission | None
+    ) -> None:
         headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
         parent = extract_trace_context(headers) if TRACEPARENT_HEADER in headers else None
         status = [500]
@@ -155,6 +158,10 @@ class ObservedHttpApp:
         async def recording_send(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status[0] = int(message["status"])
+                # A chat stream starts its response with its first event ready: from here
+                # on the turn is relaying, not waiting (services/runtime/backpressure.py).
+                if admission is not None:
+                    admission.responded()
             await send(message)
 
         started = time.perf_counter()

@@ -4,6 +4,7 @@ bounded concurrency and one log line per RPC with its real final status."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import inspect
 import logging
 import time
@@ -21,7 +22,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.errors import MeshError
-from services.runtime.backpressure import ConcurrencyLimit
+from services.runtime.backpressure import Admission, ConcurrencyLimit
 from services.runtime.owner import OWNER_HEADER, current_owner, current_owner_token
 from services.runtime.request_context import (
     REQUEST_ID_HEADER,
@@ -156,6 +157,13 @@ async def _mapped(context: grpc.aio.ServicerContext, run: Callable[[], Awaitable
     await context.abort_with_status(rpc_status.to_status(status))
 
 
+# The admission of the RPC this task serves (None: always admitted), for the stream relay
+# to mark its first message.
+current_admission: contextvars.ContextVar[Admission | None] = contextvars.ContextVar(
+    "current_admission", default=None
+)
+
+
 class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
     """Per RPC: admits it or refuses it fast at the concurrency limit, binds the caller's
     x-request-id (or a new one) and x-atc-owner, continues the caller's trace in a server
@@ -211,9 +219,13 @@ class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
             async def relay(request: Any, context: grpc.aio.ServicerContext) -> None:
                 await _reject_malformed(request, context)
                 if inspect.isasyncgenfunction(inner_us):
+                    admission = current_admission.get()
                     async with aclosing(inner_us(request, context)) as responses:
                         async for response in responses:
                             await context.write(response)
+                            # The first message is out: the stream relays from here on.
+                            if admission is not None:
+                                admission.responded()
                 else:  # handlers that already write (grpc's own Health.Watch)
                     await inner_us(request, context)
 
@@ -252,17 +264,20 @@ class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
                 )
                 self._log_done(method, grpc_code_for(refused).name, 0.0)
                 await context.abort_with_status(rpc_status.to_status(status_for(refused)))
-            if not method.startswith(_ALWAYS_ADMITTED) and not self._limit.try_acquire():
+            admission = None if method.startswith(_ALWAYS_ADMITTED) else self._limit.admit()
+            if admission is None and not method.startswith(_ALWAYS_ADMITTED):
                 self._log_done(method, "RESOURCE_EXHAUSTED", 0.0)
                 if self._telemetry is not None:
                     self._telemetry.rpc_rejected.labels(self._telemetry.service, method).inc()
                     self._telemetry.observe_rpc(method, "RESOURCE_EXHAUSTED", 0.0)
                 await context.abort_with_status(overloaded_status(method, self._limit.retry_after_seconds))
+            token_admission = current_admission.set(admission)
             try:
                 return await self._traced(method, context, metadata, run)
             finally:
-                if not method.startswith(_ALWAYS_ADMITTED):
-                    self._limit.release()
+                current_admission.reset(token_admission)
+                if admission is not None:
+                    admission.release()
         finally:
             current_owner_token.reset(assertion_token)
             current_owner.reset(owner_token)

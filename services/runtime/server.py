@@ -68,6 +68,8 @@ class RuntimeOptions(Protocol):
     otlp_endpoint: str
     max_concurrent_rpcs: int
     overload_retry_after_seconds: float
+    overload_target_seconds: float
+    overload_min_waiting: int
 
 
 class ServerSettings(RuntimeOptions, Protocol):

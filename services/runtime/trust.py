@@ -22,6 +22,7 @@ and channels present theirs; files are read when a server starts or a channel op
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import os
@@ -113,18 +114,28 @@ def _secret_from_env() -> bytes | None:
     return None
 
 
-def mesh_tokens() -> OwnerTokens | None:
-    """The mesh's owner tokens (None: trust off), from the environment unless a test set them."""
-    if _override is not _UNSET:
-        return _override  # type: ignore[return-value]
+@functools.cache
+def _tokens_from_environment() -> OwnerTokens | None:
+    # Read once per process: every RPC asks, and the secret may be a mounted file (a read
+    # per call would be blocking I/O on the event loop). A rotated Secret takes effect when
+    # the pod restarts, as every other setting does.
     secret = _secret_from_env()
     return OwnerTokens(secret) if secret else None
+
+
+def mesh_tokens() -> OwnerTokens | None:
+    """The mesh's owner tokens (None: trust off): the process's secret, read once from the
+    environment (or its file), unless a test set them."""
+    if _override is not _UNSET:
+        return _override  # type: ignore[return-value]
+    return _tokens_from_environment()
 
 
 def use_tokens(tokens: OwnerTokens | object | None = _UNSET) -> None:
     """For tests: make `tokens` the mesh's (None: trust off); no argument: back to the environment."""
     global _override
     _override = tokens
+    _tokens_from_environment.cache_clear()
 
 
 def trust_required() -> bool:

@@ -334,3 +334,18 @@ def test_yes_no_questions_are_told_from_questions_for_a_fact(question: str, yes_
 )
 def test_a_yes_no_question_after_a_leading_phrase_is_still_one(question: str) -> None:
     assert [p.yes_no for p in split_question(question)] == [True]
+
+
+def test_a_wall_of_clauses_is_answered_in_a_few_distinct_parts() -> None:
+    """Each part reads its page again: a clause said twice is one part, and a pasted wall
+    of questions is cut to MAX_QUESTION_PARTS (the linear cost the e2e long-message test
+    counts)."""
+    from classifier_svc.rag_aspects import MAX_QUESTION_PARTS, split_question
+
+    repeated = split_question("How long does it take? " * 200)
+    assert len(repeated) == 1
+    distinct = split_question(" ".join(f"How much does form {n} cost?" for n in range(50)))
+    assert len(distinct) == MAX_QUESTION_PARTS
+    assert distinct[0].text.startswith("How much does form 0 cost")
+    two = split_question("How long does it take and how much does it cost?")
+    assert len(two) == 2

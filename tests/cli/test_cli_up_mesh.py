@@ -19,15 +19,15 @@ async def test_atc_up_serves_a_turn_and_stops_cleanly_on_sigterm(tmp_path: Path)
         async with httpx.AsyncClient(base_url=mesh.url, timeout=60) as client:
             assert (await client.get("/readyz")).json()["status"] == "ready"
             reply = await client.post(
-                "/v1/orchestrate", json={"chatId": "cli-up", "message": "Public holidays in Estonia?"}
+                "/v1/orchestrate", json={"chatId": "cli-up", "message": "How much is my vehicle tax?"}
             )
             assert reply.status_code == 200, reply.text
             assert reply.json()["outcome"] == "needs_input"
-            assert "get_national_holidays" in reply.json()["question"]["endpointNames"]
+            assert "get_vehicle_tax_info" in reply.json()["question"]["endpointNames"]
             # The second turn streams the answer over SSE, as the chat page reads it.
-            answer = await stream_turn(client, "cli-up", "2026-01-01 to 2026-12-31")
+            answer = await stream_turn(client, "cli-up", "123ABC")
             assert answer.end.data["content"] == "END"
-            assert "Independence Day" in answer.text("TOKEN_KIND_ANSWER")
+            assert "123ABC" in answer.text("TOKEN_KIND_ANSWER")
         exit_code = await mesh.stop()
     output = "".join(mesh.output)
     assert exit_code == 0, output

@@ -4,8 +4,8 @@ network namespace (`ip netns exec POD python3 container_init.py SPEC.json`), the
 - a mount namespace of its own with an overlay of the host's root as the container's root
   (so mount points can be made without touching the host), read-only when the container
   says readOnlyRootFilesystem;
-- its volumes: emptyDir and PVCs as tmpfs, ConfigMaps as read-only bind mounts of files the
-  runner wrote;
+- its volumes: emptyDir and PVCs as tmpfs, ConfigMaps and Secrets as read-only bind mounts
+  of files the runner wrote (a Secret's with the kubelet's owner, group and mode);
 - /etc/resolv.conf pointing at the runner's DNS responder, with the cluster's search path;
 - its working directory, user and group, no_new_privs (allowPrivilegeEscalation: false);
 - then exec of its command with exactly its environment.
@@ -26,6 +26,33 @@ PR_SET_NO_NEW_PRIVS = 38
 
 def sh(*argv: str) -> None:
     subprocess.run(argv, check=True)
+
+
+def inside(root: str, path: str) -> str:
+    """`path` of the container's filesystem as a host path under `root`, symlinks resolved
+    within the root as the container sees them (the image's /var/run is a link to /run: a
+    host-side join would land the mount, and the folders made for it, on the host's /run),
+    as container runtimes resolve mount destinations."""
+    resolved = root
+    parts = [p for p in path.split("/") if p]
+    hops = 0
+    while parts:
+        part = parts.pop(0)
+        if part == "..":
+            resolved = os.path.dirname(resolved) if resolved != root else root
+            continue
+        candidate = os.path.join(resolved, part)
+        if os.path.islink(candidate):
+            hops += 1
+            if hops > 40:
+                raise OSError(f"too many symlinks in {path}")
+            link = os.readlink(candidate)
+            parts = [p for p in link.split("/") if p] + parts
+            if link.startswith("/"):
+                resolved = root
+            continue
+        resolved = candidate
+    return resolved
 
 
 def main(spec_path: str) -> None:
@@ -54,7 +81,7 @@ def main(spec_path: str) -> None:
     sh("mount", "-t", "proc", "proc", f"{root}/proc")
     sh("mount", "--rbind", "/sys", f"{root}/sys")
     for mount in spec["mounts"]:
-        target = root + mount["path"]
+        target = inside(root, mount["path"])
         os.makedirs(target, exist_ok=True)
         if mount["kind"] == "tmpfs":
             sh("mount", "-t", "tmpfs", "-o", f"size={mount['size']},mode=1777", "tmpfs", target)
@@ -70,7 +97,7 @@ def main(spec_path: str) -> None:
         sh("mount", "-o", "remount,ro", root)
     os.chroot(root)
     os.chdir(spec["working_dir"])
-    os.setgroups([])
+    os.setgroups(spec.get("groups", []))
     os.setgid(spec["gid"])
     os.setuid(spec["uid"])
     if spec["no_new_privs"]:

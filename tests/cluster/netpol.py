@@ -1,11 +1,13 @@
 """Kubernetes NetworkPolicy semantics over rendered manifests, for the tests: may a pod
 with these labels, in this namespace, open a TCP connection to that pod on that port?
 Both sides count (the source's egress policies and the destination's ingress ones), as
-a CNI enforces them; matchLabels selectors, named ports and ipBlock peers are supported
-(an ipBlock never matches a pod: the tests' pods have no addresses)."""
+a CNI enforces them; label selectors (matchLabels, matchExpressions), named ports and
+ipBlock peers are supported (an ipBlock never matches a pod: the tests' pods have no
+addresses; `may_reach_address` asks about an address outside the cluster)."""
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,12 +46,25 @@ def pods_of(docs: Iterable[Doc], namespace: str = "atc") -> dict[str, Pod]:
     return pods
 
 
+def _expression_holds(expression: Mapping[str, Any], labels: Mapping[str, str]) -> bool:
+    key, operator, values = expression["key"], expression["operator"], expression.get("values") or []
+    if operator == "In":
+        return labels.get(key) in values
+    if operator == "NotIn":
+        return labels.get(key) not in values
+    if operator == "Exists":
+        return key in labels
+    if operator == "DoesNotExist":
+        return key not in labels
+    raise ValueError(f"unknown selector operator {operator}")
+
+
 def _selects(selector: Mapping[str, Any] | None, labels: Mapping[str, str]) -> bool:
     if selector is None:
         return True
-    if selector.get("matchExpressions"):
-        raise NotImplementedError("matchExpressions")
-    return all(labels.get(k) == v for k, v in (selector.get("matchLabels") or {}).items())
+    return all(labels.get(k) == v for k, v in (selector.get("matchLabels") or {}).items()) and all(
+        _expression_holds(e, labels) for e in selector.get("matchExpressions") or []
+    )
 
 
 def _peer_matches(peer: Mapping[str, Any], policy_namespace: str, other: Pod) -> bool:
@@ -108,3 +123,40 @@ def may_connect(docs: Iterable[Doc], source: Pod, destination: Pod, port: int | 
     return _allowed(policies, source, "egress", destination, destination, number) and _allowed(
         policies, destination, "ingress", source, destination, number
     )
+
+
+def _block_holds(block: Mapping[str, Any], address: str) -> bool:
+    ip = ipaddress.ip_address(address)
+    network = ipaddress.ip_network(block["cidr"])
+    if ip.version != network.version or ip not in network:
+        return False
+    return not any(
+        ip in ipaddress.ip_network(excluded)
+        for excluded in block.get("except", [])
+        if ipaddress.ip_network(excluded).version == ip.version
+    )
+
+
+def may_reach_address(docs: Iterable[Doc], source: Pod, address: str, port: int) -> bool:
+    """May `source` open a TCP connection to `address` (outside the cluster: only its own
+    egress policies count, by their ipBlock peers or rules with no peers) on `port`?"""
+    outside = Pod("", {}, {})
+    policies = [
+        p
+        for p in docs
+        if p["kind"] == "NetworkPolicy"
+        and p["metadata"].get("namespace", "atc") == source.namespace
+        and _selects(p["spec"].get("podSelector", {}), source.labels)
+        and "Egress" in p["spec"].get("policyTypes", ["Ingress"])
+    ]
+    if not policies:
+        return True
+    for policy in policies:
+        for rule in policy["spec"].get("egress", []) or []:
+            peers = rule.get("to")
+            peer_ok = not peers or any(
+                "ipBlock" in peer and _block_holds(peer["ipBlock"], address) for peer in peers
+            )
+            if peer_ok and _port_matches(rule.get("ports"), outside, port):
+                return True
+    return False

@@ -194,9 +194,31 @@ class OverlayRun:
                 for key, text in self.config_maps[volume["configMap"]["name"]].items():
                     (source / key).write_text(text)
                 mounts.append({"kind": "bind", "path": mount["mountPath"], "source": str(source)})
+            elif volume is not None and "secret" in volume:
+                source = self._secret_files(pod, volume)
+                mounts.append({"kind": "bind", "path": mount["mountPath"], "source": str(source)})
             else:
                 raise ValueError(f"unsupported volume {mount} in {pod.name}")
         return mounts
+
+    def _secret_files(self, pod: RunningPod, volume: Doc) -> Path:
+        """A secret volume as the kubelet writes it: one file per key, root-owned, the
+        volume's defaultMode (0644 unset) and, with an fsGroup, that group plus its read bit."""
+        source = self.work / "secrets" / pod.name / volume["name"]
+        source.mkdir(parents=True, exist_ok=True)
+        secret = volume["secret"]
+        values = self.secrets.get(secret["secretName"])
+        assert values is not None or secret.get("optional"), f"{pod.name}: no Secret {secret['secretName']}"
+        fs_group = pod.spec["spec"]["template"]["spec"]["securityContext"].get("fsGroup")
+        mode = secret.get("defaultMode", 0o644) | (0o440 if fs_group is not None else 0)
+        items = secret.get("items") or [{"key": k, "path": k} for k in values or {}]
+        paths = {item["key"]: item["path"] for item in items}
+        for key, path in paths.items():
+            target = source / path
+            target.write_text((values or {})[key])
+            os.chown(target, 0, fs_group if fs_group is not None else 0)
+            target.chmod(mode)
+        return source
 
     def container_spec(
         self, pod: RunningPod, container: Doc, argv: list[str] | None = None
@@ -217,6 +239,8 @@ class OverlayRun:
             "no_new_privs": security.get("allowPrivilegeEscalation") is False,
             "uid": security.get("runAsUser", pod_security["runAsUser"]),
             "gid": security.get("runAsGroup", pod_security["runAsGroup"]),
+            # The kubelet adds the pod's fsGroup to the container's groups.
+            "groups": [pod_security["fsGroup"]] if "fsGroup" in pod_security else [],
             "working_dir": working_dir,
             "argv": argv or image_argv(container),
             "env": self._env(container),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import grpc
 import httpx
@@ -18,6 +20,7 @@ from tests.e2e.sse import stream_turn
 from tests.support import metric_value
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
+TALLINN = ZoneInfo("Europe/Tallinn")
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -45,59 +48,85 @@ async def session_params(
     return {name: dict(params.values) for name, params in response.session.collected.items()}
 
 
-async def test_holidays_in_two_turns_in_english(mesh: Mesh, edge: httpx.AsyncClient) -> None:
+async def test_vehicle_tax_in_two_turns_in_english(mesh: Mesh, edge: httpx.AsyncClient) -> None:
     chat_id = str(uuid.uuid4())
-    first = await stream_turn(edge, chat_id, "What are the public holidays in Estonia?")
+    first = await stream_turn(edge, chat_id, "How much is the vehicle tax for my car?")
     assert first.end.data["content"] == "END"
     assert first.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
     (question,) = first.of("question")
-    assert set(question.data["missingParams"]) == {"validFrom", "validTo"}
-    assert "date" in first.text("TOKEN_KIND_QUESTION").lower()
-    assert await session_params(mesh, chat_id, edge) == {"get_national_holidays": {"countryIsoCode": "EE"}}
+    assert question.data["missingParams"] == ["regNr"]
+    assert "registration number" in first.text("TOKEN_KIND_QUESTION").lower()
+    # The tax year a citizen means without saying it: this year (loop_svc/defaults.py).
+    this_year = str(datetime.now(TALLINN).year)
+    assert await session_params(mesh, chat_id, edge) == {
+        "get_vehicle_tax_info": {"calculationYear": this_year}
+    }
 
-    second = await stream_turn(edge, chat_id, "2026-01-01 to 2026-12-31")
+    second = await stream_turn(edge, chat_id, "123ABC")
     assert second.end.data["content"] == "END"
     assert second.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
     (outcome,) = second.of("call_outcome")
-    assert outcome.data["success"] is True and outcome.data["endpointName"] == "get_national_holidays"
-    answer = second.text("TOKEN_KIND_ANSWER")
-    for holiday in ("New Year", "Independence Day", "Christmas"):
-        assert holiday in answer
+    assert outcome.data["success"] is True and outcome.data["endpointName"] == "get_vehicle_tax_info"
+    assert "123ABC" in second.text("TOKEN_KIND_ANSWER")
     assert len(second.of("token")) > 10, "the answer streams token by token"
     assert await session_params(mesh, chat_id, edge) is None, "a completed session is gone"
 
 
-async def test_holidays_in_two_turns_in_estonian(mesh: Mesh, edge: httpx.AsyncClient) -> None:
+async def test_holidays_without_a_period_are_the_coming_year_then_the_year_asked(
+    mesh: Mesh, edge: httpx.AsyncClient
+) -> None:
+    """No period said: the holidays from today for a year (the README's "Try it"); a period
+    said next calls the API again for it."""
     chat_id = str(uuid.uuid4())
-    first = await stream_turn(edge, chat_id, "Millised on Eesti riigipühad?")
-    assert first.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
-    question = first.text("TOKEN_KIND_QUESTION")
-    assert "kuupäev" in question.lower()
+    first = await stream_turn(edge, chat_id, "What are the public holidays in Estonia?")
+    assert first.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
+    (outcome,) = first.of("call_outcome")
+    assert outcome.data["success"] is True and outcome.data["endpointName"] == "get_national_holidays"
+    answer = first.text("TOKEN_KIND_ANSWER")
+    today = datetime.now(TALLINN).date()
+    assert str(today.year) in answer and "Estonia" in answer
+    assert await session_params(mesh, chat_id, edge) is None
 
-    second = await stream_turn(edge, chat_id, "2026-01-01 kuni 2026-12-31")
+    second = await stream_turn(edge, chat_id, "2026-01-01 to 2026-12-31")
     assert second.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
     answer = second.text("TOKEN_KIND_ANSWER")
-    assert "uusaasta" in answer.lower()
-    assert "iseseisvuspäev" in answer.lower()
+    for holiday in ("New Year", "Independence Day", "Christmas"):
+        assert holiday in answer
+
+
+async def test_vehicle_tax_in_two_turns_in_estonian(mesh: Mesh, edge: httpx.AsyncClient) -> None:
+    chat_id = str(uuid.uuid4())
+    first = await stream_turn(edge, chat_id, "Kui suur on minu auto sõidukimaks?")
+    assert first.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
+    question = first.text("TOKEN_KIND_QUESTION")
+    assert "registreerimisnumber" in question.lower(), question
+
+    second = await stream_turn(edge, chat_id, "123ABC")
+    assert second.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
+    answer = second.text("TOKEN_KIND_ANSWER")
+    assert "123ABC" in answer and "Mootorsõidukimaks" in answer, answer
 
 
 async def test_a_fresh_chat_never_sees_another_chats_params(mesh: Mesh, edge: httpx.AsyncClient) -> None:
-    estonia, latvia = str(uuid.uuid4()), str(uuid.uuid4())
-    await stream_turn(edge, estonia, "What are the public holidays in Estonia?")
-    await stream_turn(edge, latvia, "What are the public holidays in Latvia?")
-    assert await session_params(mesh, estonia, edge) == {"get_national_holidays": {"countryIsoCode": "EE"}}
-    assert await session_params(mesh, latvia, edge) == {"get_national_holidays": {"countryIsoCode": "LV"}}
+    one, two = str(uuid.uuid4()), str(uuid.uuid4())
+    await stream_turn(edge, one, "How much is the vehicle tax for my car in 2027?")
+    await stream_turn(edge, two, "How much is the vehicle tax for my car in 2026?")
+    assert await session_params(mesh, one, edge) == {"get_vehicle_tax_info": {"calculationYear": "2027"}}
+    assert await session_params(mesh, two, edge) == {"get_vehicle_tax_info": {"calculationYear": "2026"}}
 
-    # A brand-new chat that only gives dates has no session to complete.
+    # A brand-new chat that only gives a plate has no session to complete: whatever it is
+    # answered, nothing of the other chats' values (2027) reaches it.
     stranger = str(uuid.uuid4())
-    reply = await stream_turn(edge, stranger, "2026-01-01 to 2026-12-31")
-    assert reply.of("call_outcome") == []
+    reply = await stream_turn(edge, stranger, "456DEF")
+    assert "2027" not in reply.text()
+    for outcome in reply.of("call_outcome"):
+        assert "2027" not in outcome.data["summary"], outcome.data
     assert await session_params(mesh, stranger, edge) is None
 
-    answer = await stream_turn(edge, latvia, "2026-01-01 to 2026-12-31")
+    answer = await stream_turn(edge, two, "456DEF")
     assert answer.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
-    assert "Līgo" in answer.text() or "Midsummer" in answer.text()
-    assert await session_params(mesh, estonia, edge) == {"get_national_holidays": {"countryIsoCode": "EE"}}
+    assert "456DEF" in answer.text() and "2026" in answer.text()
+    assert await session_params(mesh, one, edge) == {"get_vehicle_tax_info": {"calculationYear": "2027"}}
 
 
 async def test_out_of_domain_answer_is_localized(edge: httpx.AsyncClient) -> None:
@@ -109,17 +138,15 @@ async def test_out_of_domain_answer_is_localized(edge: httpx.AsyncClient) -> Non
 async def test_json_endpoint_returns_the_whole_answer(edge: httpx.AsyncClient) -> None:
     chat_id = str(uuid.uuid4())
     first = await edge.post(
-        "/v1/orchestrate", json={"chatId": chat_id, "message": "What are the public holidays in Estonia?"}
+        "/v1/orchestrate", json={"chatId": chat_id, "message": "How much is the vehicle tax for my car?"}
     )
     assert first.status_code == 200, first.text
     assert first.json()["outcome"] == "needs_input"
-    second = await edge.post(
-        "/v1/orchestrate", json={"chatId": chat_id, "message": "2026-01-01 to 2026-12-31"}
-    )
+    second = await edge.post("/v1/orchestrate", json={"chatId": chat_id, "message": "123ABC"})
     assert second.status_code == 200, second.text
     body = second.json()
     assert body["outcome"] == "answered"
-    assert "Independence Day" in body["content"]
+    assert "123ABC" in body["content"]
 
 
 async def test_complete_first_message_is_answered_at_once(mesh: Mesh, edge: httpx.AsyncClient) -> None:
@@ -182,11 +209,14 @@ async def test_two_intents_in_estonian_and_russian_reach_both_endpoints(
 
 async def test_a_new_intent_mid_session_switches_endpoint(mesh: Mesh, edge: httpx.AsyncClient) -> None:
     chat_id = str(uuid.uuid4())
-    await stream_turn(edge, chat_id, "What are the public holidays in Estonia?")
+    first = await stream_turn(edge, chat_id, "Can you look up an address for me?")
+    assert first.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
     switched = await stream_turn(edge, chat_id, "How much is the vehicle tax for my car 456DEF?")
     assert switched.of("progress")[0].data["endpointNames"] == ["get_vehicle_tax_info"]
-    assert switched.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
-    assert await session_params(mesh, chat_id, edge) == {"get_vehicle_tax_info": {"regNr": "456DEF"}}
+    # The plate given and the tax year this year: answered at once, the address question dropped.
+    assert switched.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
+    assert [f.data["endpointName"] for f in switched.of("call_outcome")] == ["get_vehicle_tax_info"]
+    assert await session_params(mesh, chat_id, edge) is None
 
 
 async def test_a_conversation_moves_the_domain_counters_of_every_service(
@@ -217,8 +247,8 @@ async def test_a_conversation_moves_the_domain_counters_of_every_service(
     before = snapshot()
     chat_id = str(uuid.uuid4())
     # A question no other test asks: its embedding is not cached anywhere yet.
-    await stream_turn(edge, chat_id, "Please list the public holidays in Latvia.")
-    second = await stream_turn(edge, chat_id, "2026-01-01 to 2026-12-31")
+    await stream_turn(edge, chat_id, "Please work out the motor vehicle tax on my car.")
+    second = await stream_turn(edge, chat_id, "789GHI")
     assert second.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
     after = snapshot()
     assert after["decided"] == before["decided"] + 1  # the second turn resumed the session

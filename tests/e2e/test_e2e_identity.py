@@ -55,19 +55,19 @@ async def test_another_owner_is_refused_and_the_session_is_untouched(
     mesh: Mesh, alice: httpx.AsyncClient, bob: httpx.AsyncClient
 ) -> None:
     chat_id = str(uuid.uuid4())
-    body = {"chatId": chat_id, "message": "What are the public holidays in Estonia?"}
+    body = {"chatId": chat_id, "message": "How much is the vehicle tax for my car in 2027?"}
     first = await alice.post("/v1/orchestrate", json=body)
     assert first.status_code == 200 and first.json()["outcome"] == "needs_input"
     token = first.headers[CHAT_TOKEN_HEADER]
     alice_owner = owner_in(token)
-    expected = {"get_national_holidays": {"countryIsoCode": "EE"}}
+    expected = {"get_vehicle_tax_info": {"calculationYear": "2027"}}
     assert await params(mesh, chat_id, alice_owner) == expected
 
     # Bob, on Alice's chat id: a reply that would resume it, a question that would
     # switch it, with no token and with his own token for another chat.
     bobs_own = await bob.post("/v1/orchestrate", json={"chatId": str(uuid.uuid4()), "message": "Tere!"})
     bob_owner = owner_in(bobs_own.headers[CHAT_TOKEN_HEADER])
-    attempts = ["2026-01-01 to 2026-12-31", "What is the vehicle tax for 123ABC in 2026?"]
+    attempts = ["123ABC", "What are the public holidays in Latvia in 2026?"]
     for message in attempts:
         for route in ("/v1/orchestrate", "/v1/orchestrate/stream"):
             refused = await bob.post(route, json={"chatId": chat_id, "message": message})
@@ -94,7 +94,7 @@ async def test_another_owner_is_refused_and_the_session_is_untouched(
     async with httpx.AsyncClient(base_url=mesh.edge_url, timeout=60) as api:
         done = await api.post(
             "/v1/orchestrate",
-            json={"chatId": chat_id, "message": "2026-01-01 to 2026-12-31"},
+            json={"chatId": chat_id, "message": "123ABC"},
             headers={"authorization": f"Bearer {token}"},
         )
     assert done.status_code == 200, done.text

@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from loop_svc.extraction import CountryNames, RuleExtractor
+from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.schema import EndpointSpec, ParamSpec
 
 TODAY = date(2026, 3, 10)
@@ -17,9 +18,14 @@ def countries() -> CountryNames:
     return CountryNames()
 
 
+@pytest.fixture(scope="session")
+def holiday_names() -> HolidayNames:
+    return HolidayNames()
+
+
 @pytest.fixture()
-def extractor(countries: CountryNames) -> RuleExtractor:
-    return RuleExtractor(countries, today=lambda: TODAY)
+def extractor(countries: CountryNames, holiday_names: HolidayNames) -> RuleExtractor:
+    return RuleExtractor(countries, today=lambda: TODAY, holidays=holiday_names)
 
 
 @pytest.fixture()

@@ -99,8 +99,8 @@ def test_country_adjectives(
     ("message", "address"),
     [
         ("What is the postal code of Ülikooli 18, Tartu?", "Ülikooli 18, Tartu"),
-        ("Mis on Viru tn 4 Tallinn sihtnumber?", "Viru tn 4 Tallinn"),
-        ("Найди Нарвское шоссе 5, Таллинн", "Нарвское шоссе 5, Таллинн"),
+        ("Mis on Viru tn 4 Tallinn sihtnumber?", "Viru tn 4, Tallinn"),
+        ("Найди Нарвское шоссе 5, Таллинн", "Narva mnt 5, Tallinn"),
     ],
 )
 def test_address_anywhere_in_the_first_message(

@@ -45,7 +45,10 @@ def test_single_param_questions_use_human_words(holidays: EndpointSpec, vehicle_
         name="postalCode", type="string", required=True, description="Postal code of the area"
     )
     assert questions.clarifying_question([generic], "en") == "Could you tell me the postal code of the area?"
-    assert questions.clarifying_question([generic], "et") == "Palun täpsusta: „postal code“."
+    # No Estonian description: what is wanted, never the English name inside the sentence.
+    assert questions.clarifying_question([generic], "et") == "Palun täpsusta: mida täpsemalt otsin."
+    localized = generic.model_copy(update={"descriptions": {"et": "Piirkonna postiindeks"}})
+    assert questions.clarifying_question([localized], "et") == "Palun täpsusta: piirkonna postiindeks."
     choice = ParamSpec(name="holidayType", enum=["Public", "School"], description="Kind of holiday")
     assert questions.clarifying_question([choice], "en") == (
         "Could you tell me the kind of holiday (one of: Public, School)?"

@@ -68,7 +68,7 @@ def test_continuation_declined_abandons(extractor: RuleExtractor, holidays: Endp
     session = _start(loop, [holidays], "Eesti riigipühad", "et")
     step = loop.advance(session, "Eesti riigipühad")
     assert step.session is not None
-    step = loop.advance(step.session, "ei tea")
+    step = loop.advance(step.session, "hmm")
     assert isinstance(step.result, NeedsInput) and step.result.continuation and step.session is not None
     step = loop.advance(step.session, "2026")  # anything but yes ends it
     assert isinstance(step.result, Abandoned) and step.result.reason == "declined"

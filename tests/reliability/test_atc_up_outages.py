@@ -44,7 +44,8 @@ FORBIDDEN = [
     re.compile(r"\b(caller|loop|classifier|indexer|edge)_svc\b|\b(valkey|redis|grpc|http2)\b", re.I),
     re.compile(r"failed to connect|connection refused|traceback|exception|errno", re.I),
 ]
-QUESTION = "What are the public holidays in Estonia?"
+# Asked over two turns: the plate has no default (holidays would be answered at once).
+QUESTION = "How much is the vehicle tax for my car?"
 OOD_MARK = "I can't help with that here"
 
 SERVICES: list[tuple[str, Callable[[Argv], bool]]] = [
@@ -94,7 +95,7 @@ async def test_each_service_down_in_turn_and_the_chats_survive_restarts(tmp_path
             edge_pid = _child_pid(mesh.process.pid, python_module(b"edge_svc"))
             os.kill(edge_pid, signal.SIGKILL)
             await restarted(mesh, "edge")
-            status, text, outcome = await shown(browser, waiting, "2026-01-01 to 2026-06-30", stream=True)
+            status, text, outcome = await shown(browser, waiting, "123ABC", stream=True)
             assert (status, outcome) == (200, "TURN_OUTCOME_ANSWERED"), text
             kept = str(uuid.uuid4())
             assert (await stream_turn(browser, kept, QUESTION)).end.data[
@@ -106,9 +107,9 @@ async def test_each_service_down_in_turn_and_the_chats_survive_restarts(tmp_path
     # The whole mesh again on the same data dir: new ports everywhere (the demo APIs' too).
     async with atc_up(free_port(), data_dir, start_timeout=300) as again:
         async with httpx.AsyncClient(base_url=again.url.rstrip("/"), timeout=90, cookies=cookies) as browser:
-            status, text, outcome = await shown(browser, kept, "2026-01-01 to 2026-12-31", stream=True)
+            status, text, outcome = await shown(browser, kept, "456DEF", stream=True)
             assert (status, outcome) == (200, "TURN_OUTCOME_ANSWERED"), text
-            assert "Christmas" in text
+            assert "456DEF" in text
     assert again.process.returncode == 0, "".join(again.output)
 
 
@@ -140,7 +141,7 @@ async def _down_then_back(
         os.kill(pid, signal.SIGKILL)
         await asyncio.sleep(1.0)
         for stream in (True, False):
-            for chat_id, message in ((str(uuid.uuid4()), QUESTION), (waiting, "2026-01-01 to 2026-06-30")):
+            for chat_id, message in ((str(uuid.uuid4()), QUESTION), (waiting, "123ABC")):
                 status, text, outcome = await shown(browser, chat_id, message, stream=stream)
                 where = f"{name} down, stream={stream}, chat={'waiting' if chat_id == waiting else 'new'}"
                 assert status in (200, 503), (where, status, text)

@@ -93,7 +93,7 @@ def test_generated_requests_never_get_a_5xx_and_rejections_reach_nobody() -> Non
         runner.run(server.start())
         channel = open_channel(server.address)
         app = create_app(
-            EdgeSettings(port=0, max_concurrent_rpcs=0),
+            EdgeSettings(port=0, max_concurrent_rpcs=0, overload_target_seconds=0),
             classifier=ClassifierClient(channel),
             indexer=IndexerClient(channel),
         )

@@ -74,7 +74,7 @@ async def test_a_second_loop_replica_carries_the_chat_on(tmp_path: Path) -> None
 
             async with httpx.AsyncClient(base_url=edge_url, timeout=60) as edge:
                 chat_id = str(uuid.uuid4())
-                first = await stream_turn(edge, chat_id, "What are the public holidays in Estonia?")
+                first = await stream_turn(edge, chat_id, "How much is the vehicle tax for my car?")
                 assert first.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
                 # Stop the replica that served the first turn (GetSession + RunTurn).
                 busy, idle = sorted((first_loop, second_loop), key=rpcs_served, reverse=True)
@@ -82,9 +82,9 @@ async def test_a_second_loop_replica_carries_the_chat_on(tmp_path: Path) -> None
                 idle_before = rpcs_served(idle)
                 await busy.stop(0)
 
-                second = await stream_turn(edge, chat_id, "2026-01-01 to 2026-12-31")
+                second = await stream_turn(edge, chat_id, "123ABC")
                 assert second.end.data["outcome"] == "TURN_OUTCOME_ANSWERED"
-                assert "Independence Day" in second.text("TOKEN_KIND_ANSWER")
+                assert "123ABC" in second.text("TOKEN_KIND_ANSWER")
                 assert rpcs_served(idle) >= idle_before + 2, "the other replica served the second turn"
 
 

@@ -1,0 +1,57 @@
+"""Values a citizen expects without saying them, derived from a parameter's description
+and type (never from endpoint names):
+
+- a required country whose description's examples name the citizen's own country
+  ("e.g., EE for Estonia") → that country (the home country, EE by default);
+- a required year to calculate something for (a tax year, a calculation year) → this year;
+- a required start/end date pair of a calendar-like search (holidays, breaks, events)
+  with no period said → from today for a year.
+
+An optional parameter is never filled: the API's own default applies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from datetime import date, timedelta
+
+import pycountry
+
+from loop_svc.schema import Concept, ParamSpec, date_pairs
+
+_CALCULATION = re.compile(r"\b(?:calculat\w*|tax\w*|fiscal|billing|assessment|budget\w*)\b", re.I)
+_CALENDAR = re.compile(r"\b(?:holidays?|vacations?|breaks?|calendar|events?|schedule)\b", re.I)
+
+
+class Defaults:
+    def __init__(self, today: Callable[[], date], home_country: str = "EE") -> None:
+        self._today = today
+        self._home = home_country.upper()
+        country = pycountry.countries.get(alpha_2=self._home)
+        names = {self._home}
+        if country is not None:
+            names |= {
+                getattr(country, a) for a in ("name", "common_name", "official_name") if hasattr(country, a)
+            }
+        self._home_pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in sorted(names)) + r")\b")
+
+    def fill(self, params: Sequence[ParamSpec], known: Mapping[str, str]) -> dict[str, str]:
+        """Defaults for the required parameters still missing."""
+        values: dict[str, str] = {}
+        missing = [p for p in params if p.required and p.name not in known]
+        for param in missing:
+            if param.concept is Concept.COUNTRY and self._home_pattern.search(param.description):
+                values[param.name] = self._home
+            elif param.concept is Concept.YEAR and _CALCULATION.search(f"{param.name} {param.description}"):
+                values[param.name] = str(self._today().year)
+        for start, end in date_pairs(missing):
+            if start.concept is Concept.DATE and _CALENDAR.search(f"{start.description} {end.description}"):
+                today = self._today()
+                try:
+                    later = today.replace(year=today.year + 1)
+                except ValueError:
+                    later = today + timedelta(days=365)
+                values[start.name] = today.isoformat()
+                values[end.name] = later.isoformat()
+        return values

@@ -1,0 +1,160 @@
+"""Identifiers shaped like the example in a parameter's description: "(e.g., 123ABC)"
+makes a plate three digits then three letters, "(e.g. A1234567)" an application number
+a letter prefix then digits. The shape is the example's runs of letters and digits, so
+any catalogue's identifiers are read the same way, with no list of formats here.
+
+Read as citizens type them: lower case ("a7000003"), a space between the runs
+("456 def", "234 RTY"), Cyrillic letters that look like Latin ones ("А1234567",
+"123АВС": А В Е К М Н О Р С Т У Х). A token that is plainly meant as the identifier but
+has the wrong shape ("12AB", "A123", "XYZ") is reported, so the question can say what the
+expected form is instead of asking again in the same words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+def outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    return not any(start < s_end and s_start < end for s_start, s_end in spans)
+
+
+# Cyrillic letters a Latin identifier is often typed with (same key shapes).
+_LOOK_ALIKES = str.maketrans("АВЕКМНОРСТУХавекмнорстух", "ABEKMHOPCTYXabekmhopctyx")
+_EXAMPLE = re.compile(
+    r"\b(?:e\.\s?g\.|eg\.|for example|for instance|näiteks|nt\.?|например)\s*,?\s*([^\s,;)]+)", re.I
+)
+_RUN = re.compile(r"[A-Za-z]+|\d+")
+
+
+@dataclass(frozen=True)
+class Run:
+    letters: bool
+    length: int
+
+    def allows(self, length: int, first: bool) -> bool:
+        if self.length >= 4:
+            return abs(length - self.length) <= 3
+        if first and self.letters and self.length <= 2:
+            return 1 <= length <= 3  # a series prefix: "A…", "AB…", "ABC…"
+        return length == self.length
+
+
+@dataclass(frozen=True)
+class Shape:
+    example: str
+    runs: tuple[Run, ...]
+    upper: bool
+
+    def matches(self, token: str) -> bool:
+        parts = _RUN.findall(token)
+        if "".join(parts) != token or len(parts) != len(self.runs):
+            return False
+        return all(
+            run.letters == part.isalpha() and run.allows(len(part), i == 0)
+            for i, (run, part) in enumerate(zip(self.runs, parts, strict=True))
+        )
+
+    def normalise(self, token: str) -> str:
+        return token.upper() if self.upper else token
+
+
+def shape_of(description: str) -> Shape | None:
+    """The shape of the description's example, when it mixes letters and digits."""
+    for m in _EXAMPLE.finditer(description):
+        example = m.group(1).strip(".")
+        parts = _RUN.findall(example)
+        if "".join(parts) != example or len(parts) < 2:
+            continue
+        if not any(p.isalpha() for p in parts) or not any(p.isdigit() for p in parts):
+            continue
+        runs = tuple(Run(p.isalpha(), len(p)) for p in parts)
+        letters = "".join(p for p in parts if p.isalpha())
+        return Shape(example, runs, upper=letters.isupper())
+    return None
+
+
+@dataclass(frozen=True)
+class Found:
+    value: str
+    start: int
+    end: int
+
+
+_WORD = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    """Every word, and every two words joined by one space or dash ("456 def"), with
+    Cyrillic look-alike letters read as Latin."""
+    words = [(m.group(0).translate(_LOOK_ALIKES), m.start(), m.end()) for m in _WORD.finditer(text)]
+    found = []
+    for i, (word, start, end) in enumerate(words):
+        if i + 1 < len(words):
+            following, next_start, next_end = words[i + 1]
+            if next_start - end == 1 and text[end] in " -":
+                found.append((word + following, start, next_end))
+        found.append((word, start, end))
+    return found
+
+
+def find_identifier(text: str, shape: Shape, taken: Sequence[tuple[int, int]] = ()) -> Found | None:
+    for token, start, end in _tokens(text):
+        if token.isascii() and shape.matches(token) and outside(list(taken), start, end):
+            return Found(shape.normalise(token), start, end)
+    return None
+
+
+_SHORT_WORD = re.compile(r"^[A-Za-z]{2,4}$")
+
+
+def attempted_identifier(
+    text: str, shape: Shape, taken: Sequence[tuple[int, int]] = (), *, reply: bool = False
+) -> str | None:
+    """A token that looks meant as the identifier but has the wrong shape: letters and
+    digits mixed ("12AB", "A123"), or — in a reply to the question about it, or written
+    in capitals — a short run of letters alone ("XYZ")."""
+    for m in re.finditer(r"(?<![\w])[0-9A-Za-zА-Яа-яЁё]{2,}(?![\w])", text):
+        token = m.group(0).translate(_LOOK_ALIKES)
+        if not outside(list(taken), m.start(), m.end()) or not token.isascii():
+            continue
+        mixed = any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+        if mixed and not shape.matches(token):
+            return m.group(0)
+        if _SHORT_WORD.match(token) and token.isupper() and (reply or len(token) == 3):
+            return m.group(0)
+    if reply:
+        stripped = text.strip(" .!?")
+        if re.fullmatch(r"\d{1,12}", stripped) and not shape.matches(stripped):
+            return stripped
+    return None
+
+
+def describe(shape: Shape, lang: str) -> str:
+    """The expected form in words: "3 digits and 3 letters, e.g. 123ABC"."""
+    names = {
+        "en": ("letter", "letters", "digit", "digits", "and", "e.g."),
+        "et": ("täht", "tähte", "number", "numbrit", "ja", "nt"),
+        "ru": ("буква", "букв", "цифра", "цифр", "и", "например"),
+    }[lang]
+    parts = []
+    for i, run in enumerate(shape.runs):
+        if run.length >= 4:
+            low, high = max(1, run.length - 3), run.length + 3
+            count = f"{low}–{high}"
+            plural = True
+        elif i == 0 and run.letters and run.length <= 2:
+            count, plural = "1–3", True
+        else:
+            count, plural = str(run.length), run.length != 1
+        if run.letters:
+            noun = names[1] if plural else names[0]
+        else:
+            noun = names[3] if plural else names[2]
+        if lang == "ru" and plural and count.rsplit("–", 1)[-1] in ("2", "3", "4"):
+            noun = "буквы" if run.letters else "цифры"
+        parts.append(f"{count} {noun}")
+    joined = f" {names[4]} ".join(parts)
+    return f"{joined}, {names[5]} {shape.example}"

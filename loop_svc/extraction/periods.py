@@ -1,0 +1,441 @@
+"""Periods people name instead of writing dates (en/et/ru), resolved against an injected
+"today": months and month ranges in every case form, day ranges inside one month,
+weekends, the last/this/next week, month or year, seasons, the school year, the last
+such weekday and "now".
+
+- A month without a year ("in December", "detsembris", "в декабре") is the next such
+  month from this one on, or the last one when the sentence speaks of the past ("were",
+  "oli", "были"); a year next to it wins ("2027. aasta mais", "в мае следующего года",
+  "järgmise aasta novembris", "May next year").
+- Two months make a range ("jaanuarist märtsini", "с января по март 2027", "from
+  January to March"); a day range shares its month ("20-23 June 2027", "1-7 dec",
+  "с 1 по 7 декабря", "20. kuni 23. juuni").
+- Weekends: "this/next weekend", "on the weekend", "nädalavahetusel", "на выходных" →
+  the coming Saturday and Sunday (today when it is one); "last weekend", "eelmisel
+  nädalavahetusel", "в прошлые выходные" → the one before.
+- "last week/month/year" (eelmisel nädalal/kuul/aastal, на прошлой неделе, в прошлом
+  месяце/году): the whole previous period; "last Sunday" (eelmisel pühapäeval, в
+  прошлое воскресенье): the most recent one before today.
+- Seasons (summer, suvel, летом, ...): this year's, or the coming one, or the last one
+  for the past; the school year (õppeaasta, учебный год): 1 September – 31 August.
+- "now", "praegu", "сейчас": today, and the current hour as its window.
+
+Phrases are matched on the message with Latin diacritics folded away (same length, so
+spans stay the message's), so "nadalavahetusel" reads like "nädalavahetusel"; month and
+weekday words go through the callables given, which fold as well.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, time, timedelta
+
+from loop_svc.extraction.text import fold
+from loop_svc.schema import Role
+
+_PAST_CUE = re.compile(
+    r"\b(?:was|were|did|had|been|last|ago|past|previous|oli|olid|olnud|moodunud|eelmi\w*|"
+    r"был\w*|прошл\w*|минувш\w*)\b",
+    re.I,
+)
+_NEXT_WORD = r"(?:next|coming|following|upcoming|jargmi\w*|tuleva\w*|следующ\w*|ближайш\w*|будущ\w*)"
+_LAST_WORD = r"(?:last|previous|past|eelmi\w*|moodunud\w*|прошл\w*|минувш\w*|предыдущ\w*)"
+_THIS_WORD = r"(?:this|the|sel|sellel|see|selle|kaesolev\w*|jooksv\w*|эт\w+|текущ\w*|ближайш\w*)"
+_YEAR_WORD = r"(?:year|aasta\w*|год\w*)"
+
+
+def past_tense(text: str) -> bool:
+    """Whether the sentence speaks of the past ("what were", "mis oli", "какие были")."""
+    return bool(_PAST_CUE.search(fold(text)))
+
+
+@dataclass(frozen=True)
+class Period:
+    value: date
+    start: int
+    end: int
+    last: date | None = None
+    role: Role = None
+    # A time window inside the period, local time ("now" → the current hour).
+    opens: time | None = None
+    closes: time | None = None
+
+
+def month_bounds(year: int, month: int) -> tuple[date, date]:
+    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _safe(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _estonian_role(word: str) -> Role:
+    lowered = word.lower()
+    if lowered.endswith("ni"):
+        return "end"
+    if lowered.endswith("st"):
+        return "start"
+    return None
+
+
+_WORD = r"([^\W\d_]{3,})"
+_YEAR_NUMBER = r"(19\d{2}|20\d{2}|21\d{2})"
+# A year named next to a month: "2027. aasta mais", "mais 2027", "в мае 2027 года",
+# "в мае следующего года", "järgmise aasta novembris", "May next year".
+_RELATIVE_YEAR = re.compile(
+    rf"\b(?:(?P<next>{_NEXT_WORD})\s+{_YEAR_WORD}|(?P<last>{_LAST_WORD})\s+{_YEAR_WORD}|"
+    rf"(?P<this>this|sel|selle|kaesoleva|jooksva|этого|текущего)\s+{_YEAR_WORD}|"
+    rf"{_YEAR_WORD}\s+(?P<next2>{_NEXT_WORD}))\b",
+    re.I,
+)
+_WRITTEN_YEAR = re.compile(rf"(?<![\d\-./]){_YEAR_NUMBER}\.?(?:\s*(?:aasta\w*|года?|г\.))?(?!\d)", re.I)
+_CONNECT_START = re.compile(r"(?:\bfrom|\bsince|\bbetween|\balates|\bс|\bсо|\bот)\s*$", re.I)
+_CONNECT_END = re.compile(r"^\s*(?:-|–|—|\.\.|to|until|till|through|thru|and|kuni|по|до|и)\s*", re.I)
+
+
+@dataclass(frozen=True)
+class _MonthWord:
+    month: int
+    start: int
+    end: int
+    word: str
+
+
+class PeriodFinder:
+    """Finds periods in a message; `month_of(word)` names months, `weekday_of(word)`
+    names weekdays (index, is_long_form)."""
+
+    def __init__(
+        self,
+        month_of: Callable[[str], int | None],
+        weekday_of: Callable[[str], tuple[int, bool] | None],
+    ) -> None:
+        self._month_of = month_of
+        self._weekday_of = weekday_of
+
+    def find(
+        self, text: str, today: date, taken: list[tuple[int, int]], hour: int | None = None
+    ) -> list[Period]:
+        found: list[Period] = []
+
+        def free(start: int, end: int) -> bool:
+            return all(end <= s or start >= e for s, e in taken)
+
+        def add(period: Period | None) -> None:
+            if period is None or not free(period.start, period.end):
+                return
+            taken.append((period.start, period.end))
+            found.append(period)
+
+        written = text
+        text = fold(text)  # same length: spans stay the message's own
+        past = past_tense(text)
+        for period in self._months(text, written, today, past, free):
+            add(period)
+        for period in _weekends(text, today):
+            add(period)
+        for period in _previous_periods(text, today):
+            add(period)
+        for period in self._last_weekdays(text, today):
+            add(period)
+        for period in _seasons(text, today, past):
+            add(period)
+        for period in _school_years(text, today):
+            add(period)
+        for period in _now(text, today, hour):
+            add(period)
+        return found
+
+    def find_day_ranges(self, text: str, today: date, taken: list[tuple[int, int]]) -> list[Period]:
+        """Day ranges inside one month ("20-23 June 2027", "с 1 по 7 декабря"): read before
+        single written dates, which would take "23 June 2027" alone."""
+        text = fold(text)
+        found = []
+        for period in self._day_ranges(text, today, past_tense(text)):
+            if all(period.end <= s or period.start >= e for s, e in taken):
+                taken.append((period.start, period.end))
+                found.append(period)
+        return found
+
+    # -- months -----------------------------------------------------------------
+    def _month_words(self, text: str, written: str) -> list[_MonthWord]:
+        words = []
+        for m in re.finditer(_WORD, text):
+            word = m.group(1)
+            month = self._month_of(word)
+            if month is None or not _bare_month_word(
+                written[m.start() : m.end()], written, m.start(), m.end()
+            ):
+                continue
+            words.append(_MonthWord(month, m.start(), m.end(), word))
+        return words
+
+    def _year_near(self, text: str, start: int, end: int, today: date) -> tuple[int, int, int] | None:
+        """(year, span start, span end) of a year written or named right by a month."""
+        window_before = text[max(0, start - 30) : start]
+        window_after = text[end : end + 30]
+        for m in _WRITTEN_YEAR.finditer(window_after):
+            if re.fullmatch(r"[\s,.]*(?:of\s+)?", text[end : end + m.start()]):
+                return int(m.group(1)), end + m.start(), end + m.end()
+        for m in _WRITTEN_YEAR.finditer(window_before):
+            if not window_before[m.end() :].strip(" ,."):
+                offset = start - len(window_before)
+                return int(m.group(1)), offset + m.start(), offset + m.end()
+        for window, offset in ((window_after, end), (window_before, start - len(window_before))):
+            for m in _RELATIVE_YEAR.finditer(window):
+                gap = window[: m.start()] if offset == end else window[m.end() :]
+                if len(gap.strip(" ,.").split()) > 1:
+                    continue
+                if m.group("next") or m.group("next2"):
+                    year = today.year + 1
+                elif m.group("last"):
+                    year = today.year - 1
+                else:
+                    year = today.year
+                return year, offset + m.start(), offset + m.end()
+        return None
+
+    def _months(
+        self, text: str, written: str, today: date, past: bool, free: Callable[[int, int], bool]
+    ) -> list[Period]:
+        months = [w for w in self._month_words(text, written) if free(w.start, w.end)]
+        periods: list[Period] = []
+        used: set[int] = set()
+        for i, word in enumerate(months):
+            if i in used:
+                continue
+            pair = months[i + 1] if i + 1 < len(months) else None
+            joined = (
+                pair is not None and _CONNECT_END.fullmatch(text[word.end : pair.start] + " ") is not None
+            )
+            estonian_pair = (
+                pair is not None
+                and _estonian_role(word.word) == "start"
+                and _estonian_role(pair.word) == "end"
+                and len(text[word.end : pair.start].split()) <= 1
+            )
+            if pair is not None and (joined or estonian_pair):
+                used.add(i + 1)
+                near = self._year_near(text, word.start, pair.end, today) or self._year_near(
+                    text, pair.start, pair.end, today
+                )
+                first_year = near[0] if near else _month_year(word.month, today, past)
+                second_year = first_year if pair.month >= word.month else first_year + 1
+                first, _ = month_bounds(first_year, word.month)
+                _, last = month_bounds(second_year, pair.month)
+                span_start = min(word.start, near[1]) if near else word.start
+                span_end = max(pair.end, near[2]) if near else pair.end
+                before = text[max(0, span_start - 10) : span_start]
+                if _CONNECT_START.search(before):
+                    span_start -= len(before) - _CONNECT_START.search(before).start()  # type: ignore[union-attr]
+                periods.append(Period(first, span_start, span_end, last))
+                continue
+            near = self._year_near(text, word.start, word.end, today)
+            year = near[0] if near else _month_year(word.month, today, past)
+            first, last = month_bounds(year, word.month)
+            span_start = min(word.start, near[1]) if near else word.start
+            span_end = max(word.end, near[2]) if near else word.end
+            periods.append(Period(first, span_start, span_end, last, _estonian_role(word.word)))
+        return periods
+
+    def _day_ranges(self, text: str, today: date, past: bool) -> list[Period]:
+        periods = []
+        for m in _DAY_RANGE.finditer(text):
+            month = self._month_of(m.group("month"))
+            if month is None:
+                continue
+            near = self._year_near(text, m.start("month"), m.end("month"), today)
+            year = near[0] if near else _month_year(month, today, past)
+            first = _safe(year, month, int(m.group("first")))
+            last = _safe(year, month, int(m.group("second")))
+            if first is None or last is None or last < first:
+                continue
+            span_end = max(m.end(), near[2]) if near else m.end()
+            periods.append(Period(first, m.start(), span_end, last))
+        return periods
+
+    # -- weekdays ----------------------------------------------------------------
+    def _last_weekdays(self, text: str, today: date) -> list[Period]:
+        periods = []
+        for m in re.finditer(rf"\b{_LAST_WORD}\s+([^\W\d_]{{3,}})", text, re.I):
+            weekday = self._weekday_of(m.group(1))
+            if weekday is None:
+                continue
+            back = (today.weekday() - weekday[0]) % 7 or 7
+            day = today - timedelta(days=back)
+            periods.append(Period(day, m.start(), m.end(), day))
+        return periods
+
+
+_DAY_RANGE = re.compile(
+    r"(?<![\d.])(?P<first>\d{1,2})\.?\s*(?:-|–|—|to|until|till|through|and|kuni|по|до|и)\s*"
+    r"(?P<second>\d{1,2})(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<month>[^\W\d_]{3,})",
+    re.I,
+)
+
+
+def _bare_month_word(word: str, text: str, start: int, end: int) -> bool:
+    """Whether a month word stands for the month itself: not a day of it ("1 June",
+    "June 1st" are read elsewhere), not "may" the verb, not an abbreviation. `text` is
+    the message as written (its capitals tell "May" from "may")."""
+    lowered = word.lower()
+    before = text[max(0, start - 12) : start]
+    after = text[end : end + 9]
+    day_before = re.search(r"(?<!\d)\d{1,2}(?:st|nd|rd|th)?\.?\s*(?:of\s+)?$", before, re.I)
+    if day_before or re.match(r"\s*\d{1,2}(?:st|nd|rd|th)?\b(?![.:]?\d)", after):
+        return False
+    if len(lowered) <= 3 and lowered not in ("may", "mai", "май", "мая", "мае"):
+        return False
+    if lowered in ("may", "march"):
+        # The verbs are far more common: "in May", "May 2027", "March" with a capital.
+        preposition = re.search(r"\b(?:in|of|during|until|till|from|since|by|to|and)\s+$", before, re.I)
+        year_after = re.match(r"\s*(?:of\s+)?(?:\d{4}|next|this|last)\b", after, re.I)
+        opens_sentence = not text[:start].strip() or text[:start].rstrip()[-1] in ".!?"
+        alone = not text[:start].strip() and not text[end:].strip(" .!?")  # a reply: "March"
+        return bool(alone or preposition or year_after or (word[0].isupper() and not opens_sentence))
+    return True
+
+
+def _month_year(month: int, today: date, past: bool) -> int:
+    """The year of a month named without one: the coming one, or the last for the past."""
+    if past:
+        return today.year if month <= today.month else today.year - 1
+    return today.year if month >= today.month else today.year + 1
+
+
+# -- weekends and whole previous periods -------------------------------------------
+_WEEKEND_WORD = r"(?:week-?ends?|nadalavahetus\w*|выходны\w+)"
+_WEEKEND = re.compile(
+    rf"\b(?:(?P<last>{_LAST_WORD})\s+|(?P<next>{_NEXT_WORD})\s+|(?:{_THIS_WORD}|on|over|at|during|на|в|во)\s+)?"
+    rf"(?:(?:{_THIS_WORD})\s+)?(?P<word>{_WEEKEND_WORD})",
+    re.I,
+)
+
+
+def _weekends(text: str, today: date) -> list[Period]:
+    folded = text
+    periods = []
+    for m in _WEEKEND.finditer(folded):
+        if m.group("word").startswith("выходн") and not re.search(
+            r"(?:на|в|во|эти|этих|прошл\w*|следующ\w*|ближайш\w*)\s+$",
+            folded[max(0, m.start("word") - 15) : m.start("word")],
+        ):
+            continue  # "выходной" alone is a day off, not the weekend
+        saturday = today + timedelta(days=(5 - today.weekday()) % 7)
+        if today.weekday() == 6:
+            saturday = today - timedelta(days=1)
+        if m.group("last"):
+            saturday = today - timedelta(days=(today.weekday() - 5) % 7 or 7)
+            if today.weekday() == 6:
+                saturday = today - timedelta(days=8)
+        elif m.group("next") and today.weekday() >= 5:
+            saturday += timedelta(days=7)
+        periods.append(Period(saturday, m.start(), m.end(), saturday + timedelta(days=1)))
+    return periods
+
+
+_PREVIOUS = re.compile(
+    rf"\b{_LAST_WORD}\s+(?P<unit>week|nadal\w*|недел\w*|month|kuu\w*|месяц\w*|year|aasta\w*|год\w*)\b", re.I
+)
+
+
+def _previous_periods(text: str, today: date) -> list[Period]:
+    periods = []
+    for m in _PREVIOUS.finditer(text):
+        unit = m.group("unit").lower()
+        if unit.startswith(("week", "nadal", "недел")):
+            monday = today - timedelta(days=today.weekday() + 7)
+            periods.append(Period(monday, m.start(), m.end(), monday + timedelta(days=6)))
+        elif unit.startswith(("month", "kuu", "месяц")):
+            first_of_this = today.replace(day=1)
+            last_month_end = first_of_this - timedelta(days=1)
+            first, last = month_bounds(last_month_end.year, last_month_end.month)
+            periods.append(Period(first, m.start(), m.end(), last))
+        else:
+            periods.append(
+                Period(date(today.year - 1, 1, 1), m.start(), m.end(), date(today.year - 1, 12, 31))
+            )
+    return periods
+
+
+# -- seasons, the school year, now -------------------------------------------------
+# The first month of each season, by the stems of its names in en/et/ru (folded).
+_SEASONS: list[tuple[int, tuple[str, ...]]] = [
+    (12, ("winter", "talv", "зим")),
+    (3, ("spring", "kevad", "весн", "весен")),
+    (6, ("summer", "suvi", "suve", "лет")),
+    (9, ("autumn", "fall", "sugis", "осен")),
+]
+# Season words and their case forms, not compounds ("talvevaheaeg", "kevadpüha" are
+# a school break and a holiday, not the season).
+_SEASON = re.compile(
+    r"\b(?:winter|spring|summer|autumn|"
+    r"talv(?:e|el|est|eni|eks|ine|isel)?|kevad(?:e|el|est|eni|eks|ine|isel)?|suvi|suve(?:l|st|ni|ks)?|suvine|"
+    r"sugis(?:e|el|est|eni|eks|ene|esel)?|зим\w*|весн\w*|весен\w*|летом|лето|летн\w*|осен\w*)\b",
+    re.I,
+)
+
+
+def _add_months(day: date, months: int) -> date:
+    index = day.year * 12 + day.month - 1 + months
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def _seasons(text: str, today: date, past: bool) -> list[Period]:
+    """The season containing today, else the coming one (the last one for the past)."""
+    periods = []
+    for m in _SEASON.finditer(text):
+        word = m.group(0).lower()
+        first_month = next(start for start, stems in _SEASONS if any(word.startswith(s) for s in stems))
+        occurrences = []
+        for year in (today.year - 1, today.year, today.year + 1):
+            first = date(year, first_month, 1)
+            occurrences.append((first, _add_months(first, 3) - timedelta(days=1)))
+        current = [o for o in occurrences if o[0] <= today <= o[1]]
+        if current:
+            first, last = current[0]
+        elif past:
+            first, last = max(o for o in occurrences if o[1] < today)
+        else:
+            first, last = min(o for o in occurrences if o[0] > today)
+        periods.append(Period(first, m.start(), m.end(), last))
+    return periods
+
+
+_SCHOOL_YEAR = re.compile(
+    r"\b(?:(?:this|current|the)\s+)?(?:school|academic)\s+year\b|\boppeaasta\w*|\bучебн\w*\s+год\w*",
+    re.I,
+)
+
+
+def _school_years(text: str, today: date) -> list[Period]:
+    periods = []
+    for m in _SCHOOL_YEAR.finditer(text):
+        first_year = today.year if today.month >= 9 else today.year - 1
+        before = text[max(0, m.start() - 20) : m.start()]
+        if re.search(rf"{_NEXT_WORD}\s*$", before, re.I):
+            first_year += 1
+        elif re.search(rf"{_LAST_WORD}\s*$", before, re.I):
+            first_year -= 1
+        periods.append(Period(date(first_year, 9, 1), m.start(), m.end(), date(first_year + 1, 8, 31)))
+    return periods
+
+
+_NOW = re.compile(
+    r"\b(?:right\s+now|now|currently|at\s+the\s+moment|praegu|hetkel|сейчас|щас|сегодня\s+сейчас)\b", re.I
+)
+
+
+def _now(text: str, today: date, hour: int | None) -> list[Period]:
+    if hour is None:
+        return []
+    return [
+        Period(today, m.start(), m.end(), today, opens=time(hour, 0), closes=time(hour, 59, 59))
+        for m in _NOW.finditer(text)
+    ]

@@ -1,0 +1,184 @@
+"""Addresses anywhere in a sentence, typed the way people type them (lower case, without
+diacritics, the town in a case form, in Cyrillic), read as the register writes them: the
+street, its type abbreviated, the house number, the town in its base form."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from loop_svc.extraction import CountryNames, RuleExtractor
+from loop_svc.extraction.addresses import estonian_latin, find_address
+from loop_svc.schema import ParamSpec
+
+STREETS = ["Pikk", "Lai", "Kalda", "Ülikooli", "Vana-Posti", "Rüütli", "Tähe", "Jõe", "Mere", "Kesk"]
+TYPES = {
+    "tn": ["tn", "tänav", "tanav", "street"],
+    "mnt": ["mnt", "maantee"],
+    "pst": ["pst", "puiestee"],
+    "tee": ["tee"],
+    "": [""],
+}
+# (base, Estonian inessive, Russian prepositional in Cyrillic)
+TOWNS = [
+    ("Tartu", "Tartus", "в Тарту"),
+    ("Tallinn", "Tallinnas", "в Таллинне"),
+    ("Narva", "Narvas", "в Нарве"),
+    ("Viljandi", "Viljandis", "в Вильянди"),
+    ("Rakvere", "Rakveres", "в Раквере"),
+]
+FRAMES = {
+    "en": [
+        "{a}",
+        "postal code of {a}",
+        "what county is {a} in?",
+        "find the address {a} please",
+        "coordinates for {a}?",
+    ],
+    "et": ["{a}", "mis on {a} postiindeks", "otsi aadress {a}", "kus asub {a}?", "mis maakonnas on {a}"],
+    "ru": ["{a}", "какой индекс у {a}?", "найди адрес {a}", "где находится {a}?"],
+}
+
+
+def fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    street=st.sampled_from(STREETS),
+    kind=st.sampled_from(sorted(TYPES)),
+    spelling=st.integers(0, 3),
+    number=st.integers(1, 250),
+    letter=st.sampled_from(["", "a", "b"]),
+    town=st.sampled_from(TOWNS),
+    town_form=st.sampled_from(["none", "base", "comma", "in", "case"]),
+    lang=st.sampled_from(["en", "et", "ru"]),
+    frame=st.integers(0, 4),
+    lower=st.booleans(),
+    diacritics=st.booleans(),
+)
+def test_an_address_in_any_sentence_is_read_in_the_registers_form(
+    street: str,
+    kind: str,
+    spelling: int,
+    number: int,
+    letter: str,
+    town: tuple[str, str, str],
+    town_form: str,
+    lang: str,
+    frame: int,
+    lower: bool,
+    diacritics: bool,
+) -> None:
+    typed_type = TYPES[kind][spelling % len(TYPES[kind])]
+    house = f"{number}{letter}"
+    base, inessive, _ = town
+    written_town = {
+        "none": "",
+        "base": f" {base}",
+        "comma": f", {base}",
+        "in": f" {'in' if lang == 'en' else 'в' if lang == 'ru' else ''} {base}".replace("  ", " "),
+        "case": f" {inessive}" if lang == "et" else f" {base}",
+    }[town_form]
+    address = f"{street} {typed_type} {house}".replace("  ", " ") + written_town
+    if lang == "ru" and town_form == "in":
+        address = f"{street} {typed_type} {house}".replace("  ", " ") + f" в {base}"
+    if lower:
+        address = address.lower()
+    if not diacritics:
+        address = fold(address)
+    frames = FRAMES[lang]
+    text = frames[frame % len(frames)].format(a=address)
+
+    found = find_address(text, (), lang)
+    assert found is not None, text
+    value = fold(found.value)
+    assert fold(street) in value, (text, found.value)
+    assert house in value
+    if kind:
+        assert f" {kind} " in f" {value} ", (text, found.value)
+    if town_form != "none":
+        assert value.endswith(f", {fold(base)}"), (text, found.value)
+    assert not any(
+        word in value.split() for word in ("postal", "code", "postiindeks", "индекс", "otsi", "mis")
+    )
+
+
+@pytest.mark.parametrize(
+    ("cyrillic", "estonian"),
+    [
+        ("Пярну", "Pärnu"),
+        ("Юликооли", "Ülikooli"),
+        ("Рюйтли", "Rüütli"),
+        ("Вильянди", "Viljandi"),
+        ("Мустамяэ", "Mustamäe"),
+        ("Сыпрузе", "Sõpruse"),
+        ("Рявала", "Rävala"),
+        ("Пеэтри", "Peetri"),
+        ("Таллинн", "Tallinn"),
+        ("Кохтла", "Kohtla"),
+    ],
+)
+def test_cyrillic_estonian_names_in_estonian_letters(cyrillic: str, estonian: str) -> None:
+    assert estonian_latin(cyrillic) == estonian
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Нарвское шоссе 7 это какой район Таллина?", "Narva mnt 7"),
+        ("Пярнуское шоссе 10, Таллинн", "Pärnu mnt 10, Tallinn"),
+        ("какой индекс у виру 4 в таллине", "Viru 4, Tallin"),
+        ("тарту юликооли 18 индекс", "Tartu Ülikooli 18"),
+        ("индекс по адресу Рюйтли 1, Пярну", "Rüütli 1, Pärnu"),
+        ("улица Ленина 5 в Нарве", "tn Lenina 5, Narva"),
+    ],
+)
+def test_russian_addresses(text: str, value: str) -> None:
+    found = find_address(text, (), "ru")
+    assert found is not None and found.value == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "show me the last 3 votes",
+        "holidays in 2026",
+        "tax for 123ABC in 2026",
+        "näita 5 viimast hääletust",
+        "через 3 дня",
+        "покажи последние 5 голосований",
+    ],
+)
+def test_numbers_that_are_no_house_numbers(text: str) -> None:
+    assert (
+        find_address(
+            text, ((text.find("123ABC"), text.find("123ABC") + 6),) if "123ABC" in text else (), "en"
+        )
+        is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("reply", "lang"),
+    [
+        ("My registration number is 123ABC", "en"),
+        ("mu registreerimisnumber on 123ABC", "et"),
+        ("мой номер 123ABC", "ru"),
+    ],
+)
+def test_a_reply_for_another_asked_value_leaves_no_address(
+    countries: CountryNames, reply: str, lang: str
+) -> None:
+    params = [
+        ParamSpec(name="address", required=True, description="The address to look up"),
+        ParamSpec(
+            name="regNr", required=True, description="The vehicle registration plate number (e.g., 123ABC)"
+        ),
+    ]
+    values = RuleExtractor(countries).extract(reply, params, language=lang, asked=["address", "regNr"])  # type: ignore[arg-type]
+    assert values == {"regNr": "123ABC"}

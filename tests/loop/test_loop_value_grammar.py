@@ -1,0 +1,407 @@
+"""The value grammar, generated: every month in every case form × with/without a year ×
+en/et/ru, month ranges, day ranges, weekends, the last/this/next period, seasons, the
+school year and time windows in the citizen's zone — against any "today" (hypothesis),
+not against a list of sentences."""
+
+from __future__ import annotations
+
+import calendar
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from loop_svc.extraction import CountryNames, RuleExtractor
+from loop_svc.extraction.text import ESTONIAN_CASE_ENDINGS, fold
+from loop_svc.schema import ParamSpec
+
+TALLINN = ZoneInfo("Europe/Tallinn")
+RANGE = [
+    ParamSpec(name="validFrom", type="date", required=True, description="Start date (YYYY-MM-DD)"),
+    ParamSpec(name="validTo", type="date", required=True, description="End date (YYYY-MM-DD)"),
+]
+WINDOW = [
+    ParamSpec(name="start", type="datetime", required=True, description="Start of the period"),
+    ParamSpec(name="end", type="datetime", required=True, description="End of the period"),
+]
+EN = list(calendar.month_name)[1:]
+# Estonian genitive stems (every case ending is added to it) and Russian case forms.
+ET_NOMINATIVE = "jaanuar veebruar märts aprill mai juuni juuli august september oktoober november detsember"
+ET_GENITIVE = (
+    "jaanuari veebruari märtsi aprilli mai juuni juuli augusti septembri oktoobri novembri detsembri"
+)
+RU_NOMINATIVE = "январь февраль март апрель май июнь июль август сентябрь октябрь ноябрь декабрь"
+RU_GENITIVE = "января февраля марта апреля мая июня июля августа сентября октября ноября декабря"
+RU_PREPOSITIONAL = "январе феврале марте апреле мае июне июле августе сентябре октябре ноябре декабре"
+
+
+def _forms(language: str, month: int) -> list[str]:
+    i = month - 1
+    if language == "en":
+        return [f"in {EN[i]}", f"{EN[i]}", f"during {EN[i].lower()}"]
+    if language == "et":
+        genitive = ET_GENITIVE.split()[i]
+        forms = [ET_NOMINATIVE.split()[i], *(genitive + e for e in ESTONIAN_CASE_ENDINGS)]
+        return forms + [fold(f) for f in forms]  # typed without diacritics
+    return [f"в {RU_PREPOSITIONAL.split()[i]}", RU_NOMINATIVE.split()[i], f"до {RU_GENITIVE.split()[i]}"]
+
+
+def _with_year(language: str, form: str, year: int) -> list[str]:
+    if language == "en":
+        return [f"{form} {year}", f"{form} of {year}"]
+    if language == "et":
+        return [f"{year}. aasta {form}", f"{form} {year}"]
+    return [f"{form} {year} года", f"{form} {year}"]
+
+
+def _extractor(countries: CountryNames, today: date) -> RuleExtractor:
+    return RuleExtractor(countries, today=lambda: today, zone=TALLINN)
+
+
+def _bounds(year: int, month: int) -> tuple[str, str]:
+    return date(year, month, 1).isoformat(), date(
+        year, month, calendar.monthrange(year, month)[1]
+    ).isoformat()
+
+
+CASES = [(lang, m, form) for lang in ("en", "et", "ru") for m in range(1, 13) for form in _forms(lang, m)]
+
+
+@pytest.mark.parametrize(("language", "month", "form"), CASES)
+def test_every_month_in_every_case_form_with_a_year(
+    countries: CountryNames, language: str, month: int, form: str
+) -> None:
+    extractor = _extractor(countries, date(2026, 12, 1))
+    for text in _with_year(language, form, 2028):
+        values = extractor.extract(f"holidays {text}", RANGE, language=language)  # type: ignore[arg-type]
+        assert (values.get("validFrom"), values.get("validTo")) == _bounds(2028, month), text
+
+
+@settings(max_examples=60, deadline=None)
+@given(today=st.dates(date(2024, 1, 1), date(2030, 12, 31)), case=st.sampled_from(CASES))
+def test_a_month_without_a_year_is_the_next_such_month(
+    countries: CountryNames, today: date, case: tuple[str, int, str]
+) -> None:
+    language, month, form = case
+    values = _extractor(countries, today).extract(form, RANGE, language=language)  # type: ignore[arg-type]
+    year = today.year if month >= today.month else today.year + 1
+    assert (values.get("validFrom"), values.get("validTo")) == _bounds(year, month)
+
+
+@settings(max_examples=40, deadline=None)
+@given(today=st.dates(date(2024, 1, 1), date(2030, 12, 31)), month=st.integers(1, 12))
+def test_a_month_in_a_past_tense_question_is_the_last_such_month(
+    countries: CountryNames, today: date, month: int
+) -> None:
+    year = today.year if month <= today.month else today.year - 1
+    extractor = _extractor(countries, today)
+    for text, lang in (
+        (f"which holidays were there in {EN[month - 1]}", "en"),
+        (f"mis pühad olid {ET_GENITIVE.split()[month - 1]}s", "et"),
+        (f"какие праздники были в {RU_PREPOSITIONAL.split()[month - 1]}", "ru"),
+    ):
+        values = extractor.extract(text, RANGE, language=lang)  # type: ignore[arg-type]
+        assert (values.get("validFrom"), values.get("validTo")) == _bounds(year, month), text
+
+
+@settings(max_examples=40, deadline=None)
+@given(first=st.integers(1, 12), last=st.integers(1, 12), year=st.integers(2025, 2030))
+def test_month_ranges_in_three_languages(countries: CountryNames, first: int, last: int, year: int) -> None:
+    extractor = _extractor(countries, date(2024, 6, 15))
+    end_year = year if last >= first else year + 1
+    expected = (date(year, first, 1).isoformat(), _bounds(end_year, last)[1])
+    et_first, et_last = ET_GENITIVE.split()[first - 1], ET_GENITIVE.split()[last - 1]
+    for text, lang in (
+        (f"from {EN[first - 1]} to {EN[last - 1]} {year}", "en"),
+        (f"{year} {et_first}st {et_last}ni", "et"),
+        (f"с {RU_GENITIVE.split()[first - 1]} по {RU_NOMINATIVE.split()[last - 1]} {year}", "ru"),
+    ):
+        if first == last:
+            continue
+        values = extractor.extract(text, RANGE, language=lang)  # type: ignore[arg-type]
+        assert (values.get("validFrom"), values.get("validTo")) == expected, text
+
+
+@settings(max_examples=40, deadline=None)
+@given(month=st.integers(1, 12), first=st.integers(1, 14), length=st.integers(1, 13))
+def test_day_ranges_share_their_month(countries: CountryNames, month: int, first: int, length: int) -> None:
+    last = first + length
+    extractor = _extractor(countries, date(2026, 12, 1))
+    expected = (date(2027, month, first).isoformat(), date(2027, month, last).isoformat())
+    for text, lang in (
+        (f"between {first} and {last} {EN[month - 1]} 2027", "en"),
+        (f"{first}-{last} {EN[month - 1][:3].lower()} 2027", "en"),
+        (f"{first}. kuni {last}. {ET_NOMINATIVE.split()[month - 1]} 2027", "et"),
+        (f"с {first} по {last} {RU_GENITIVE.split()[month - 1]} 2027", "ru"),
+    ):
+        values = extractor.extract(text, RANGE, language=lang)  # type: ignore[arg-type]
+        assert (values.get("validFrom"), values.get("validTo")) == expected, text
+
+
+THIS_WEEKEND = [
+    ("this weekend", "en"),
+    ("on the weekend", "en"),
+    ("nädalavahetusel", "et"),
+    ("sel nadalavahetusel", "et"),
+    ("на выходных", "ru"),
+    ("в эти выходные", "ru"),
+]
+LAST_WEEKEND = [
+    ("last weekend", "en"),
+    ("eelmisel nädalavahetusel", "et"),
+    ("eelmise nädalavahetuse", "et"),
+    ("в прошлые выходные", "ru"),
+]
+
+
+@settings(max_examples=50, deadline=None)
+@given(today=st.dates(date(2024, 1, 1), date(2030, 12, 31)))
+def test_weekends_this_and_last(countries: CountryNames, today: date) -> None:
+    extractor = _extractor(countries, today)
+    for text, lang in THIS_WEEKEND:
+        values = extractor.extract(text, RANGE, language=lang)  # type: ignore[arg-type]
+        saturday, sunday = date.fromisoformat(values["validFrom"]), date.fromisoformat(values["validTo"])
+        assert (saturday.weekday(), sunday - saturday) == (5, timedelta(days=1)), text
+        assert saturday <= today + timedelta(days=6) and sunday >= today, text
+    for text, lang in LAST_WEEKEND:
+        values = extractor.extract(text, RANGE, language=lang)  # type: ignore[arg-type]
+        saturday, sunday = date.fromisoformat(values["validFrom"]), date.fromisoformat(values["validTo"])
+        assert (saturday.weekday(), sunday - saturday) == (5, timedelta(days=1)), text
+        assert today - timedelta(days=8) <= saturday and sunday < today, text
+
+
+@settings(max_examples=50, deadline=None)
+@given(today=st.dates(date(2024, 1, 1), date(2030, 12, 31)))
+def test_last_week_month_and_year(countries: CountryNames, today: date) -> None:
+    extractor = _extractor(countries, today)
+    monday = today - timedelta(days=today.weekday() + 7)
+    previous_month_end = today.replace(day=1) - timedelta(days=1)
+    expected = {
+        "week": (monday.isoformat(), (monday + timedelta(days=6)).isoformat()),
+        "month": _bounds(previous_month_end.year, previous_month_end.month),
+        "year": (f"{today.year - 1}-01-01", f"{today.year - 1}-12-31"),
+    }
+    phrases = {
+        "week": [("last week", "en"), ("eelmisel nädalal", "et"), ("на прошлой неделе", "ru")],
+        "month": [("last month", "en"), ("eelmisel kuul", "et"), ("в прошлом месяце", "ru")],
+        "year": [("last year", "en"), ("eelmisel aastal", "et"), ("в прошлом году", "ru")],
+    }
+    for unit, texts in phrases.items():
+        for text, lang in texts:
+            values = extractor.extract(text, RANGE, language=lang)  # type: ignore[arg-type]
+            assert (values.get("validFrom"), values.get("validTo")) == expected[unit], text
+
+
+@settings(max_examples=50, deadline=None)
+@given(today=st.dates(date(2024, 1, 1), date(2030, 12, 31)), weekday=st.integers(0, 6))
+def test_last_weekday_is_the_most_recent_before_today(
+    countries: CountryNames, today: date, weekday: int
+) -> None:
+    names = {
+        "en": calendar.day_name[weekday],
+        "et": [
+            "esmaspäeval",
+            "teisipäeval",
+            "kolmapäeval",
+            "neljapäeval",
+            "reedel",
+            "laupäeval",
+            "pühapäeval",
+        ][weekday],
+        "ru": ["понедельник", "вторник", "среду", "четверг", "пятницу", "субботу", "воскресенье"][weekday],
+    }
+    expected = today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
+    extractor = _extractor(countries, today)
+    for text, lang in (
+        (f"last {names['en']}", "en"),
+        (f"eelmisel {names['et']}", "et"),
+        (f"в прошлую {names['ru']}" if weekday in (2, 4, 5) else f"в прошлый {names['ru']}", "ru"),
+    ):
+        values = extractor.extract(text, RANGE, language=lang)  # type: ignore[arg-type]
+        assert values.get("validFrom") == expected.isoformat() == values.get("validTo"), text
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "start", "end"),
+    [
+        ("summer", "en", "2027-06-01", "2027-08-31"),
+        ("suvel", "et", "2027-06-01", "2027-08-31"),
+        ("летом", "ru", "2027-06-01", "2027-08-31"),
+        ("какие праздники были летом", "ru", "2026-06-01", "2026-08-31"),
+        ("this winter", "en", "2026-12-01", "2027-02-28"),
+        ("kevadel", "et", "2027-03-01", "2027-05-31"),
+        ("this school year", "en", "2026-09-01", "2027-08-31"),
+        ("selle õppeaasta koolivaheajad", "et", "2026-09-01", "2027-08-31"),
+        ("каникулы на этот учебный год", "ru", "2026-09-01", "2027-08-31"),
+    ],
+)
+def test_seasons_and_the_school_year(
+    countries: CountryNames, text: str, language: str, start: str, end: str
+) -> None:
+    values = _extractor(countries, date(2026, 12, 1)).extract(text, RANGE, language=language)  # type: ignore[arg-type]
+    assert (values.get("validFrom"), values.get("validTo")) == (start, end)
+
+
+def _utc(day: date, at: time) -> str:
+    return datetime.combine(day, at, tzinfo=TALLINN).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@settings(max_examples=50, deadline=None)
+@given(day=st.dates(date(2025, 1, 1), date(2028, 12, 31)), first=st.integers(0, 22), length=st.integers(1, 6))
+def test_a_day_and_its_hours_are_local_on_both_sides_of_dst(
+    countries: CountryNames, day: date, first: int, length: int
+) -> None:
+    """A citizen's day is 00:00–23:59:59 in Europe/Tallinn (UTC+2 or +3), and "from 18 to
+    22" is the hours 18…21 of that day, sent in UTC."""
+    last = min(first + length, 24)
+    extractor = RuleExtractor(countries, today=lambda: day - timedelta(days=1), zone=TALLINN)
+    values = extractor.extract("tomorrow", WINDOW, language="en")
+    assert values == {"start": _utc(day, time(0, 0)), "end": _utc(day, time(23, 59, 59))}
+    closes = time(last - 1, 59, 59)
+    for text, lang in (
+        (f"tomorrow from {first} to {last}", "en"),
+        (f"homme kella {first}-{last}", "et"),
+        (f"завтра с {first} до {last}", "ru"),
+    ):
+        values = extractor.extract(text, WINDOW, language=lang)  # type: ignore[arg-type]
+        assert values == {"start": _utc(day, time(first, 0)), "end": _utc(day, closes)}, text
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "opens", "closes"),
+    [
+        ("tonight", "en", time(18, 0), time(23, 59, 59)),
+        ("this evening", "en", time(18, 0), time(23, 59, 59)),
+        ("täna õhtul", "et", time(18, 0), time(23, 59, 59)),
+        ("сегодня вечером", "ru", time(18, 0), time(23, 59, 59)),
+        ("in the morning", "en", time(6, 0), time(11, 59, 59)),
+        ("right now", "en", time(10, 0), time(10, 59, 59)),
+        ("praegu", "et", time(10, 0), time(10, 59, 59)),
+        ("сейчас", "ru", time(10, 0), time(10, 59, 59)),
+    ],
+)
+def test_times_of_day_today(
+    countries: CountryNames, text: str, language: str, opens: time, closes: time
+) -> None:
+    today = date(2026, 12, 1)
+    moment = datetime(2026, 12, 1, 10, 20, tzinfo=TALLINN)
+    extractor = RuleExtractor(countries, zone=TALLINN, now=lambda: moment)
+    values = extractor.extract(text, WINDOW, language=language)  # type: ignore[arg-type]
+    assert values == {"start": _utc(today, opens), "end": _utc(today, closes)}
+
+
+def test_tomorrow_morning_and_last_weekend_are_whole_local_days(countries: CountryNames) -> None:
+    today = date(2026, 12, 1)
+    extractor = RuleExtractor(countries, today=lambda: today, zone=TALLINN)
+    assert extractor.extract("tomorrow morning", WINDOW, language="en") == {
+        "start": _utc(date(2026, 12, 2), time(6, 0)),
+        "end": _utc(date(2026, 12, 2), time(11, 59, 59)),
+    }
+    assert extractor.extract("eelmise nädalavahetuse keskmine hind", WINDOW, language="et") == {
+        "start": _utc(date(2026, 11, 28), time(0, 0)),
+        "end": _utc(date(2026, 11, 29), time(23, 59, 59)),
+    }
+
+
+def test_words_that_only_look_like_months_or_weekdays(countries: CountryNames) -> None:
+    extractor = _extractor(countries, date(2026, 12, 1))
+    assert extractor.extract("you may give me the holidays", RANGE, language="en") == {}
+    # "средняя" (average) is not "среда" (Wednesday).
+    values = extractor.extract("средняя цена в четверг", WINDOW, language="ru")
+    assert values == {
+        "start": _utc(date(2026, 12, 3), time(0, 0)),
+        "end": _utc(date(2026, 12, 3), time(23, 59, 59)),
+    }
+
+
+def _named_holidays() -> list[tuple[str, str, str, date]]:
+    """Every holiday name the package has for Estonia (et, en) and Latvia (ru), in 2028."""
+    import holidays as holidays_lib
+
+    cases = []
+    for country, package_lang, lang in (("EE", "et", "et"), ("EE", "en_US", "en"), ("LV", "ru", "ru")):
+        for day, name in holidays_lib.country_holidays(country, years=2028, language=package_lang).items():
+            for one in name.split("; "):
+                if "(" not in one:  # the package's notes ("(выходной)") are not names people say
+                    cases.append((country, lang, one, day))
+    return cases
+
+
+@pytest.mark.parametrize(("country", "language", "name", "day"), _named_holidays())
+def test_holidays_by_name_in_three_languages(
+    countries: CountryNames, country: str, language: str, name: str, day: date
+) -> None:
+    from loop_svc.extraction.holiday_names import HolidayNames
+
+    names = _HOLIDAY_NAMES.setdefault("names", HolidayNames())
+    extractor = RuleExtractor(countries, today=lambda: date(2026, 12, 1), zone=TALLINN, holidays=names)  # type: ignore[arg-type]
+    code = {"EE": {"et": "Eestis", "en": "in Estonia"}, "LV": {"ru": "в Латвии"}}[country][language]
+    values = extractor.extract(f"{name.lower()} 2028 {code}", RANGE, language=language)  # type: ignore[arg-type]
+    assert values.get("validFrom") <= day.isoformat() <= values.get("validTo"), name  # type: ignore[operator]
+    assert date.fromisoformat(values["validTo"]) - date.fromisoformat(values["validFrom"]) <= timedelta(
+        days=3
+    )
+
+
+_HOLIDAY_NAMES: dict[str, object] = {}
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "start", "end"),
+    [
+        ("holidays in latvia over xmas christmas", "en", "2026-12-24", "2026-12-26"),
+        ("jõulude ajal Saksamaal", "et", "2026-12-25", "2026-12-26"),
+        ("праздники в Финляндии на Рождество", "ru", "2026-12-24", "2026-12-26"),
+        ("сочельник", "ru", "2026-12-24", "2026-12-24"),
+        ("when is easter monday in germany in 2027", "en", "2027-03-29", "2027-03-29"),
+        ("jõululaupäeval", "et", "2026-12-24", "2026-12-24"),
+    ],
+)
+def test_holiday_families_and_names_without_a_year(
+    countries: CountryNames, text: str, language: str, start: str, end: str
+) -> None:
+    from loop_svc.extraction.holiday_names import HolidayNames
+
+    names = _HOLIDAY_NAMES.setdefault("names", HolidayNames())
+    extractor = RuleExtractor(countries, today=lambda: date(2026, 12, 1), zone=TALLINN, holidays=names)  # type: ignore[arg-type]
+    values = extractor.extract(text, RANGE, language=language)  # type: ignore[arg-type]
+    assert (values.get("validFrom"), values.get("validTo")) == (start, end)
+
+
+TRIP = [
+    ParamSpec(name="departure_date", type="string", required=True, description="Start date of the trip"),
+    ParamSpec(name="return_date", type="string", required=True, description="End date of the trip"),
+]
+
+
+def _ordinal(day: int) -> str:
+    return f"{day}{'th' if 10 <= day % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(day % 10, 'th')}"
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    month=st.integers(1, 12),
+    first=st.integers(1, 14),
+    length=st.integers(1, 13),
+    the=st.booleans(),
+    capital=st.booleans(),
+    this_month=st.booleans(),
+)
+def test_an_ordinal_day_of_a_named_month_is_that_day_not_the_month(
+    countries: CountryNames, month: int, first: int, length: int, the: bool, capital: bool, this_month: bool
+) -> None:
+    """ "leaving the 2nd of this month and returning the 11th of March": two days, never
+    the whole month (the date-slot loss SGD showed)."""
+    today = date(2027, month, 1)
+    name = calendar.month_name[month] if capital else calendar.month_name[month].lower()
+    article = "the " if the else ""
+    opening = "this month" if this_month else name
+    back = _ordinal(first + length)
+    text = f"leaving {article}{_ordinal(first)} of {opening} and returning {article}{back} of {name}"
+    values = _extractor(countries, today).extract(text, TRIP, language="en")
+    assert values == {
+        "departure_date": date(2027, month, first).isoformat(),
+        "return_date": date(2027, month, first + length).isoformat(),
+    }, text
