@@ -57,7 +57,7 @@ def main() -> None:
     args = parser.parse_args()
     summary: dict[str, Any] = {}
     # Bounded already (two starts and two turns): the same with --quick.
-    summary["footprint"] = asyncio.run(mesh_bench.guarded(footprint.run))
+    summary["footprint"] = asyncio.run(mesh_bench.guarded(lambda: footprint.run(args.pacing)))
     summary["mesh"] = asyncio.run(
         mesh_bench.guarded(lambda: mesh_bench.run(args.quick, pacing_seconds=args.pacing))
     )

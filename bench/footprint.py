@@ -21,6 +21,7 @@ import json
 import tempfile
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from devtools.launcher.subprocess_mesh import MeshProcess, atc_up
 from devtools.redis_server import free_port
 
 QUESTION = "What are the public holidays in Estonia?"
+PACING_ENV = "ATC_CALLER_STREAM_CHUNK_DELAY_SECONDS"
 
 
 @dataclass(frozen=True)
@@ -105,10 +107,10 @@ def memory_row(mesh: MeshProcess) -> dict[str, Any]:
     }
 
 
-async def one_start(data_dir: Path) -> dict[str, Any]:
+async def one_start(data_dir: Path, env: Mapping[str, str]) -> dict[str, Any]:
     """`atc up` on `data_dir` until one turn is served; the memory then; a clean stop."""
     started = time.perf_counter()
-    async with atc_up(free_port(), data_dir) as mesh:
+    async with atc_up(free_port(), data_dir, env=env) as mesh:
         up = time.perf_counter() - started
         first_turn = await served_turn(mesh.url)
         start_to_turn = time.perf_counter() - started
@@ -126,11 +128,14 @@ async def one_start(data_dir: Path) -> dict[str, Any]:
     }
 
 
-async def run() -> dict[str, Any]:
+async def run(pacing_seconds: float = 0.0) -> dict[str, Any]:
+    """Both starts with the caller's word pacing at `pacing_seconds` (0, as in the mesh
+    bench: ≈ 2 s of pauses would be most of the first turn)."""
+    env = {PACING_ENV: str(pacing_seconds)}
     with tempfile.TemporaryDirectory() as folder:
         data_dir = Path(folder) / "up"
-        cold = await one_start(data_dir)
-        warm = await one_start(data_dir)
+        cold = await one_start(data_dir, env)
+        warm = await one_start(data_dir, env)
     for name, row in (("cold", cold), ("warm", warm)):
         print(f"\n{name} start of atc up")
         print(f"  launch to URL:         {row['start_to_url_s']:.1f} s")

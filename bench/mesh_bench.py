@@ -376,7 +376,7 @@ def table(title: str, rows: dict[str, dict[str, Any]]) -> None:
 # The caller streams a checked answer word by word at a reading pace (0.02 s a word,
 # ≈ 2 s for the holidays answer). That pause would be most of every turn and hide what the
 # mesh costs, so the bench turns it off through the caller's setting (default unchanged).
-PACING_ENV = "ATC_CALLER_STREAM_CHUNK_DELAY_SECONDS"
+PACING_ENV = footprint.PACING_ENV
 
 
 @contextlib.contextmanager
