@@ -1,5 +1,6 @@
-"""`make bench`: the mesh benchmark (a table per part, then ONE JSON object as the last
-line), the cold start of `atc up`, and the answers benchmark when it is present.
+"""`make bench`: the footprint of `atc up` (a cold and a warm start, each to a served turn,
+and the memory of every process then), the mesh benchmark (a table per part, then ONE JSON
+object as the last line), and the answers benchmark when it is present.
 
     .venv/bin/python -m bench [--quick]
 
@@ -20,7 +21,7 @@ import subprocess
 import sys
 from typing import Any
 
-from bench import cold_start, mesh_bench
+from bench import footprint, mesh_bench
 
 # The answers benchmark (formatter tokens, result store p50/p99) plugs in here: any
 # `bench/bench_answers.py` that prints one JSON object as its last line.
@@ -55,7 +56,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     summary: dict[str, Any] = {}
-    asyncio.run(cold_start.main())
+    # Bounded already (two starts and two turns): the same with --quick.
+    summary["footprint"] = asyncio.run(mesh_bench.guarded(lambda: footprint.run(args.pacing)))
     summary["mesh"] = asyncio.run(
         mesh_bench.guarded(lambda: mesh_bench.run(args.quick, pacing_seconds=args.pacing))
     )
@@ -86,6 +88,10 @@ def main() -> None:
     }
     summary["throughput_plateau"] = mesh.get("throughput_plateau")
     summary["long_message_ratio"] = mesh.get("long_message_ratio")
+    # The footprint figures (issue 18): every process of `atc up` after a start and one
+    # turn, and a warm start's launch-to-served-turn time.
+    for name in ("idle_rss_mib_total", "idle_pss_mib_total", "warm_start_s", "cold_start_s"):
+        summary[name] = summary["footprint"].get(name)
     print(json.dumps(summary, ensure_ascii=False))
 
 

@@ -28,7 +28,7 @@ from typing import Any
 import httpx
 
 from atc.common.v1 import catalogue_pb2
-from bench import speed_bench
+from bench import footprint, speed_bench
 from devtools.launcher.inprocess import running_mesh
 from devtools.launcher.subprocess_mesh import MeshProcess, atc_up
 from devtools.redis_server import EmbeddedRedis, free_port
@@ -198,29 +198,8 @@ async def concurrent_load(edge_url: str, concurrency: int, seconds: float) -> tu
 def process_tree_rss_mib(root_pid: int) -> dict[str, Any]:
     """RSS of every process under `root_pid`, by its command's module name."""
     rss: dict[str, float] = {}
-
-    def children(pid: int) -> list[int]:
-        found: list[int] = []
-        with contextlib.suppress(OSError):
-            for task in Path(f"/proc/{pid}/task").iterdir():
-                found += [int(p) for p in (task / "children").read_text().split()]
-        return found
-
-    pending = [root_pid]
-    while pending:
-        pid = pending.pop()
-        pending += children(pid)
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            status = Path(f"/proc/{pid}/status").read_text()
-        except OSError:
-            continue
-        kib = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
-        args = [a.decode(errors="replace") for a in cmdline if a]
-        name = args[args.index("-m") + 1] if "-m" in args else Path(args[0]).name if args else str(pid)
-        if name == "devtools.cli":
-            name = "atc up"
-        rss[name] = max(rss.get(name, 0.0), round(kib / 1024, 1))
+    for process in footprint.process_tree(root_pid):
+        rss[process.name] = max(rss.get(process.name, 0.0), footprint.mib(process.rss_kib))
     return rss
 
 
@@ -397,7 +376,7 @@ def table(title: str, rows: dict[str, dict[str, Any]]) -> None:
 # The caller streams a checked answer word by word at a reading pace (0.02 s a word,
 # ≈ 2 s for the holidays answer). That pause would be most of every turn and hide what the
 # mesh costs, so the bench turns it off through the caller's setting (default unchanged).
-PACING_ENV = "ATC_CALLER_STREAM_CHUNK_DELAY_SECONDS"
+PACING_ENV = footprint.PACING_ENV
 
 
 @contextlib.contextmanager

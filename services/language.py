@@ -57,6 +57,13 @@ class LanguageDetector:
 
         self._identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
         self._identifier.set_languages(list(SUPPORTED))
+        # The identifier keeps its full 97-language table (≈ 27 MiB) only to undo
+        # set_languages, which this detector never does: keep the restricted one alone.
+        self._identifier._full_model = (
+            self._identifier.nb_ptc,
+            self._identifier.nb_pc,
+            self._identifier.nb_classes,
+        )
         self._min_letters = min_letters
         self._min_confidence = min_confidence
 
