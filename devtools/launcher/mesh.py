@@ -243,9 +243,6 @@ def _envoy_child(options: MeshOptions, wiring: Wiring, data_dir: Path) -> tuple[
         ready=http_ready(f"http://{probe_host}:{options.port}/envoy/ready"),
         ready_timeout=options.ready_timeout,
         address=f"http://{options.host}:{options.port}/",
-        # Envoy keeps the real clock: under libfaketime (bench/eval_dialogues.py pins the
-        # mesh to a case's day) it never became ready, and a proxy needs no calendar.
-        env={"LD_PRELOAD": ""},
     )
     return spec, addresses
 
