@@ -221,9 +221,15 @@ def _envoy_child(options: MeshOptions, wiring: Wiring, data_dir: Path) -> tuple[
     )
     config = write_bootstrap(data_dir / "envoy" / "envoy.yaml", addresses, options.envoy_bootstrap)
     probe_host = INTERNAL_HOST if options.host in ("0.0.0.0", "::") else options.host
+    argv = envoy_command(config)
+    if "faketime" in os.environ.get("LD_PRELOAD", ""):
+        # A mesh pinned to a day (bench/eval_dialogues.py runs `atc up` under libfaketime)
+        # keeps Envoy on the real clock: preloaded, the binary hangs before it listens,
+        # and a proxy has no dates to fake.
+        argv = ["env", "-u", "LD_PRELOAD", *argv]
     spec = ChildSpec(
         name="envoy",
-        argv=envoy_command(config),
+        argv=argv,
         ready=http_ready(f"http://{probe_host}:{options.port}/envoy/ready"),
         ready_timeout=options.ready_timeout,
         address=f"http://{options.host}:{options.port}/",
