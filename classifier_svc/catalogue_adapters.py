@@ -169,6 +169,7 @@ class IndexerKnowledgeSearch(CollectionSearch[Passage]):
         # Citizens' typos and missing diacritics still count as the passage's words.
         return with_lexical_evidence(query, await super().search(query, limit), self._matcher)
 
+
 class IndexerTextEmbedder:
     """Query vectors from the indexer's Embed RPC (its model, so cosines compare with the
     index's), through the turn's `QueryVectors`: the guard's embedding of a message is
