@@ -308,8 +308,9 @@ class Router:
         chosen = decision.endpoints[0]
         # A short message names its value more than its topic ("soidukimaks", "A123 staatus"):
         # only a question of a few words that shares none with the endpoint is suspect.
+        limit = weak.evidence if chosen.has_prototype else weak.description_evidence
         if (
-            decision.evidence >= weak.evidence
+            decision.evidence >= limit
             or chosen.matched_terms >= weak.min_words
             or chosen.query_terms < weak.min_question_words
         ):
