@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -17,7 +19,8 @@ from caller_svc.egress import EgressGuard, GuardedTransport, parse_allow_list
 from caller_svc.executor import CallExecutor
 from caller_svc.formatter import DeterministicFormatter
 from caller_svc.http_caller import ApiCaller
-from caller_svc.registry import IndexerEndpointRegistry
+from caller_svc.names import HolidayNames
+from caller_svc.registry import CachingEndpointRegistry, EndpointRegistry, IndexerEndpointRegistry
 from caller_svc.result_store import ResultStore
 from caller_svc.servicer import CallerServicer, ReplyMargin
 from caller_svc.settings import CallerSettings
@@ -70,9 +73,11 @@ async def build_server(
     *,
     lm: dspy.LM | None = None,
     clock: Callable[[], float] = time.time,
+    registry: EndpointRegistry | None = None,
 ) -> GrpcServer:
     """The caller server. `clock` is the breaker's wall clock (shared by every replica
-    through Redis); tests hand in one they move by hand."""
+    through Redis); tests hand in one they move by hand. `registry`: where calls are
+    checked against the catalogue (default: the indexer at `indexer_target`)."""
     telemetry = Telemetry.from_settings("caller", settings)
     guard = EgressGuard(parse_allow_list(settings.egress_allow))
     http = httpx.AsyncClient(
@@ -98,18 +103,23 @@ async def build_server(
         telemetry=telemetry,
     )
     store = ResultStore(redis, ttl_seconds=settings.result_ttl_seconds, telemetry=telemetry)
-    formatter = DeterministicFormatter(max_items=settings.formatter_max_items, time_zone=settings.time_zone)
+    formatter = DeterministicFormatter(
+        max_items=settings.formatter_max_items, time_zone=settings.time_zone, names=HolidayNames()
+    )
     indexer_channel = open_channel(settings.indexer_target) if settings.indexer_target else None
+    # Calls are checked against the catalogue, as last seen when the indexer is away.
+    catalogue = (
+        CachingEndpointRegistry(IndexerEndpointRegistry(indexer_pb2_grpc.IndexerServiceStub(indexer_channel)))
+        if indexer_channel is not None and registry is None
+        else None
+    )
+    warming = asyncio.create_task(catalogue.warm()) if catalogue is not None else None
     servicer = CallerServicer(
         CallExecutor(caller, store, batch_timeout_seconds=settings.batch_timeout_seconds),
         store,
         answer_writer(settings, store, formatter, lm, telemetry),
         batch_timeout_seconds=settings.batch_timeout_seconds,
-        registry=(
-            IndexerEndpointRegistry(indexer_pb2_grpc.IndexerServiceStub(indexer_channel))
-            if indexer_channel is not None
-            else None
-        ),
+        registry=registry or catalogue,
         reply_margin=ReplyMargin(
             settings.reply_margin_fraction,
             settings.reply_margin_min_seconds,
@@ -119,6 +129,10 @@ async def build_server(
     )
 
     async def close_clients() -> None:
+        if warming is not None:
+            warming.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await warming
         await http.aclose()
         await redis.aclose()
         if indexer_channel is not None:

@@ -1,4 +1,5 @@
-"""Per-host circuit breaker whose state lives in Redis so every replica sees it.
+"""Per-endpoint circuit breaker (keyed by the endpoint's URL: caller_svc.http_caller.
+breaker_key) whose state lives in Redis so every replica sees it.
 
 CLOSED → OPEN after `failure_threshold` consecutive server or network failures;
 OPEN → HALF_OPEN once `cooldown_seconds` have passed (one probe call goes

@@ -75,9 +75,35 @@ def literal_ip(host: str) -> IpAddress | None:
         return None
 
 
+# IPv6 prefixes that carry an IPv4 address inside: NAT64 (RFC 6052 well-known and the
+# local-use 64:ff9b:1::/48 of RFC 8215). 6to4 (2002::/16) and Teredo (2001::/32) are read
+# by the ipaddress module's own properties.
+_NAT64 = (ipaddress.IPv6Network("64:ff9b::/96"), ipaddress.IPv6Network("64:ff9b:1::/48"))
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address stands for: IPv4-mapped (::ffff:a.b.c.d),
+    IPv4-compatible (::a.b.c.d), 6to4 (2002:aabb:ccdd::), Teredo (2001::/32: server and
+    client) and NAT64 (64:ff9b::a.b.c.d): each is refused as its IPv4 address would be."""
+    found: list[ipaddress.IPv4Address] = []
+    if address.ipv4_mapped is not None:
+        found.append(address.ipv4_mapped)
+    if address.sixtofour is not None:
+        found.append(address.sixtofour)
+    if address.teredo is not None:
+        found.extend(address.teredo)
+    packed = int(address)
+    if any(address in net for net in _NAT64) or (packed >> 32 == 0 and packed > 0xFFFF):
+        found.append(ipaddress.IPv4Address(packed & 0xFFFFFFFF))
+    return found
+
+
 def is_public(address: IpAddress) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+    if isinstance(address, ipaddress.IPv6Address):
+        if not all(is_public(inner) for inner in embedded_ipv4(address)):
+            return False
+        if address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
     return not (
         address.is_loopback
         or address.is_private

@@ -14,11 +14,12 @@ from enum import StrEnum
 from typing import Any
 
 from caller_svc.endpoint import EndpointSpec
-from caller_svc.guardrails import clean_text
+from caller_svc.guardrails import clean_data, guarded_summary
 from caller_svc.http_caller import ApiCaller, ApiCallResult
 from caller_svc.messages import FailureKind, failure_message
 from caller_svc.result_store import ResultStore
 from caller_svc.summary import summarize
+from services.answer_shape import PLAIN, AnswerShape
 from services.language import Lang
 
 log = logging.getLogger("atc.caller.executor")
@@ -31,6 +32,8 @@ class PlannedCall:
     # A response the loop already has (response cache): formatted, not fetched.
     cached: bool = False
     cached_response: Any = None
+    # What the question asks of this call's result.
+    shape: AnswerShape = PLAIN
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,9 @@ class CallExecutor:
         if not result.has_body:
             return CallReport(call.endpoint.name, result, call.cached, None, _failure_summary(result))
         # Summaries reach logs, the LLM context and the call_outcome events users' pages get.
-        summary = clean_text(summarize(result.data))
+        # Markup goes before the summary clips anything (a cut tag would survive cleaning),
+        # and the summary passes the answer's guardrails (caller_svc.guardrails).
+        summary = guarded_summary(summarize(clean_data(result.data)), result.data)
         if not result.success:
             summary = f"{_failure_summary(result)} {summary}"
         result_id = await self._store.save(

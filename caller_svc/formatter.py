@@ -10,11 +10,13 @@ range and average of their main number.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from caller_svc.endpoint import ParamSpec
 from caller_svc.json_view import (
     humanize_key,
     humanize_name,
@@ -26,10 +28,22 @@ from caller_svc.json_view import (
     item_span,
     item_title,
     number_fields,
-    pick_language,
 )
 from caller_svc.labels import NO_LABELS, LabelBook
-from caller_svc.locale_format import country_name, format_number, format_span, format_when
+from caller_svc.locale_format import (
+    country_name,
+    format_day_with_weekday,
+    format_number,
+    format_span,
+    format_when,
+)
+from caller_svc.names import NameTranslator, NoTranslations, pick_name
+from caller_svc.operations import answer
+from caller_svc.refusals import explain
+from caller_svc.rows import Row, is_code, locate, parse_day, value_at
+from caller_svc.shaped import ShapedWriter, Writers, hours_of, window_text
+from services.answer_shape import PLAIN, AnswerShape, DateRange, Kind
+from services.field_terms import split_words
 from services.language import Lang
 
 # Kept importable for callers of the old module.
@@ -46,6 +60,14 @@ class ResultToFormat:
     params: Mapping[str, str] = field(default_factory=dict)
     param_types: Mapping[str, str] = field(default_factory=dict)
     labels: LabelBook = NO_LABELS
+    # What the question asks of the result (the plain answer when nothing).
+    shape: AnswerShape = PLAIN
+    # Words of the endpoint's own description and labels: they say which service was
+    # asked, never which of its rows.
+    known_words: frozenset[str] = frozenset()
+    # The HTTP status (a 4xx body is explained) and the parameters as the catalogue has them.
+    status_code: int = 0
+    param_specs: tuple[ParamSpec, ...] = ()
 
 
 _TEXTS: dict[Lang, dict[str, str]] = {
@@ -100,10 +122,27 @@ def _is_foreign_language_key(key: str, lang: Lang) -> bool:
     return key.endswith(_LANG_SUFFIXES) and len(key) > 2 and key[-2:].lower() != lang
 
 
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
 class DeterministicFormatter:
-    def __init__(self, max_items: int = 10, time_zone: str | None = None) -> None:
+    def __init__(
+        self,
+        max_items: int = 10,
+        time_zone: str | None = None,
+        *,
+        names: NameTranslator | None = None,
+        clock: Callable[[], datetime] = _utc_now,
+    ) -> None:
         self._max_items = max_items
         self._zone = ZoneInfo(time_zone) if time_zone else None
+        self._names = names or NoTranslations()
+        self._clock = clock
+        # Set per result while it is written: the country a call was made for, and the
+        # fields whose values differ between its rows.
+        self._country: str | None = None
+        self._varying: set[str] = set()
 
     def format(self, results: Sequence[ResultToFormat], lang: Lang) -> str:
         if len(results) == 1:
@@ -114,6 +153,41 @@ class DeterministicFormatter:
         return "\n\n".join(sections)
 
     # What was asked -----------------------------------------------------------------------------
+
+    @staticmethod
+    def _request_words(result: ResultToFormat) -> frozenset[str]:
+        """The values the call was made with, and a country code's names in every language."""
+        found: set[str] = set()
+        for name, value in result.params.items():
+            found.update(split_words(value))
+            if "country" in name.lower() and len(value.strip()) == 2:
+                for lang in ("en", "et", "ru"):
+                    found.update(split_words(country_name(value, lang) or ""))
+        return frozenset(w for w in found if len(w) >= 3)
+
+    @staticmethod
+    def _request_window(result: ResultToFormat) -> DateRange | None:
+        """The days a call with a start/end pair of date parameters asked for."""
+        start = end = None
+        for name, value in result.params.items():
+            if result.param_types.get(name) != "date":
+                continue
+            lowered = name.lower()
+            day = parse_day(value.strip())
+            if day is None:
+                continue
+            if start is None and any(lowered.endswith(w) or lowered.startswith(w) for w in _START_PARAMS):
+                start = day
+            elif end is None and any(lowered.endswith(w) or lowered.startswith(w) for w in _END_PARAMS):
+                end = day
+        return DateRange(start, end) if start and end and start <= end else None
+
+    @staticmethod
+    def _country_of(result: ResultToFormat) -> str | None:
+        for name, value in result.params.items():
+            if "country" in name.lower() and len(value.strip()) == 2 and country_name(value, "en"):
+                return value.strip().upper()
+        return None
 
     def heading(self, result: ResultToFormat, lang: Lang) -> str:
         """'Public holidays — Latvia, 1 Jan – 31 Mar 2026'."""
@@ -153,12 +227,33 @@ class DeterministicFormatter:
 
     def _one(self, result: ResultToFormat, lang: Lang) -> str:
         texts = _TEXTS[lang]
+        self._country = self._country_of(result)
         head = self.heading(result, lang)
         if not result.success:
+            if 400 <= result.status_code < 500:
+                explained = explain(
+                    result.data,
+                    result.params,
+                    result.param_specs,
+                    lang,
+                    label=lambda name, lg: result.labels.label(name, lg),
+                )
+                if explained:
+                    return explained
             return f"{head}: {result.error_message or texts['empty']}"
         data = result.data
         if data is None or data == "" or data == {}:
             return f"{head}: {texts['empty']}"
+        nothing = data == [] or (isinstance(data, dict) and _empty_collection(data))
+        if nothing and result.shape.kind is Kind.YES_NO:
+            # "Is 24 December a holiday there?" and no such row: no, and why.
+            return f"{_VERDICT_NO[lang]} {head}: {texts['none']}"
+        if isinstance(data, dict) and _empty_collection(data):
+            # {"count": 0, "addresses": []}: nothing was found, whatever else it says.
+            return f"{head}: {texts['none']}"
+        shaped = self._shaped(result, head, lang)
+        if shaped is not None:
+            return shaped
         if isinstance(data, list):
             if not data:
                 return f"{head}: {texts['none']}"
@@ -168,11 +263,81 @@ class DeterministicFormatter:
             return "\n".join([f"{head}:", *self._object_lines(data, "", lang, result.labels, 0)])
         return f"{head}: {self._scalar('', data, lang, result.labels)}"
 
-    def _label(self, path: str, key: str, lang: Lang, labels: LabelBook) -> str:
-        return labels.label(path, lang) or humanize_key(key)
+    # Shaped answers ------------------------------------------------------------------------------
 
-    def _scalar(self, path: str, value: Any, lang: Lang, labels: LabelBook) -> str:
+    def _shaped(self, result: ResultToFormat, head: str, lang: Lang) -> str | None:
+        """The answer the question's shape asks for; None for a plain question about a
+        result that is no series (the plain rendering below answers it)."""
+        if self._zone is None:
+            zone = ZoneInfo("UTC")
+        else:
+            zone = self._zone
+        table = locate(result.data, result.labels, zone)
+        if table is None or not table.rows:
+            return None
+        shape = result.shape
+        if shape.is_plain and table.step is None:
+            return None
+        now = self._clock().astimezone(zone).replace(tzinfo=None)
+        outcome = answer(
+            table,
+            shape,
+            result.labels,
+            now,
+            known_words=result.known_words | self._request_words(result),
+            window=self._request_window(result),
+        )
+        labels = result.labels
+        self._varying = _varying_keys([r.data for r in table.rows])
+        writers = Writers(
+            scalar=lambda path, value, lg: self._scalar(path, value, lg, labels),
+            item=lambda row, lg, asked: self._row_line(row, table.path, lg, labels, [f.path for f in asked]),
+            label=lambda path, key, lg: self._field_label(path, key, lg, labels),
+        )
+        writer = ShapedWriter(writers, labels, self._max_items)
+        lines = writer.lines(outcome, lang)
+        hours = hours_of(outcome)
+        if hours is not None:
+            head = f"{head}, {window_text(hours)}"
+        verdict = writer.verdict(outcome, lang)
+        if verdict is not None:
+            # The verdict opens the answer; the fact that makes it so follows.
+            head = f"{verdict} {head}"
+        return "\n".join([f"{head}:", *lines]) if lines else f"{head}."
+
+    def _row_line(self, row: Row, path: str, lang: Lang, labels: LabelBook, asked: list[str]) -> str:
+        """One row: the asked fields first (with their labels), then its usual line."""
+        line = self._item_line(row.data, path, lang, labels, self._varying, day=row.day, weekday=True)
+        if not asked:
+            return line
+        parts = []
+        for field_path in asked:
+            value = value_at(row.data, field_path)
+            if value is None or (is_code(value) and labels.value(field_path, str(value), lang) is None):
+                continue
+            full = f"{path}.{field_path}" if path else field_path
+            label = self._field_label(full, field_path.rsplit(".", 1)[-1], lang, labels)
+            text = self._scalar(full, value, lang, labels, day=row.day)
+            part = f"{label.lower() if lang == 'en' else label}: {text}" if label else text
+            if part.lower() not in line.lower():
+                parts.append(part)
+        return f"{line} — {', '.join(parts)}" if parts else line
+
+    def _field_label(self, path: str, key: str, lang: Lang, labels: LabelBook) -> str | None:
+        """The endpoint's label; an English reader may get the key made readable, an
+        Estonian or Russian one never an English field name (the value goes alone)."""
+        return labels.label(path, lang) or (humanize_key(key) if lang == "en" else None)
+
+    def _label(self, path: str, key: str, lang: Lang, labels: LabelBook) -> str:
+        return self._field_label(path, key, lang, labels) or ""
+
+    def _name(self, value: list[dict[str, Any]], lang: Lang, day: date | None = None) -> str:
+        return pick_name(value, lang, self._names, country=self._country, day=day)
+
+    def _scalar(self, path: str, value: Any, lang: Lang, labels: LabelBook, day: date | None = None) -> str:
         texts = _TEXTS[lang]
+        if is_multilingual(value):
+            return self._name(value, lang, day)
         unit = labels.unit(path, lang) if path else None
         if isinstance(value, bool):
             return texts["yes"] if value else texts["no"]
@@ -200,10 +365,11 @@ class DeterministicFormatter:
                 continue
             inner_path = f"{path}.{key}" if path else key
             label = self._label(inner_path, key, lang, labels)
-            if is_multilingual(value):
-                lines.append(f"{pad}{label}: {pick_language(value, lang)}")
-            elif is_scalar(value):
-                lines.append(f"{pad}{label}: {self._scalar(inner_path, value, lang, labels)}")
+            if is_code(value) and labels.value(inner_path, str(value), lang) is None:
+                continue  # a machine code ("ready_for_pickup") is no answer
+            if is_multilingual(value) or is_scalar(value):
+                text = self._scalar(inner_path, value, lang, labels)
+                lines.append(f"{pad}{label}: {text}" if label else f"{pad}{text}")
             elif isinstance(value, dict):
                 if depth >= _MAX_DEPTH:
                     continue
@@ -216,19 +382,19 @@ class DeterministicFormatter:
                     continue
                 inner = self._object_lines(value, inner_path, lang, labels, depth + 1)
                 if inner:
-                    lines.extend([f"{pad}{label}:", *inner])
+                    lines.extend([f"{pad}{label}:", *inner] if label else inner)
             elif isinstance(value, list):
                 if not value:
-                    lines.append(f"{pad}{label}: —")
+                    lines.append(f"{pad}{label}: —" if label else f"{pad}—")
                 elif all(is_scalar(v) for v in value):
                     shown = ", ".join(
                         self._scalar(inner_path, v, lang, labels) for v in value[: self._max_items]
                     )
-                    lines.append(f"{pad}{label}: {shown}{self._more(len(value), lang, inline=True)}")
+                    more = self._more(len(value), lang, inline=True)
+                    lines.append(f"{pad}{label}: {shown}{more}" if label else f"{pad}{shown}{more}")
                 elif depth < _MAX_DEPTH:
-                    lines.extend(
-                        [f"{pad}{label}:", *self._list_lines(value, inner_path, lang, labels, depth + 1)]
-                    )
+                    inner_lines = self._list_lines(value, inner_path, lang, labels, depth + 1)
+                    lines.extend([f"{pad}{label}:", *inner_lines] if label else inner_lines)
         return lines
 
     def _list_lines(
@@ -277,24 +443,46 @@ class DeterministicFormatter:
         text = _TEXTS[lang]["more"].format(n=hidden)
         return f" {text}" if inline else text
 
-    def _item_line(self, item: Any, path: str, lang: Lang, labels: LabelBook, varying: set[str]) -> str:
+    def _item_line(
+        self,
+        item: Any,
+        path: str,
+        lang: Lang,
+        labels: LabelBook,
+        varying: set[str],
+        day: date | None = None,
+        *,
+        weekday: bool = False,
+    ) -> str:
         if not isinstance(item, dict):
             return self._scalar(path, item, lang, labels) if is_scalar(item) else str(item)
         parts: list[str] = []
+        span = item_span(item)
+        if day is None and span:
+            day = parse_day(span[0])
         title = item_title(item, lang)
         if title:
-            parts.append(title[1])
-        span = item_span(item)
+            raw_title = item.get(title[0])
+            parts.append(
+                self._name(raw_title, lang, day)
+                if isinstance(raw_title, list) and is_multilingual(raw_title)
+                else title[1]
+            )
         if span:
-            parts.append(format_span(span[0], span[1], lang, self._zone))
+            single = parse_day(span[0]) if (span[1] in (None, span[0]) and len(span[0]) == 10) else None
+            if weekday and single is not None:
+                # "Thu 24 Dec 2026": the day of the week is what a citizen plans by.
+                parts.append(format_day_with_weekday(single, lang))
+            else:
+                parts.append(format_span(span[0], span[1], lang, self._zone))
         numbers = [(k, v) for k, v in number_fields(item) if k not in ("timestamp",)]
         if numbers:
             parts.append(
                 ", ".join(
                     f"{self._label(f'{path}.{k}' if path else k, k, lang, labels).lower()} "
-                    f"{self._scalar(f'{path}.{k}' if path else k, v, lang, labels)}"
+                    f"{self._scalar(f'{path}.{k}' if path else k, v, lang, labels)}".strip()
                     for k, v in numbers
-                    if not _is_ordinal(k, v)
+                    if not _is_ordinal(k, v) or labels.label(f"{path}.{k}" if path else k, lang)
                 )
             )
         # Flags and categories that differ between items say something about each one.
@@ -309,17 +497,33 @@ class DeterministicFormatter:
                 if isinstance(value, str) and labels.value(key_path, value, lang) is None:
                     continue
                 label = self._label(key_path, key, lang, labels).lower()
-                parts.append(f"{label}: {self._scalar(key_path, value, lang, labels)}")
+                text = self._scalar(key_path, value, lang, labels)
+                parts.append(f"{label}: {text}" if label else text)
         if not parts:
-            shown = [(k, v) for k, v in item.items() if is_scalar(v) and not is_noise(k)][:3]
-            parts.append(
-                ", ".join(
-                    f"{self._label(f'{path}.{k}' if path else k, k, lang, labels)}: "
-                    f"{self._scalar(f'{path}.{k}' if path else k, v, lang, labels)}"
-                    for k, v in shown
-                )
-            )
+            shown = [
+                (k, v)
+                for k, v in item.items()
+                if is_scalar(v)
+                and not is_noise(k)
+                and not (is_code(v) and labels.value(k, str(v), lang) is None)
+            ][:3]
+            pieces = []
+            for k, v in shown:
+                key_path = f"{path}.{k}" if path else k
+                label = self._label(key_path, k, lang, labels)
+                text = self._scalar(key_path, v, lang, labels)
+                pieces.append(f"{label}: {text}" if label else text)
+            parts.append(", ".join(pieces))
         return " — ".join(p for p in parts if p)
+
+
+_VERDICT_NO: dict[Lang, str] = {"en": "No.", "et": "Ei.", "ru": "Нет."}
+
+
+def _empty_collection(data: dict[str, Any]) -> bool:
+    """An object whose only list of items is empty (a search that found nothing)."""
+    lists = [v for v in data.values() if isinstance(v, list) and not is_multilingual(v)]
+    return len(lists) == 1 and not lists[0] and not any(isinstance(v, dict) for v in data.values())
 
 
 def _is_ordinal(key: str, value: Any) -> bool:

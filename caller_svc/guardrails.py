@@ -4,8 +4,14 @@ and the whole answer is checked before its first token leaves the caller.
 Cleaning removes what must never reach a chat page or a terminal: HTML/script
 markup, `javascript:`-style links and ANSI/control characters. The check blocks
 answers that are raw JSON dumps or that repeat instruction-like text found in
-the API data (a prompt injection riding on a response); a blocked answer is
-replaced by a localized safe message.
+the API data (a prompt injection riding on a response) or credential-like text
+(`password=…`, `api_key: …`); a blocked answer is replaced by a localized safe message.
+
+Everything else derived from API data passes the same checks: call summaries (which
+reach call_outcome events, the result store and an LLM formatter's context) go through
+`guarded_summary` — cleaned, and when they would carry blocked text, replaced by a
+structural summary with no API text in it — and a body that is not JSON is shown as a
+short cleaned excerpt (`text_excerpt`), never dumped.
 """
 
 from __future__ import annotations
@@ -33,6 +39,15 @@ _INSTRUCTION = re.compile(
     r"|ignoreeri\w*.{0,40}(juhis|juhend|reegl)|unusta\w*.{0,40}(juhis|juhend|reegl)",
     re.I | re.S,
 )
+
+_SECRET_LIKE = re.compile(
+    r"\b(password|passwd|pwd|passphrase|secret|api[_-]?key|access[_-]?key|auth[_-]?token|token|pin)"
+    r"\s*[:=]\s*\S",
+    re.I,
+)
+# Pieces of JSON syntax: an answer full of them is a dump, even of JSON that does not parse.
+_JSON_SYNTAX = re.compile(r'"\s*:\s*["\[{\d]|"\s*,\s*"|[{\[]\s*"')
+_EXCERPT_CHARS = 300
 
 SAFE_MESSAGES: dict[Lang, str] = {
     "en": "I received an answer from the service, but it cannot be shown safely. Please try again later.",
@@ -95,6 +110,8 @@ def _looks_like_json_dump(answer: str) -> bool:
             if isinstance(value, dict | list) and len(json.dumps(value)) > 80:
                 return True
             at = stripped.find(start, at + 1)
+    if len(_JSON_SYNTAX.findall(stripped)) >= 4:
+        return True
     punctuation = sum(stripped.count(c) for c in '{}[]":')
     return len(stripped) > 200 and punctuation / len(stripped) > 0.15
 
@@ -106,19 +123,63 @@ class Verdict:
     reason: str = ""
 
 
+def blocked_reason(text: str, api_texts: Iterable[str]) -> str:
+    """Why `text` (already cleaned) may not be shown, or "" when it may."""
+    if _looks_like_json_dump(text):
+        return "raw JSON"
+    echoed = [piece for piece in instruction_like(api_texts) if piece.lower() in text.lower()]
+    if echoed or instruction_like([text]):
+        return f"instruction-like text: {(echoed or instruction_like([text]))[0]!r}"
+    secret = _SECRET_LIKE.search(text)
+    if secret:
+        return f"credential-like text: {secret.group(1)!r}"
+    return ""
+
+
 def check_answer(answer: str, api_texts: Iterable[str], lang: Lang) -> Verdict:
     """Whether `answer` may be shown; the text to show either way."""
     cleaned = clean_text(answer)
-    reason = ""
-    if _looks_like_json_dump(cleaned):
-        reason = "raw JSON in the answer"
-    else:
-        echoed = [piece for piece in instruction_like(api_texts) if piece.lower() in cleaned.lower()]
-        if echoed or instruction_like([cleaned]):
-            reason = f"instruction-like text in the answer: {(echoed or instruction_like([cleaned]))[0]!r}"
+    reason = blocked_reason(cleaned, list(api_texts))
     if reason:
         log.warning("answer blocked by output guardrails: %s", reason)
         return Verdict(False, SAFE_MESSAGES[lang], reason)
     if cleaned != answer:
         log.info("answer cleaned by output guardrails (markup or control characters)")
     return Verdict(True, cleaned)
+
+
+def structural_summary(data: Any) -> str:
+    """A summary with no API text in it: only the shape of the data."""
+    if isinstance(data, list):
+        return f"The API returned a list of {len(data)} item(s)."
+    if isinstance(data, dict):
+        return f"The API returned an object with {len(data)} field(s)."
+    if isinstance(data, str):
+        return f"The API returned text ({len(data)} characters), not JSON."
+    return "The API returned a value."
+
+
+def guarded_summary(summary: str, data: Any) -> str:
+    """`summary` (made from `data`) as it may be shown: cleaned, or — when it would carry
+    what the answer's guardrails block — the structural summary instead."""
+    cleaned = clean_text(summary)
+    reason = blocked_reason(cleaned, data_strings(data))
+    if reason:
+        log.warning("summary replaced by output guardrails: %s", reason)
+        return structural_summary(data)
+    return cleaned
+
+
+def text_excerpt(text: str, limit: int = _EXCERPT_CHARS) -> str:
+    """A body that is not JSON, as text a reader may see: cleaned of markup and control
+    characters, whitespace collapsed, cut at a word within `limit` characters."""
+    flat = " ".join(clean_text(text).split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit].rsplit(" ", 1)[0] or flat[:limit]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def presentable(data: Any) -> Any:
+    """API data as the formatter may show it: JSON cleaned string by string, text as an excerpt."""
+    return text_excerpt(data) if isinstance(data, str) else clean_data(data)

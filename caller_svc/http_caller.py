@@ -88,6 +88,14 @@ def host_of(url: str) -> str:
     return f"{host}:{parts.port}" if parts.port else host
 
 
+def breaker_key(url: str) -> str:
+    """What the circuit breaker is keyed by: the endpoint's URL as the catalogue has it
+    (scheme, host[:port] and path, without credentials or query), so one failing API
+    behind a shared gateway does not block the other endpoints behind it."""
+    parts = urlsplit(url)
+    return f"{parts.scheme.lower()}://{host_of(url)}{parts.path or '/'}"
+
+
 class ApiCaller:
     def __init__(
         self,
@@ -143,6 +151,8 @@ class ApiCaller:
         author_id: str,
     ) -> ApiCallResult:
         host = host_of(endpoint.url)
+        # Keyed by the endpoint's URL template (before its path parameters are filled in).
+        breaker = breaker_key(endpoint.url)
         started = time.perf_counter()
 
         def failed(kind: FailureKind, status: int = 0, data: Any = "") -> ApiCallResult:
@@ -157,37 +167,37 @@ class ApiCaller:
         except EgressRefused as exc:
             log.warning("egress refused endpoint=%s host=%s: %s", endpoint.name, host, exc)
             return failed(FailureKind.EGRESS_REFUSED)
-        if not await self._breaker.allow(host):
+        if not await self._breaker.allow(breaker):
             return failed(FailureKind.CIRCUIT_BREAKER_OPEN)
         timeout = timeout_seconds if timeout_seconds is not None else self._timeout
         try:
             async with asyncio.timeout(timeout):
                 status, body, content_type = await self._send(endpoint, params, timeout, chat_id, author_id)
         except (TimeoutError, httpx.TimeoutException):
-            await self._breaker.record_failure(host)
+            await self._breaker.record_failure(breaker)
             return failed(FailureKind.SERVICE_TIMEOUT)
         except EgressRefused as exc:
             # Raised by the transport after DNS resolution: not the host's fault, no breaker change.
             log.warning("egress refused endpoint=%s host=%s: %s", endpoint.name, host, exc)
             return failed(FailureKind.EGRESS_REFUSED)
         except ResponseTooLarge as exc:
-            await self._breaker.record_success(host)
+            await self._breaker.record_success(breaker)
             return failed(FailureKind.RESPONSE_TOO_LARGE, int(str(exc) or 0))
         except (httpx.ConnectError, httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError) as exc:
             # Refused or reset connections mean the service is down, not slow.
             log.info("%s %s: connection failed %s", endpoint.method, endpoint.name, type(exc).__name__)
-            await self._breaker.record_failure(host)
+            await self._breaker.record_failure(breaker)
             return failed(FailureKind.SERVICE_UNAVAILABLE)
         except httpx.HTTPError as exc:
             log.info("%s %s: network error %s", endpoint.method, endpoint.name, type(exc).__name__)
-            await self._breaker.record_failure(host)
+            await self._breaker.record_failure(breaker)
             return failed(FailureKind.SERVICE_TIMEOUT)
 
         if status >= 500:
-            await self._breaker.record_failure(host)
+            await self._breaker.record_failure(breaker)
             return failed(FailureKind.SERVICE_UNAVAILABLE, status)
         # The server answered: it is up, whatever it thought of our request.
-        await self._breaker.record_success(host)
+        await self._breaker.record_success(breaker)
         if 300 <= status < 400:
             return failed(FailureKind.REDIRECT_NOT_FOLLOWED, status)
         data = await self._parse(body, content_type)

@@ -11,7 +11,7 @@ from typing import Any
 from services.language import Lang
 
 # Fields that name an item, most telling first.
-TITLE_KEYS = ("name", "title", "fullAddress", "address", "text", "label", "headline", "description", "regNr")
+TITLE_KEYS = ("name", "title", "fullAddress", "address", "text", "label", "headline", "description")
 START_KEYS = ("startDate", "start_date", "validFrom", "from", "start")
 END_KEYS = ("endDate", "end_date", "validTo", "to", "end")
 POINT_KEYS = ("date", "time", "datetime", "timestamp_iso", "publishedAt", "createdAt")

@@ -33,6 +33,9 @@ class LabelBook:
             found = self.fields.get(path.rsplit(".", 1)[1])
         return found
 
+    def field_label(self, path: str) -> FieldLabel | None:
+        return self._find(path)
+
     def label(self, path: str, lang: Lang) -> str | None:
         found = self._find(path)
         return found.labels.get(lang) if found else None

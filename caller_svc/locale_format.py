@@ -4,27 +4,34 @@ from __future__ import annotations
 
 import functools
 import gettext
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pycountry
+from babel.dates import format_date
 
 from services.language import Lang
 
-_MONTHS: dict[Lang, list[str]] = {
-    "en": ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
-    "et": ["jaanuar", "veebruar", "märts", "aprill", "mai", "juuni", "juuli", "august", "september",
-           "oktoober", "november", "detsember"],
-    "ru": ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября", "октября",
-           "ноября", "декабря"],
-}  # fmt: skip
+# CLDR (babel) month and weekday names; the patterns are the reader's usual ones.
+_DAY_PATTERNS: dict[Lang, str] = {"en": "d MMM y", "et": "d. MMMM y", "ru": "d MMMM y"}
+_SHORT_DAY_PATTERNS: dict[Lang, str] = {"en": "d MMM", "et": "d. MMMM", "ru": "d MMMM"}
 
 
-def format_day(day: date, lang: Lang) -> str:
-    month = _MONTHS[lang][day.month - 1]
-    if lang == "et":
-        return f"{day.day}. {month} {day.year}"
-    return f"{day.day} {month} {day.year}"
+def format_day(day: date, lang: Lang, *, year: bool = True) -> str:
+    """'2 Dec 2026', '2. detsember 2026', '2 декабря 2026'."""
+    return format_date(day, (_DAY_PATTERNS if year else _SHORT_DAY_PATTERNS)[lang], locale=lang)
+
+
+def weekday_name(day: date, lang: Lang) -> str:
+    """'Wednesday', 'kolmapäev', 'среда'."""
+    return format_date(day, "EEEE", locale=lang)
+
+
+def format_day_with_weekday(day: date, lang: Lang, *, year: bool = True) -> str:
+    """'Wed 2 Dec 2026', 'kolmapäev, 2. detsember 2026', 'среда, 2 декабря 2026'."""
+    if lang == "en":
+        return f"{format_date(day, 'EEE', locale=lang)} {format_day(day, lang, year=year)}"
+    return f"{weekday_name(day, lang)}, {format_day(day, lang, year=year)}"
 
 
 def parse_when(text: str) -> date | datetime | None:
@@ -62,12 +69,41 @@ def format_span(start: str, end: str | None, lang: Lang, zone: ZoneInfo | None =
         and not isinstance(first, datetime)
         and isinstance(last, date)
         and not isinstance(last, datetime)
+    ):
+        return format_days(first, last, lang)
+    if isinstance(first, datetime) and isinstance(last, datetime) and zone is not None:
+        local_first, local_last = _local(first, zone), _local(last, zone)
+        if local_first.hour == 0 and local_first.minute == 0 and local_last.hour == 23:
+            # A window of whole local days ("tomorrow") reads as its days.
+            if local_first.date() == local_last.date():
+                return format_day(local_first.date(), lang)
+            return format_span(local_first.date().isoformat(), local_last.date().isoformat(), lang, zone)
+        if local_first.date() == local_last.date():
+            return f"{format_day(local_first.date(), lang)}, {local_first:%H:%M}–{local_last:%H:%M}"
+    return f"{format_when(start, lang, zone)} – {format_when(end, lang, zone)}"
+
+
+def format_days(first: date, last: date, lang: Lang) -> str:
+    """A span of days as a reader says it: '2027' for a whole year, 'December 2026'
+    for a whole month, else both days with their years ('1 Dec 2026 – 10 Jan 2027')."""
+    if (
+        first.month == 1
+        and first.day == 1
+        and last.month == 12
+        and last.day == 31
         and first.year == last.year
     ):
-        # "1 Jan – 31 Mar 2026": the year once.
-        head = format_day(first, lang).rsplit(" ", 1)[0]
-        return f"{head} – {format_day(last, lang)}"
-    return f"{format_when(start, lang, zone)} – {format_when(end, lang, zone)}"
+        return str(first.year)
+    whole_month = first.day == 1 and (last + timedelta(days=1)).day == 1
+    if whole_month and (first.year, first.month) == (last.year, last.month):
+        return format_date(first, "LLLL y", locale=lang)
+    if first == last:
+        return format_day(first, lang)
+    return f"{format_day(first, lang)} – {format_day(last, lang)}"
+
+
+def _local(moment: datetime, zone: ZoneInfo) -> datetime:
+    return moment.astimezone(zone) if moment.tzinfo is not None else moment
 
 
 def format_number(value: float | int, lang: Lang) -> str:

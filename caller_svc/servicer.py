@@ -19,12 +19,14 @@ from caller_svc.answers import AnswerWriter
 from caller_svc.endpoint import SERVICE_KIND, EndpointSpec, ParamSpec
 from caller_svc.executor import BatchOutcome, CallExecutor, CallReport, PlannedCall, batch_outcome
 from caller_svc.formatter import ResultToFormat
-from caller_svc.guardrails import check_answer, clean_data, data_strings
+from caller_svc.guardrails import check_answer, data_strings, presentable
 from caller_svc.labels import FieldLabel, LabelBook
 from caller_svc.pacing import Sleep, paced_chunks
 from caller_svc.registry import EndpointRegistry
 from caller_svc.result_store import ResultStore
-from services.errors import FailedPrecondition, InvalidArgument, NotFound
+from services import answer_shape
+from services.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
+from services.field_terms import split_words
 from services.language import DEFAULT_LANG, Lang, from_proto
 from services.runtime.channels import downstream_timeout
 from services.runtime.owner import acting_owner
@@ -53,6 +55,14 @@ def label_book(endpoint: catalogue_pb2.Endpoint) -> LabelBook:
     )
 
 
+def endpoint_words(endpoint: EndpointSpec) -> frozenset[str]:
+    """Words of what the endpoint is (its name, description, parameter descriptions and
+    answer titles), which a question repeats to say which service it asks."""
+    texts = [endpoint.name, endpoint.description, *(p.description for p in endpoint.params)]
+    texts.extend(endpoint.labels.titles.values())
+    return frozenset(w for text in texts for w in split_words(text) if len(w) >= 3)
+
+
 def endpoint_spec(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:
     return EndpointSpec(
         name=endpoint.name,
@@ -71,6 +81,7 @@ def endpoint_spec(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:
 def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
     """Validate one EndpointCall; `field` is its path in the request, for error details."""
     endpoint = call.endpoint
+    shape = answer_shape.from_proto(call.shape) if call.HasField("shape") else answer_shape.PLAIN
     if call.cached_response_json:
         try:
             cached = json.loads(call.cached_response_json)
@@ -78,7 +89,9 @@ def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
             raise InvalidArgument(
                 "cached_response_json is not valid JSON", field=f"{field}.cached_response_json"
             ) from None
-        return PlannedCall(endpoint_spec(endpoint), dict(call.params), cached=True, cached_response=cached)
+        return PlannedCall(
+            endpoint_spec(endpoint), dict(call.params), cached=True, cached_response=cached, shape=shape
+        )
     if not endpoint.url:
         raise InvalidArgument("the endpoint has no url", field=f"{field}.endpoint.url")
     parts = urlsplit(endpoint.url)
@@ -92,7 +105,7 @@ def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
         raise InvalidArgument(
             f"method {endpoint.method!r} is not supported (GET or POST)", field=f"{field}.endpoint.method"
         )
-    return PlannedCall(endpoint_spec(endpoint), dict(call.params))
+    return PlannedCall(endpoint_spec(endpoint), dict(call.params), shape=shape)
 
 
 @dataclass(frozen=True)
@@ -164,10 +177,15 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
     async def ExecuteCalls(
         self, request: caller_pb2.ExecuteCallsRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[caller_pb2.ExecuteCallsResponse]:
-        acting_owner(request.owner_id)
+        owner = acting_owner(request.owner_id)
         if not request.calls:
             raise InvalidArgument("at least one call is required", field="calls")
-        calls = [planned_call(call, f"calls[{i}]") for i, call in enumerate(request.calls)]
+        # Registered endpoints only, as the catalogue has them now (URL, method, labels):
+        # never the URL a request carries, nor one a stored session kept from before a restart.
+        calls = [
+            await self._registered(call, f"calls[{i}]", owner, context, cached_allowed=True)
+            for i, call in enumerate(request.calls)
+        ]
         lang = _language(request.language)
         names = [call.endpoint.name for call in calls]
         fetching = sum(1 for call in calls if not call.cached)
@@ -193,11 +211,15 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             ResultToFormat(
                 r.endpoint_name,
                 r.result.success,
-                clean_data(r.result.data),
+                presentable(r.result.data),
                 r.result.error_message,
                 params=dict(call.params),
                 param_types={p.name: p.type for p in call.endpoint.params},
                 labels=call.endpoint.labels,
+                shape=call.shape,
+                known_words=endpoint_words(call.endpoint),
+                status_code=r.result.status_code,
+                param_specs=call.endpoint.params,
             )
             for call, r in zip(calls, reports, strict=True)
         ]
@@ -228,10 +250,10 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
     ) -> caller_pb2.CallEndpointResponse:
         """Calls a registered endpoint only: the request names it by endpoint_id and the
         catalogue's URL and method are used, never the request's (no open fetch proxy)."""
-        acting_owner(request.owner_id)
+        owner = acting_owner(request.owner_id)
         if not request.HasField("call"):
             raise InvalidArgument("call is required", field="call")
-        call = await self._registered_call(request.call, context)
+        call = await self._registered(request.call, "call", owner, context, cached_allowed=False)
         (report,) = await self._executor.run(
             [call],
             question="",
@@ -246,34 +268,58 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             error_message=report.result.error_message or "",
         )
 
-    async def _registered_call(
-        self, call: caller_pb2.EndpointCall, context: grpc.aio.ServicerContext
+    async def _registered(
+        self,
+        call: caller_pb2.EndpointCall,
+        field: str,
+        owner: str,
+        context: grpc.aio.ServicerContext,
+        *,
+        cached_allowed: bool,
     ) -> PlannedCall:
+        """The call with the endpoint the catalogue registers under its endpoint_id; the
+        request's own URL, method and labels are never used. A private endpoint is only
+        for a signed-in owner (`user:`)."""
         endpoint_id = call.endpoint.endpoint_id
         if not endpoint_id:
             raise InvalidArgument(
-                "call.endpoint.endpoint_id is required: only registered endpoints can be called",
-                field="call.endpoint.endpoint_id",
+                f"{field}.endpoint.endpoint_id is required: only registered endpoints can be called",
+                field=f"{field}.endpoint.endpoint_id",
             )
-        if call.cached_response_json:
+        if call.cached_response_json and not cached_allowed:
             raise InvalidArgument(
                 "CallEndpoint makes real calls; cached responses go to ExecuteCalls",
-                field="call.cached_response_json",
+                field=f"{field}.cached_response_json",
             )
         if self._registry is None:
             raise FailedPrecondition(
-                "CallEndpoint needs the endpoint catalogue (set ATC_CALLER_INDEXER_TARGET)",
+                "calls need the endpoint catalogue (set ATC_CALLER_INDEXER_TARGET)",
                 reason="CATALOGUE_NOT_CONFIGURED",
             )
-        registered = await self._registry.get(endpoint_id, timeout=downstream_timeout(context, 5.0))
+        registered = await self._registry.get(
+            endpoint_id, timeout=downstream_timeout(context, 5.0), service=call.endpoint.type == SERVICE_KIND
+        )
         if registered is None:
-            log.warning("CallEndpoint refused: endpoint %s is not registered", endpoint_id)
+            log.warning("call refused: endpoint %s is not registered", endpoint_id)
             raise NotFound(
                 f"endpoint {endpoint_id} is not registered",
                 reason="ENDPOINT_NOT_REGISTERED",
                 endpoint_id=endpoint_id,
             )
-        return planned_call(caller_pb2.EndpointCall(endpoint=registered, params=call.params), "call")
+        if registered.visibility == "private" and not owner.startswith("user:"):
+            log.warning("call refused: endpoint %s is private and the owner is not signed in", endpoint_id)
+            raise PermissionDenied(
+                "this endpoint is only for signed-in users",
+                reason="ENDPOINT_PRIVATE",
+                endpoint_id=endpoint_id,
+            )
+        checked = caller_pb2.EndpointCall(
+            endpoint=registered, params=call.params, cached_response_json=call.cached_response_json
+        )
+        if call.HasField("shape"):
+            # What the citizen asked of the result travels with the call, not the endpoint.
+            checked.shape.CopyFrom(call.shape)
+        return planned_call(checked, field)
 
     async def GetResult(
         self, request: caller_pb2.GetResultRequest, context: grpc.aio.ServicerContext

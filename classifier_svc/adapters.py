@@ -12,6 +12,7 @@ from classifier_svc.calibration import CalibrationProfile
 from classifier_svc.candidates import ActiveSession, Candidate, PendingParam
 from classifier_svc.catalogue_adapters import CollectionSearch, endpoint_candidates
 from classifier_svc.deadlines import lookup_timeout
+from classifier_svc.ports import SessionLookupFailed
 from classifier_svc.query_vectors import QueryVectors
 from services import language
 from services.runtime.status import mesh_error_from_rpc
@@ -67,12 +68,11 @@ class LoopSessionDirectory:
             # Another owner's chat: refused (the edge answers 403), never resumed, switched or deleted.
             if exc.code() == grpc.StatusCode.PERMISSION_DENIED:
                 raise mesh_error_from_rpc(exc) from exc
-            if exc.code() == grpc.StatusCode.UNAVAILABLE:
-                # Sessions unreachable (Redis down): route as a fresh turn, so greetings and
-                # out-of-domain replies still work; an API turn then fails in the loop, politely.
-                log.warning("session lookup unavailable: %s", exc.details())
-                return None
-            raise
+            # Sessions unreachable (Redis down or hung, the loop away): not knowing whether
+            # a chat is under way is not "no session" — routing it as a fresh turn gave a
+            # chat mid-question the out-of-domain reply. The turn is "try again" instead.
+            log.warning("session lookup failed: %s %s", exc.code().name, exc.details())
+            raise SessionLookupFailed("the chat's session could not be looked up") from exc
         session = response.session
         return ActiveSession(
             chat_id=session.chat_id,

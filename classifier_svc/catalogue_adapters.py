@@ -13,33 +13,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar, Generic, Literal, TypeVar
 
-from atc.common.v1 import catalogue_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from classifier_svc.candidates import Candidate
 from classifier_svc.deadlines import lookup_timeout
 from classifier_svc.passages import Passage
 from classifier_svc.query_vectors import QueryVectors
 from classifier_svc.rag_lexical import WordMatcher, with_lexical_evidence
+from services.catalogue import service_as_endpoint
 
-SERVICE_TYPE = "service"
 Found = TypeVar("Found")
-
-
-def service_as_endpoint(service: catalogue_pb2.Service) -> catalogue_pb2.Endpoint:
-    return catalogue_pb2.Endpoint(
-        endpoint_id=service.service_id,
-        service_id=service.service_id,
-        name=service.name,
-        description=service.description,
-        method="POST",
-        url=service.url,
-        type=SERVICE_TYPE,
-        params=service.params,
-        enriched_context=service.enriched_context,
-        examples=service.examples,
-        # A service's answer is about the user's own case: never served from a cache.
-        cacheable=False,
-    )
 
 
 def catalogue_candidates(

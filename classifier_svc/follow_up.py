@@ -4,8 +4,9 @@ holiday?"). loop_svc owns that context (the response cache's L2) and decides wit
 LoopService.DetectFollowUp; a follow-up is routed to the loop with the last call's
 endpoint, where the cache answers it or calls the API directly.
 
-A param update loses to a strong match for another endpoint ("Tallinn weather
-tomorrow" after a holidays answer is a new question, not new dates)."""
+A follow-up loses to a strong match for another endpoint ("Tallinn weather tomorrow"
+after a holidays answer is a new question, not new dates; "the cheapest electricity
+hour tomorrow" is not a question about the holidays shown)."""
 
 from __future__ import annotations
 
@@ -60,7 +61,9 @@ class FollowUpRouting:
         if kind is None or not response.endpoint.name:
             return None
         endpoint = response.endpoint
-        if kind == "param_update":
+        # Either kind loses to a strong match for another endpoint: "cheapest hour tomorrow"
+        # after a holidays answer asks something of its own, not of the holidays shown.
+        if kind in ("param_update", "response_question"):
             candidates = await self._search.search(message, self._search_limit)
             best = max(candidates, key=lambda c: c.dense_cosine, default=None)
             if (

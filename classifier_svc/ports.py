@@ -7,6 +7,14 @@ from typing import Protocol
 
 from classifier_svc.candidates import ActiveSession, Candidate
 from classifier_svc.passages import Passage
+from services.errors import Unavailable
+
+
+class SessionLookupFailed(Unavailable):
+    """Whether the chat has a session cannot be told (the store is away): never read as
+    "no session", never answered from the knowledge base instead — the turn is "try again"."""
+
+    reason = "SESSION_LOOKUP_UNAVAILABLE"
 
 
 class EndpointSearch(Protocol):

@@ -37,7 +37,7 @@ from classifier_svc.layers import (
     read_overview,
 )
 from classifier_svc.messages import SEARCH_UNAVAILABLE, confirm, out_of_domain
-from classifier_svc.ports import EndpointSearch, KnowledgeSearch, SessionDirectory
+from classifier_svc.ports import EndpointSearch, KnowledgeSearch, SessionDirectory, SessionLookupFailed
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds
 from services.errors import InvalidArgument, PermissionDenied
@@ -167,8 +167,9 @@ class Router:
         lang = requested or self._detector.detect(message)
         try:
             decision = await self._decide(chat_id, message, requested, lang, history, dry_run, owner_id)
-        except (InvalidArgument, PermissionDenied):
-            # The caller's own fault or another owner's chat: never papered over by RAG.
+        except (InvalidArgument, PermissionDenied, SessionLookupFailed):
+            # The caller's own fault, another owner's chat, or a chat whose state cannot be
+            # read: never papered over by RAG.
             raise
         except Exception as exc:
             if not self._policy.fallback_to_rag_on_error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import aclosing
@@ -20,6 +21,7 @@ from services import language
 from services.errors import InvalidArgument, Unavailable
 from services.language import Lang
 from services.runtime.channels import downstream_timeout
+from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 from services.runtime.owner import acting_owner
 from services.runtime.relay import BrokenStream, failure_events, relay_events
 from services.tokens import split_tokens
@@ -44,11 +46,14 @@ _REASON = {
     Reason.NO_MATCH: classifier_pb2.DECISION_REASON_NO_MATCH,
 }
 
-TRY_AGAIN = {
-    "en": "Sorry, something went wrong on our side. Please try again in a moment.",
-    "et": "Vabandust, meie poolel läks midagi valesti. Palun proovige hetke pärast uuesti.",
-    "ru": "Извините, у нас что-то пошло не так. Пожалуйста, попробуйте ещё раз чуть позже.",
-}
+
+@functools.cache
+def _detector() -> language.LanguageDetector:
+    return language.LanguageDetector()
+
+
+# The one localized "temporarily unavailable" of every hop (services.runtime.citizen).
+TRY_AGAIN = TEMPORARILY_UNAVAILABLE
 
 
 def validate_turn(turn: chat_pb2.ChatTurn) -> None:
@@ -187,7 +192,15 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
         self, request: classifier_pb2.RouteTurnRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[classifier_pb2.RouteTurnResponse]:
         turn = request.turn
-        decision = await self._decide(turn, context, dry_run=False)
+        try:
+            decision = await self._decide(turn, context, dry_run=False)
+        except Unavailable as error:
+            # Whether a chat is under way cannot be told (its session store is away): "try
+            # again" in the chat's language, never a reply as if no chat were going on.
+            lang = language.from_proto(turn.language) or _detector().detect(turn.message)
+            for event in failure_events(error, lang, where="classifier"):
+                yield classifier_pb2.RouteTurnResponse(event=event)
+            return
         yield _progress(decision)
         if decision.workflow in (Workflow.API_TOOL_CALLING, Workflow.SERVICE):
             async for response in self._run_loop(turn, decision, context):
@@ -278,8 +291,9 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
             log.warning("loop turn failed: %s", broken.message)
             failed = failure_events(
                 Unavailable(broken.message, reason="DOWNSTREAM_FAILED"),
-                TRY_AGAIN[decision.language],
+                decision.language,
                 workflow=_WORKFLOW[decision.workflow],
+                where="classifier → loop",
             )
             for event in failed:
                 yield classifier_pb2.RouteTurnResponse(event=event)

@@ -14,9 +14,11 @@ from pydantic import SecretStr
 from starlette.applications import Starlette
 
 from edge_svc.app import create_apps
+from edge_svc.http_protocol import EdgeH11Protocol
 from edge_svc.settings import EdgeSettings
 from services.logging_setup import configure_logging
 from services.runtime.listen import PortTaken, bind_socket
+from services.runtime.metrics_server import MetricsServer
 
 
 def _server(app: Starlette, settings: EdgeSettings) -> uvicorn.Server:
@@ -25,6 +27,8 @@ def _server(app: Starlette, settings: EdgeSettings) -> uvicorn.Server:
         log_level=settings.log_level.lower(),
         timeout_graceful_shutdown=int(settings.grace_seconds) or 1,
         access_log=False,
+        # 431 for an oversized request head, and no reset after it (edge_svc/http_protocol.py).
+        http=EdgeH11Protocol,
         # Our root logging format for every line, uvicorn's included.
         log_config=None,
     )
@@ -36,7 +40,19 @@ async def serve(settings: EdgeSettings, sock: socket.socket, admin_sock: socket.
     servers = [_server(apps.public, settings).serve(sockets=[sock])]
     if apps.admin is not None and admin_sock is not None:
         servers.append(_server(apps.admin, settings).serve(sockets=[admin_sock]))
-    await asyncio.gather(*servers)
+    # GET /metrics on a listener of its own: never on the public one.
+    metrics: MetricsServer | None = None
+    if settings.metrics_port is not None and apps.telemetry is not None:
+        metrics = MetricsServer(
+            apps.telemetry.metrics_text, host=settings.metrics_host, port=settings.metrics_port
+        )
+        port = await metrics.start()
+        print(f"edge: metrics on http://{settings.metrics_host}:{port}/metrics", file=sys.stderr, flush=True)
+    try:
+        await asyncio.gather(*servers)
+    finally:
+        if metrics is not None:
+            await metrics.stop()
 
 
 def _exit_cleanly(signum: int, frame: object) -> None:

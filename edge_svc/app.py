@@ -8,15 +8,18 @@ port that Envoy never routes.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.routing import Route
+from starlette.routing import Match, Route
+from starlette.types import Scope
 
 from edge_svc.admin_guard import AdminTokenGuard
+from edge_svc.chat_owners import MemoryChatOwners, RedisChatOwners
+from edge_svc.csrf import CsrfGuard
 from edge_svc.identity import IdentityResolver
 from edge_svc.limits import JsonLimits
 from edge_svc.models import TurnLimits
@@ -30,9 +33,10 @@ from edge_svc.routes.results import CallerResults, ResultRoutes
 from edge_svc.settings import EdgeSettings
 from edge_svc.upstream import Upstream
 from services.clients import ClassifierClient, IndexerClient
+from services.redis_client import connect_redis
 from services.runtime.backpressure import ConcurrencyLimit
 from services.runtime.channels import open_channel
-from services.runtime.http_observability import ObservedHttpApp
+from services.runtime.http_observability import OTHER_ROUTE, BodyAdmission, ObservedHttpApp
 from services.runtime.telemetry import Telemetry
 
 log = logging.getLogger("atc.edge")
@@ -43,6 +47,8 @@ class EdgeApps:
     public: Starlette
     # None when the admin listener is switched off.
     admin: Starlette | None
+    # What the metrics listener serves (edge_svc.__main__ starts it on its own port).
+    telemetry: Telemetry | None = None
 
 
 def _open_missing(upstream: Upstream, settings: EdgeSettings) -> None:
@@ -53,6 +59,20 @@ def _open_missing(upstream: Upstream, settings: EdgeSettings) -> None:
         )
     if upstream.indexer_client is None:
         upstream.indexer_client = IndexerClient(open_channel(settings.indexer_target, max_message_bytes=size))
+
+
+def route_label(routes: list[Route]) -> Callable[[Scope], str]:
+    """The metric label of a request: the template of the route it matches
+    (`/v1/results/{result_id}`), or `other` — a bounded set whatever the paths asked."""
+
+    def label(scope: Scope) -> str:
+        for route in routes:
+            match, _ = route.matches(scope)
+            if match is not Match.NONE:
+                return route.path
+        return OTHER_ROUTE
+
+    return label
 
 
 def _starlette(routes: list[Route], lifespan, middleware: list[Middleware]) -> Starlette:  # type: ignore[no-untyped-def]
@@ -74,6 +94,11 @@ def create_apps(
     closes their channels when it shuts down."""
     upstream = Upstream(classifier, indexer)
     health = HealthRoutes(upstream, timeout=settings.readiness_timeout_seconds)
+    owners: RedisChatOwners | MemoryChatOwners = (
+        RedisChatOwners(connect_redis(settings.redis_url), ttl_seconds=settings.chat_owner_ttl_seconds)
+        if settings.redis_url
+        else MemoryChatOwners(ttl_seconds=settings.chat_owner_ttl_seconds)
+    )
     chat = ChatRoutes(
         upstream,
         turn_timeout=settings.request_timeout_seconds,
@@ -88,6 +113,7 @@ def create_apps(
             max_history_chars=settings.max_history_chars,
             max_history_item_chars=settings.max_history_item_chars,
         ),
+        owners=owners,
         # uvicorn waits grace_seconds for requests in flight after SIGTERM; streams too.
         shutdown_grace=settings.grace_seconds,
     )
@@ -123,14 +149,32 @@ def create_apps(
         finally:
             await upstream.close()
             await results.close()
+            await owners.close()
 
-    # Traces, metrics (GET /metrics) and the chat-turn concurrency limit (429 past it).
+    # Outermost first: the canonical-path check before anything else, then the CSRF rules
+    # (headers only), then traces, metrics by route template and the chat turn's admission
+    # (its whole body read under a deadline, then a concurrency slot: 429 past it).
+    telemetry = Telemetry.from_settings("edge", settings)
     observed = Middleware(
         ObservedHttpApp,
-        telemetry=Telemetry.from_settings("edge", settings),
+        telemetry=telemetry,
         limit=ConcurrencyLimit.from_settings(settings),
+        route_of=route_label(public_routes),
+        body=BodyAdmission(settings.max_body_bytes, settings.body_read_timeout_seconds),
     )
-    public = _starlette(public_routes, public_lifespan, [observed, Middleware(CanonicalPathMiddleware)])
+    public = _starlette(
+        public_routes,
+        public_lifespan,
+        [
+            Middleware(CanonicalPathMiddleware),
+            Middleware(
+                CsrfGuard,
+                allowed_origins=settings.allowed_origins,
+                paths=[r.path for r in public_routes if r.methods and "POST" in r.methods],
+            ),
+            observed,
+        ],
+    )
     public.state.identity = identity or IdentityResolver.from_settings(settings)
 
     admin_app: Starlette | None = None
@@ -164,7 +208,7 @@ def create_apps(
             admin_lifespan,
             [Middleware(CanonicalPathMiddleware), Middleware(AdminTokenGuard, token=admin_token)],
         )
-    return EdgeApps(public=public, admin=admin_app)
+    return EdgeApps(public=public, admin=admin_app, telemetry=telemetry)
 
 
 def create_app(

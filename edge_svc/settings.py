@@ -52,7 +52,23 @@ class EdgeSettings(ServiceSettings):
     # Secure cookies need HTTPS (Envoy/ingress terminates TLS in production).
     cookie_secure: bool = False
 
+    # --- cross-site requests (edge_svc/csrf.py): origins besides the edge's own whose
+    # POSTs are accepted, e.g. ["https://www.eesti.ee"]; the chat page is same-origin.
+    allowed_origins: list[str] = Field(default_factory=list)
+
+    # --- metrics: GET /metrics on a listener of its own (never the public one); unset: none.
+    metrics_host: str = "127.0.0.1"
+
+    # --- chat ownership (edge_svc/chat_owners.py): a chat id belongs to the owner that
+    # started it, recorded in Redis for the chat's lifetime. Empty: in process memory
+    # (one edge replica only).
+    redis_url: str = ""
+    chat_owner_ttl_seconds: int = Field(default=24 * 3600, gt=0)
+
     # --- input limits (edge_svc/limits.py)
+    # A chat turn's body must have arrived whole this soon after the request head;
+    # only then does the turn take a concurrency slot.
+    body_read_timeout_seconds: float = Field(default=10.0, gt=0)
     max_body_bytes: int = Field(default=256 * 1024, gt=0)
     max_admin_body_bytes: int = Field(default=1024 * 1024, gt=0)
     max_json_depth: int = Field(default=16, gt=0)

@@ -33,7 +33,7 @@ from indexer_svc.validation import (
     parse_service,
 )
 from indexer_svc.vector_index import IndexPoint, PayloadFilter, VectorIndex
-from services.errors import InvalidArgument, NotFound
+from services.errors import AlreadyExists, InvalidArgument, NotFound
 from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 from services.text import intent_words
 
@@ -159,6 +159,7 @@ class Catalogue:
         self, body: Mapping[str, Any], *, skip_enrichment: bool = False
     ) -> Indexed[Endpoint]:
         endpoint = parse_endpoint(body)
+        await self._check_name_free(endpoint)
         source_hash = self._source_hash(endpoint)
         if not endpoint.enriched_context:
             context = await self._enricher.enrich_endpoint(endpoint, use_llm=not skip_enrichment)
@@ -172,6 +173,21 @@ class Catalogue:
             [*endpoint.examples, *generated],
             extra_payload={"generated_examples": generated} if generated else None,
         )
+
+    async def _check_name_free(self, endpoint: Endpoint) -> None:
+        """Endpoint names are unique per catalogue (the loop and its cache know an endpoint
+        by name): another endpoint under this name is refused with ALREADY_EXISTS (409)."""
+        taken = await self._index.scroll(
+            self._collections.endpoints, limit=2, where=PayloadFilter({"name": endpoint.name})
+        )
+        others = [p for p in taken.points if p.payload.get("endpoint_id") != endpoint.endpoint_id]
+        if others:
+            raise AlreadyExists(
+                f"an endpoint named {endpoint.name!r} is already registered under another id",
+                reason="ENDPOINT_NAME_TAKEN",
+                field="endpoint.name",
+                endpoint_id=str(others[0].payload.get("endpoint_id", "")),
+            )
 
     async def _generated_examples(self, endpoint: Endpoint, source_hash: str) -> list[str]:
         """LLM-written phrasings for the prototype; the stored ones when the endpoint is
@@ -212,6 +228,14 @@ class Catalogue:
         duplicates = {i for i in ids if ids.count(i) > 1}
         if duplicates:
             raise InvalidArgument(f"duplicate endpoint ids: {sorted(duplicates)}", field="catalogue")
+        names = [e.name for e in endpoints]
+        taken = {n for n in names if names.count(n) > 1}
+        if taken:
+            raise AlreadyExists(
+                f"endpoint names must be unique: {sorted(taken)}",
+                reason="ENDPOINT_NAME_TAKEN",
+                field="catalogue",
+            )
         stored = await self._index.get(self._collections.endpoints, ids)
         stored_hashes = {p.id: p.payload.get("source_hash") for p in stored}
         changed = [e for e in endpoints if stored_hashes.get(e.endpoint_id) != self._source_hash(e)]
@@ -354,7 +378,10 @@ class Catalogue:
         query_embedding: Sequence[float] | None = None,
         limit: int = 0,
         service_id: str = "",
+        include_private: bool = True,
     ) -> SearchResult:
+        """The best matches; `include_private` False leaves out `visibility: private`
+        endpoints (the seed's rule: those are for signed-in users only)."""
         with self._telemetry.span(
             "indexer.search", collection=kind, embedded_by_caller=query_embedding is not None
         ) as span:
@@ -379,6 +406,7 @@ class Catalogue:
                 **_vector_cosines(p.payload, p.dense_cosine, raw.query_embedding),
             )
             for p in raw.points
+            if include_private or p.payload.get("visibility", "public") != "private"
         ]
         return SearchResult(
             hits=hits,

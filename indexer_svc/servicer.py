@@ -10,6 +10,7 @@ from indexer_svc.catalogue import Catalogue, Kind, Role, SearchHit, SearchResult
 from indexer_svc.proto_mapping import document_message, endpoint_message, message_to_body, service_message
 from indexer_svc.validation import Endpoint, KnowledgeDocument, Service
 from services.errors import InvalidArgument
+from services.runtime.owner import current_owner
 
 _KINDS: dict[int, Kind] = {
     indexer_pb2.COLLECTION_ENDPOINTS: "endpoint",
@@ -174,6 +175,8 @@ class IndexerServicer(indexer_pb2_grpc.IndexerServiceServicer):
             query_embedding=list(request.query_embedding),
             limit=request.limit,
             service_id=request.service_id,
+            # Private endpoints only for a signed-in owner (verified: services.runtime.trust).
+            include_private=(current_owner.get() or "").startswith("user:"),
         )
         return search_response(result)
 

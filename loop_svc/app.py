@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from zoneinfo import ZoneInfo
 
 from atc.caller.v1 import caller_pb2_grpc
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
@@ -17,7 +18,9 @@ from loop_svc.loop import TurnLimits, TurnLoop
 from loop_svc.servicer import LoopServicer
 from loop_svc.session import SessionStore
 from loop_svc.settings import LoopSettings
-from loop_svc.today import local_today
+from loop_svc.shapes import RuleShapeReader, ShapeReader
+from loop_svc.shapes_llm import ShapeModule
+from loop_svc.today import local_now, local_today
 from loop_svc.turns import TurnRunner
 from services.language import LanguageDetector
 from services.llm import build_lm
@@ -42,8 +45,10 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         asyncio.to_thread(CountryNames), asyncio.to_thread(LanguageDetector)
     )
     today = local_today(settings.time_zone)
-    extractor = RuleExtractor(countries, today=today)
+    extractor = RuleExtractor(countries, today=today, zone=ZoneInfo(settings.time_zone))
+    rule_shapes = RuleShapeReader(today, local_now(settings.time_zone))
     lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir, telemetry=telemetry)
+    shapes: ShapeReader = ShapeModule(lm, rule_shapes, today) if lm is not None else rule_shapes
     model = ParamExtractionModule(lm) if lm is not None else None
     loop = TurnLoop(
         RulesThenModel(extractor, model, today),
@@ -60,7 +65,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         last_call_ttl_seconds=settings.last_call_ttl_seconds,
     )
     detector_of_follow_ups: FollowUpDetector = (
-        FollowUpDetectorModule(lm) if lm is not None else RuleFollowUpDetector(extractor)
+        FollowUpDetectorModule(lm) if lm is not None else RuleFollowUpDetector(extractor, rule_shapes)
     )
     planner = CachePlanner(
         cache,
@@ -68,6 +73,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         detector_of_follow_ups,
         enabled=settings.response_cache_enabled,
         telemetry=telemetry,
+        shapes=shapes,
     )
     servicer = LoopServicer(
         TurnRunner(store, loop, detector),
@@ -75,6 +81,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         downstream_timeout_seconds=settings.downstream_timeout_seconds,
         planner=planner,
         cache=cache if settings.response_cache_enabled else None,
+        shapes=shapes,
     )
 
     async def close() -> None:

@@ -54,6 +54,8 @@ class LastCallContext(BaseModel):
     timestamp: float = Field(default_factory=time.time)
     owner_id: str = ""
     language: str = "en"
+    # The shape the answer had (services.answer_shape.to_dict): "and last weekend?" keeps it.
+    shape: dict[str, Any] = Field(default_factory=dict)
 
 
 class ResponseCache:

@@ -9,11 +9,14 @@ import logging
 from dataclasses import dataclass, field
 
 from loop_svc.cache import LastCallContext, ResponseCache, param_hash
-from loop_svc.follow_up import FollowUp, FollowUpDetector, FollowUpKind, answer_data
+from loop_svc.follow_up import FollowUp, FollowUpDetector, FollowUpKind
 from loop_svc.loop import ParamExtractor
 from loop_svc.schema import EndpointSpec
+from loop_svc.shapes import ShapeReader, for_param_update, for_response_question
 from loop_svc.turns import TurnRequest
-from services.language import Lang
+from services import answer_shape
+from services.answer_shape import PLAIN, AnswerShape
+from services.language import Lang, parse_lang
 from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 
 log = logging.getLogger(__name__)
@@ -27,6 +30,8 @@ class CachedAnswer:
     source: str  # "L1" or "L2"
     # Whether the answer may become the chat's last call (not for a narrowed list).
     remember: bool = True
+    # What the question asks of the response (a follow-up's filters, selection, …).
+    shape: AnswerShape = PLAIN
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,7 @@ class DirectCall:
     endpoint: EndpointSpec
     params: dict[str, str]
     original_query: str
+    shape: AnswerShape = PLAIN
 
 
 @dataclass(frozen=True)
@@ -74,8 +80,10 @@ class CachePlanner:
         *,
         enabled: bool = True,
         telemetry: DomainTelemetry | None = None,
+        shapes: ShapeReader | None = None,
     ) -> None:
         self._telemetry = telemetry or NoTelemetry()
+        self._shapes = shapes
         self._cache = cache
         self._extractor = extractor
         self._detector = detector
@@ -114,7 +122,7 @@ class CachePlanner:
         if not _missing(endpoint, given):
             hit = await self._cache.get_l1(request.chat_id, endpoint.name, given, request.owner_id)
             if hit is not None:
-                return CachedAnswer(endpoint, given, hit, "L1")
+                return CachedAnswer(endpoint, given, hit, "L1", shape=self._shape(message, language))
         contexts = await self._cache.get_l2(request.chat_id, request.owner_id)
         matching = [c for c in contexts if c.api_name == endpoint.name]
         if not matching:
@@ -124,14 +132,34 @@ class CachePlanner:
             return None
         follow = await self.follow_up(request.chat_id, request.owner_id, message, language)
         if follow.kind is FollowUpKind.RESPONSE_QUESTION and follow.context is not None:
-            narrowed = answer_data(follow.context.raw_response, message, language)
-            return CachedAnswer(endpoint, follow.context.collected_params, narrowed, "L2", remember=False)
+            # Answered from the stored response by the caller's answer operations.
+            shape = for_response_question(
+                self._previous_shape(follow.context), self._shape(message, language)
+            )
+            return CachedAnswer(
+                endpoint, follow.context.collected_params, follow.context.raw_response, "L2", False, shape
+            )
         if follow.kind is FollowUpKind.PARAM_UPDATE and follow.context is not None:
-            return await self._param_update(request, endpoint, follow.context, follow.updated_params)
+            shape = for_param_update(self._previous_shape(follow.context), self._shape(message, language))
+            return await self._param_update(request, endpoint, follow.context, follow.updated_params, shape)
         return None
 
+    def _shape(self, message: str, language: Lang) -> AnswerShape:
+        return self._shapes.read(message, language) if self._shapes is not None else PLAIN
+
+    def _previous_shape(self, context: LastCallContext) -> AnswerShape:
+        if context.shape:
+            return answer_shape.from_dict(context.shape)
+        language = parse_lang(context.language) or "en"
+        return self._shape(context.original_query, language) if context.original_query else PLAIN
+
     async def _param_update(
-        self, request: TurnRequest, endpoint: EndpointSpec, last: LastCallContext, updated: dict[str, str]
+        self,
+        request: TurnRequest,
+        endpoint: EndpointSpec,
+        last: LastCallContext,
+        updated: dict[str, str],
+        shape: AnswerShape = PLAIN,
     ) -> Plan:
         merged = {**last.collected_params, **updated}
         if _missing(endpoint, merged):
@@ -139,10 +167,10 @@ class CachePlanner:
         if param_hash(merged) == param_hash(last.collected_params):
             hit = await self._cache.get_l1(request.chat_id, endpoint.name, merged, request.owner_id)
             if hit is not None:
-                return CachedAnswer(endpoint, merged, hit, "L1")
-            return CachedAnswer(endpoint, merged, last.raw_response, "L2")
+                return CachedAnswer(endpoint, merged, hit, "L1", shape=shape)
+            return CachedAnswer(endpoint, merged, last.raw_response, "L2", shape=shape)
         hit = await self._cache.get_l1(request.chat_id, endpoint.name, merged, request.owner_id)
         if hit is not None:
-            return CachedAnswer(endpoint, merged, hit, "L1")
+            return CachedAnswer(endpoint, merged, hit, "L1", shape=shape)
         # "Same for Latvia?" answers the original question with the new values.
-        return DirectCall(endpoint, merged, last.original_query or request.message)
+        return DirectCall(endpoint, merged, last.original_query or request.message, shape)

@@ -26,6 +26,8 @@ from loop_svc.cache_plan import cache_ttl, cacheable
 from loop_svc.schema import EndpointSpec
 from loop_svc.session import Session
 from loop_svc.turns import TurnRunner
+from services import answer_shape
+from services.answer_shape import PLAIN, AnswerShape
 from services.errors import Unavailable
 from services.language import Lang, to_proto
 from services.runtime.relay import BrokenStream, failure_events, relay_events
@@ -42,6 +44,8 @@ class Call:
     # A response the cache already holds: formatted by caller_svc without an HTTP call.
     cached_response: Any = None
     cached: bool = False
+    # What the question asks of the result (caller_svc answers by it).
+    shape: AnswerShape = PLAIN
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,7 @@ class CallRelay:
                     endpoint=convert.endpoint_to_proto(c.endpoint),
                     params=c.params,
                     cached_response_json=_json(c.cached_response) if c.cached else "",
+                    shape=answer_shape.to_proto(c.shape),
                 )
                 for c in calls
             ],
@@ -118,6 +123,9 @@ class CallRelay:
         )
         stream = self._caller.ExecuteCalls(execute, timeout=self._timeout())
         succeeded: list[tuple[Call, str]] = []
+        # After a refused value: the caller's explanation of the refusal is relayed, then
+        # the question for the value again instead of the caller's End.
+        question: list[turn_event_pb2.TurnEvent] | None = None
         # Leaving `events` cancels the call: a client that went away must not leave the
         # APIs being called for nobody.
         try:
@@ -135,11 +143,10 @@ class CallRelay:
                             and 400 <= outcome.http_status < 500
                         ):
                             question = await self._reask(call, outcome.result_id, turn)
-                            if question is not None:
-                                yield event
-                                for asked in question:
-                                    yield asked
-                                return
+                    if question is not None and event.HasField("end"):
+                        for asked in question:
+                            yield asked
+                        return
                     if event.HasField("end"):
                         event.end.llm_calls += turn.llm_calls
                         # Scheduled before End goes out: a reader that stops at End (every
@@ -148,14 +155,27 @@ class CallRelay:
                     yield event
         except BrokenStream as broken:
             log.warning("chat %s: %s", turn.chat_id, broken.message)
+            await self._keep_for_retry(turn)
             for event in failure_events(
                 Unavailable(broken.message, reason="CALLER_UNAVAILABLE"),
-                questions.CALLER_UNAVAILABLE[turn.language],
+                turn.language,
                 workflow=convert.WORKFLOW,
                 llm_calls=turn.llm_calls,
+                where="loop → caller",
             ):
                 yield event
             return
+
+    async def _keep_for_retry(self, turn: Turn) -> None:
+        """The calls could not be made (the caller is away): the chat is told to try again,
+        so its completed session is stored back — sending the answer again resumes it
+        instead of reaching a chat that forgot its question."""
+        if turn.finished is None:
+            return
+        try:
+            await self._runner.reask(turn.finished, [])
+        except Exception as error:  # the store may be away too: the turn still ends politely
+            log.warning("chat %s: session not kept for a retry: %r", turn.chat_id, error)
 
     def _remember_in_background(self, succeeded: list[tuple[Call, str]], turn: Turn) -> None:
         if succeeded and turn.remember and self._cache is not None:
@@ -182,7 +202,8 @@ class CallRelay:
             return None
         session = await self._runner.reask(turn.finished, rejected)
         missing = [p for p in session.params if p.name in rejected]
-        text = questions.REJECTED[turn.language] + " " + questions.clarifying_question(missing, turn.language)
+        # The caller's answer has explained the refusal from the API's own error.
+        text = "\n\n" + questions.clarifying_question(missing, turn.language)
         events = [
             turn_event_pb2.TurnEvent(
                 question=turn_event_pb2.Question(endpoint_names=[call.endpoint.name], missing_params=rejected)
@@ -215,6 +236,7 @@ class CallRelay:
                         original_query=turn.user_query,
                         owner_id=turn.owner_id,
                         language=turn.language,
+                        shape=answer_shape.to_dict(call.shape),
                     )
                 )
             if contexts:

@@ -8,8 +8,10 @@ FollowUpDetectorModule), decided by rules when no LLM is configured:
   "А в Латвии?") → PARAM_UPDATE with the changed values;
 - anything else → NEW_INTENT.
 
-`answer_data` narrows a stored response to the items the question names (a field
-value such as "Bank" or "Christmas", or a month), so the formatter answers from them.
+- a short message that asks something of the rows shown (a filter, a selection, an
+  aggregate: "only the hours under 35", "and the most expensive?", "how many is that
+  altogether") or names a field of them ("what is its co2 and weight") →
+  RESPONSE_QUESTION too; caller_svc answers it from the stored response by its shape.
 """
 
 from __future__ import annotations
@@ -21,11 +23,14 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from loop_svc.cache import LastCallContext
-from loop_svc.extraction.dates import month_of
-from loop_svc.extraction.text import stem, words
+from loop_svc.extraction.text import words
 from loop_svc.loop import ParamExtractor
 from loop_svc.schema import ParamSpec
+from loop_svc.shapes import ShapeReader
+from services.answer_shape import AnswerShape, Comparison, Hours, Months, Order, Weekdays
+from services.field_terms import fold, matches_any, split_words
 from services.language import Lang
+from services.text import STOPWORDS
 
 
 class FollowUpKind(StrEnum):
@@ -58,11 +63,15 @@ _FOLLOW_CUE = re.compile(
     re.I,
 )
 _SHORT_WORDS = 5
+# A question about the rows shown is short ("only the hours under 35 pls", "mitu neist on
+# nädalavahetusel?"); a longer one is a new question even when it has a superlative.
+_ROW_QUESTION_WORDS = 8
 
 
 class RuleFollowUpDetector:
-    def __init__(self, extractor: ParamExtractor) -> None:
+    def __init__(self, extractor: ParamExtractor, shapes: ShapeReader | None = None) -> None:
         self._extractor = extractor
+        self._shapes = shapes
 
     def detect(self, message: str, contexts: Sequence[LastCallContext], language: Lang) -> FollowUp:
         text = message.strip()
@@ -70,65 +79,85 @@ class RuleFollowUpDetector:
             return FollowUp(FollowUpKind.NEW_INTENT)
         if _ABOUT_RESULT.search(text):
             return FollowUp(FollowUpKind.RESPONSE_QUESTION, contexts[0])
-        if not (_FOLLOW_CUE.search(text) or len(words(text)) <= _SHORT_WORDS):
-            return FollowUp(FollowUpKind.NEW_INTENT)
-        for context in contexts:
-            params: list[ParamSpec] = context.endpoint.params
-            found = self._extractor.extract(text, params, language=language, known=context.collected_params)
-            changed = {k: v for k, v in found.items() if context.collected_params.get(k) != v}
-            if changed:
-                return FollowUp(FollowUpKind.PARAM_UPDATE, context, changed)
+        count = len(words(text))
+        cued = bool(_FOLLOW_CUE.search(text))
+        if cued or count <= _SHORT_WORDS:
+            for context in contexts:
+                params: list[ParamSpec] = context.endpoint.params
+                found = self._extractor.extract(
+                    text, params, language=language, known=context.collected_params
+                )
+                changed = {k: v for k, v in found.items() if context.collected_params.get(k) != v}
+                if changed:
+                    return FollowUp(FollowUpKind.PARAM_UPDATE, context, changed)
+        if self._shapes is not None and (cued or count <= _ROW_QUESTION_WORDS):
+            shape = self._shapes.read(text, language)
+            context = contexts[0]
+            if asks_rows(shape, context.raw_response) or names_fields(shape.terms, context):
+                return FollowUp(FollowUpKind.RESPONSE_QUESTION, context)
         return FollowUp(FollowUpKind.NEW_INTENT)
 
 
-_STOP = frozenset(
-    """which what how many when is are was were of those these them the a an one ones in on at to for
-    from and or that list there any holiday holidays day days neist nendest millised milline mis on
-    kas kumb see need из них какие какой которые который это в на и есть ли""".split()
-)
-
-
-def _items(data: Any) -> tuple[list[Any], str | None]:
-    """The list in a response, and the key it sits under (None for a top-level list)."""
-    if isinstance(data, list):
-        return data, None
+def _values(data: Any, depth: int = 0) -> list[Any]:
+    if depth > 4:
+        return []
     if isinstance(data, dict):
-        for key, value in data.items():
-            if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-                return value, key
-    return [], None
+        return [v for value in data.values() for v in _values(value, depth + 1)]
+    if isinstance(data, list):
+        return [v for value in data[:200] for v in _values(value, depth + 1)]
+    return [data]
 
 
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    return []
+def _keys(data: Any, depth: int = 0) -> set[str]:
+    if depth > 4:
+        return set()
+    if isinstance(data, dict):
+        return {k for k in data} | {k for v in data.values() for k in _keys(v, depth + 1)}
+    if isinstance(data, list):
+        return {k for v in data[:20] for k in _keys(v, depth + 1)}
+    return set()
 
 
-def answer_data(data: Any, question: str, language: Lang) -> Any:
-    """The stored response narrowed to the items the question names; unchanged when
-    it names none of them (the formatter then answers from the whole list)."""
-    items, key = _items(data)
-    if not items:
-        return data
-    tokens = [t for t in words(question) if t.lower not in _STOP and len(t.lower) > 2]
-    months = {m for m in (month_of(t.text) for t in tokens) if m is not None}
-    stems = {stem(t.text, language) for t in tokens}
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
+_INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
 
-    def matches(item: Any) -> bool:
-        texts = _strings(item)
-        item_stems = {stem(w.text, lang) for s in texts for w in words(s) for lang in ("en", "et", "ru")}
-        if stems & item_stems:
+
+def asks_rows(shape: AnswerShape, response: Any) -> bool:
+    """Whether the message asks something the last response can answer by itself:
+    a selection or aggregate over numbers or times it has, or a filter by what its
+    rows carry (days for a weekday or month, clock times for hours, numbers for a
+    comparison)."""
+    values = _values(response)
+    numbers = any(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
+    days = any(isinstance(v, str) and _DAY.match(v) for v in values)
+    instants = any(isinstance(v, str) and _INSTANT.match(v) for v in values)
+    for row_filter in shape.filters:
+        condition = row_filter.condition
+        if isinstance(condition, Comparison) and numbers:
             return True
-        return any(re.match(rf"\d{{4}}-{m:02d}-", s) for s in texts for m in months)
+        if isinstance(condition, Hours) and instants:
+            return True
+        if isinstance(condition, Weekdays | Months) and days:
+            return True
+    if shape.selection is not None:
+        order = shape.selection.order
+        if order in (Order.LOWEST, Order.HIGHEST) and numbers:
+            return True
+        if order not in (Order.LOWEST, Order.HIGHEST) and (days or order is Order.FIRST):
+            return True
+    if shape.aggregation is not None:
+        return numbers or days or isinstance(response, list)
+    return False
 
-    kept = [item for item in items if matches(item)]
-    if not kept or len(kept) == len(items):
-        return data
-    if key is None:
-        return kept
-    return {**data, key: kept}
+
+def names_fields(terms: Sequence[str], context: LastCallContext) -> bool:
+    """Whether a word of the message names a field of the last response (its key or
+    the endpoint's label for it in any language): "what is its co2 and weight"."""
+    field_words: set[str] = set()
+    for key in _keys(context.raw_response):
+        field_words.update(split_words(key))
+    for label in context.endpoint.payload.get("response_labels", []) or []:
+        for text in (label.get("labels") or {}).values():
+            field_words.update(split_words(str(text)))
+    field_words = {w for w in field_words if len(w) >= 3 and w not in STOPWORDS}
+    return any(matches_any(fold(t), field_words) for t in terms if len(t) >= 3)

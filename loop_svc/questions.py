@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from loop_svc.schema import Concept, ParamSpec, date_pairs, name_words
 from services.language import Lang
+from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 
 # A question for one thing that is missing, by concept (and date role).
 _SINGLE: dict[str, dict[Lang, str]] = {
@@ -108,23 +109,15 @@ CONTINUATION: dict[Lang, str] = {
     "et": "Vastamiseks on mul veel mõnda andmet vaja. Kas jätkame? (jah/ei)",
     "ru": "Для ответа мне ещё нужны некоторые данные. Продолжим? (да/нет)",
 }
-STORE_UNAVAILABLE: dict[Lang, str] = {
-    "en": "Sorry, I can't reach my conversation memory right now. "
-    "Please send your message again in a moment.",
-    "et": "Vabandust, ma ei pääse praegu vestluse mälule ligi. Palun saada oma sõnum hetke pärast uuesti.",
-    "ru": "Извините, сейчас нет доступа к памяти разговора. "
-    "Пожалуйста, отправьте сообщение ещё раз чуть позже.",
-}
+# Outages say what every hop says (services.runtime.citizen).
+STORE_UNAVAILABLE: dict[Lang, str] = TEMPORARILY_UNAVAILABLE
 REJECTED: dict[Lang, str] = {
     "en": "The service did not accept that value.",
     "et": "Teenus ei võtnud seda väärtust vastu.",
     "ru": "Сервис не принял это значение.",
 }
-CALLER_UNAVAILABLE: dict[Lang, str] = {
-    "en": "Sorry, I couldn't reach the service right now. Please try again later.",
-    "et": "Vabandust, ma ei saanud praegu teenusega ühendust. Palun proovi hiljem uuesti.",
-    "ru": "Извините, сейчас не удалось связаться с сервисом. Пожалуйста, попробуйте позже.",
-}
+# Outages say what every hop says (services.runtime.citizen).
+CALLER_UNAVAILABLE: dict[Lang, str] = TEMPORARILY_UNAVAILABLE
 
 
 def _generic_label(param: ParamSpec, lang: Lang) -> str:

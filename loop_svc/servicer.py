@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 
 import grpc
@@ -13,16 +13,19 @@ import grpc
 from atc.caller.v1 import caller_pb2_grpc
 from atc.common.v1 import turn_event_pb2
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
-from loop_svc import convert, questions
+from loop_svc import convert
 from loop_svc.cache import ResponseCache
 from loop_svc.cache_plan import CachedAnswer, CachePlanner, DirectCall, Seeded
 from loop_svc.execution import Call, CallRelay, Turn
 from loop_svc.follow_up import FollowUpKind
 from loop_svc.loop import Abandoned, NeedsInput
+from loop_svc.schema import EndpointSpec
+from loop_svc.shapes import ShapeReader, part_for, widened
 from loop_svc.store_errors import STORE_UNAVAILABLE
 from loop_svc.turns import TurnRunner, require_chat_id
+from services.answer_shape import PLAIN, AnswerShape
 from services.errors import Unavailable
-from services.language import from_proto
+from services.language import Lang, from_proto
 from services.runtime.channels import downstream_timeout
 from services.runtime.owner import acting_owner
 from services.runtime.relay import failure_events
@@ -43,7 +46,9 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         downstream_timeout_seconds: float,
         planner: CachePlanner | None = None,
         cache: ResponseCache | None = None,
+        shapes: ShapeReader | None = None,
     ) -> None:
+        self._shapes = shapes
         self._runner = runner
         self._caller = caller
         self._downstream_timeout = downstream_timeout_seconds
@@ -77,11 +82,11 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
                 async with self._runner.store_guard.guarded(turn.chat_id):
                     plan = await self._planner.plan(turn, language)
             if isinstance(plan, CachedAnswer | DirectCall):
-                call = Call(plan.endpoint, plan.params)
+                call = Call(plan.endpoint, plan.params, shape=plan.shape)
                 query = turn.message.strip()
                 remember = True
                 if isinstance(plan, CachedAnswer):
-                    call = Call(plan.endpoint, plan.params, plan.response, cached=True)
+                    call = Call(plan.endpoint, plan.params, plan.response, cached=True, shape=plan.shape)
                     remember = plan.remember
                 else:
                     query = plan.original_query
@@ -99,8 +104,9 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             if error.reason != STORE_UNAVAILABLE:
                 raise
             # Redis is down: say so in the chat's language; the next turn works once it is back.
-            text = questions.STORE_UNAVAILABLE[turn.language or "en"]
-            for event in failure_events(error, text, workflow=convert.WORKFLOW):
+            for event in failure_events(
+                error, turn.language or "en", workflow=convert.WORKFLOW, where="loop"
+            ):
                 yield _response(event)
             return
         result = step.result
@@ -111,7 +117,11 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             for event in convert.abandoned_events(result, step.llm_calls, step.original_query):
                 yield _response(event)
         else:
-            calls = [Call(c.endpoint, c.params) for c in result.calls]
+            calls = []
+            for c in result.calls:
+                part = self._part(step.original_query, c.endpoint, result.calls)
+                shape = self._shape_of(part, step.language)
+                calls.append(Call(c.endpoint, widened(c.params, c.endpoint.params, shape), shape=shape))
             relay = Turn(
                 turn.chat_id,
                 turn.owner_id,
@@ -122,6 +132,32 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             )
             async for event in self._relay(context).run(calls, relay):
                 yield _response(event)
+
+    @staticmethod
+    def _part(question: str, endpoint: EndpointSpec, calls: Sequence[object]) -> str:
+        """For a two-part question, the part each endpoint answers (its own shape)."""
+        if len(calls) < 2:
+            return question
+        payload = endpoint.payload
+        text = " ".join(
+            [
+                endpoint.name.replace("_", " "),
+                str(payload.get("description", "")),
+                str(payload.get("enriched_context", "")),
+                *map(str, payload.get("examples", []) or []),
+            ]
+        )
+        return part_for(question, text)
+
+    def _shape_of(self, question: str, language: Lang) -> AnswerShape:
+        """The shape of the question the calls answer; a broken reader never fails a turn."""
+        if self._shapes is None or not question:
+            return PLAIN
+        try:
+            return self._shapes.read(question, language)
+        except Exception:  # the plain answer is still an answer
+            log.exception("reading the shape of %r failed", question[:80])
+            return PLAIN
 
     async def GetSession(
         self, request: loop_pb2.GetSessionRequest, context: grpc.aio.ServicerContext

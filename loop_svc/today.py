@@ -15,3 +15,9 @@ def _utc_now() -> datetime:
 def local_today(time_zone: str, now: Callable[[], datetime] = _utc_now) -> Callable[[], date]:
     zone = ZoneInfo(time_zone)
     return lambda: now().astimezone(zone).date()
+
+
+def local_now(time_zone: str, now: Callable[[], datetime] = _utc_now) -> Callable[[], datetime]:
+    """The citizen's wall time, naive ("right now" is this local hour)."""
+    zone = ZoneInfo(time_zone)
+    return lambda: now().astimezone(zone).replace(tzinfo=None)

@@ -21,7 +21,7 @@ from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from services.errors import Unavailable
 from services.language import Lang, to_proto
-from services.runtime.owner import OWNER_HEADER
+from services.runtime.owner import owner_metadata
 from services.runtime.relay import BrokenStream, relay_events
 from services.runtime.request_context import REQUEST_ID_HEADER
 from services.runtime.status import mesh_error_from_rpc
@@ -73,7 +73,7 @@ def _metadata(request_id: str, owner_id: str = "") -> tuple[tuple[str, str], ...
     checks that the owner in the body is the one the metadata vouches for."""
     pairs: tuple[tuple[str, str], ...] = ((REQUEST_ID_HEADER, request_id),) if request_id else ()
     if owner_id:
-        pairs += ((OWNER_HEADER, owner_id),)
+        pairs += owner_metadata(owner_id)
     return pairs or None
 
 

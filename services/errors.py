@@ -52,6 +52,12 @@ class Unauthenticated(MeshError):
     reason = "UNAUTHENTICATED"
 
 
+class AlreadyExists(MeshError):
+    """A name that must be unique is taken (HTTP 409, gRPC ALREADY_EXISTS)."""
+
+    reason = "ALREADY_EXISTS"
+
+
 class TooLarge(MeshError):
     """A body or message over a size limit (HTTP 413, gRPC RESOURCE_EXHAUSTED)."""
 

@@ -26,6 +26,7 @@ from devtools.launcher.envoy import (
 from devtools.redis_server import free_port, redis_command
 from devtools.supervisor import ChildSpec, grpc_ready, http_ready, redis_ready
 from services.runtime.listen import ensure_port_free
+from services.runtime.trust import MESH_SECRET_ENV
 
 INTERNAL_HOST = "127.0.0.1"
 CATALOGUE_FILE = CATALOGUE_PATH
@@ -93,6 +94,9 @@ class Wiring:
     redis_url: str
     admin_port: int
     admin_token: str
+    # Kept in data_dir/secrets/ (made once): chats and owner assertions survive restarts.
+    chat_token_secret: str = ""
+    mesh_secret: str = ""
 
     def target(self, name: str) -> str:
         host, port = self.listen[name]
@@ -175,6 +179,10 @@ SERVICES: tuple[ServiceSpec, ...] = (
             "admin_host": INTERNAL_HOST,
             "admin_port": str(w.admin_port),
             "admin_token": w.admin_token,
+            # The same key after every restart: open chats keep their tokens.
+            "chat_token_secret": w.chat_token_secret,
+            # Chat ownership (edge_svc/chat_owners.py) lives beside the sessions.
+            "redis_url": w.redis_url,
         },
         http_probe="/readyz",
         address_path="/",
@@ -192,6 +200,8 @@ def _child(spec: ServiceSpec, wiring: Wiring) -> ChildSpec:
         f"{spec.env_prefix}HOST": host,
         f"{spec.env_prefix}PORT": str(port),
         f"{spec.env_prefix}LOG_LEVEL": options.log_level.upper(),
+        # Every hop verifies the owner assertions the edge signs (services.runtime.trust).
+        MESH_SECRET_ENV: wiring.mesh_secret,
         **{f"{spec.env_prefix}{key.upper()}": value for key, value in spec.settings(wiring).items()},
     }
     if spec.grpc_service:
@@ -274,7 +284,16 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
                 address=redis_url,
             )
         )
-    wiring = Wiring(options, data_dir, listen, redis_url, admin_port, secrets.token_urlsafe(24))
+    wiring = Wiring(
+        options,
+        data_dir,
+        listen,
+        redis_url,
+        admin_port,
+        secrets.token_urlsafe(24),
+        chat_token_secret=persistent_secret(data_dir, "chat-token-secret"),
+        mesh_secret=persistent_secret(data_dir, "mesh-secret"),
+    )
     specs += [_child(spec, wiring) for spec in SERVICES]
     envoy, envoy_addresses = _envoy_child(options, wiring, data_dir)
     specs.append(envoy)
@@ -290,6 +309,26 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
         admin_token=wiring.admin_token,
         envoy_admin_url=f"http://{envoy_admin_host}:{envoy_admin_port}",
     )
+
+
+def persistent_secret(data_dir: Path, name: str) -> str:
+    """The secret kept in `data_dir/secrets/<name>` (owner-only), made on first use:
+    `make run` after `make run` signs with the same key."""
+    path = data_dir / "secrets" / name
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        value = path.read_text(encoding="utf-8").strip()
+        if len(value) >= 32:
+            return value
+        # Empty or cut short (a crash while it was written): made anew.
+        path.unlink()
+        return persistent_secret(data_dir, name)
+    value = secrets.token_urlsafe(32)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(value + "\n")
+    return value
 
 
 def redis_url_from_env() -> str | None:

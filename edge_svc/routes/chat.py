@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from atc.common.v1 import turn_event_pb2
+from edge_svc.chat_owners import ChatOwners, MemoryChatOwners
 from edge_svc.identity import ChatBinding, identity_of
 from edge_svc.limits import BodyRejected, JsonLimits
 from edge_svc.models import (
@@ -37,6 +38,7 @@ from edge_svc.routes.common import (
 from edge_svc.sse import TurnSummary, to_sse_frame
 from edge_svc.upstream import Upstream
 from services.errors import MeshError, Unavailable
+from services.language import Lang
 from services.runtime.relay import failure_events
 from services.runtime.request_context import REQUEST_ID_HEADER
 
@@ -54,10 +56,12 @@ class ChatRoutes:
         turn_timeout: float,
         json_limits: JsonLimits,
         turn_limits: TurnLimits,
+        owners: ChatOwners | None = None,
         shutdown_grace: float = 0.0,
     ) -> None:
         """`shutdown_grace`: seconds a stream in flight may go on after SIGTERM (0: cut
         at once). A rolling update then lets each turn end with END."""
+        self._owners: ChatOwners = owners or MemoryChatOwners(ttl_seconds=24 * 3600)
         self._upstream = upstream
         self._turn_timeout = turn_timeout
         self._shutdown_grace = shutdown_grace
@@ -70,17 +74,21 @@ class ChatRoutes:
         """The checked body and the verified owner it acts for, or the 4xx to answer.
         The credential is checked first: a bad one costs no body parsing."""
         identity = identity_of(request)
+        body: OrchestrateRequest | None = None
         try:
             owner = identity.resolve(request)
             body = OrchestrateRequest.model_validate(await json_object(request, self._json_limits))
             self._turn_limits.check(body)
-            return body, identity.bind(owner, body.chat_id)
+            binding = identity.bind(owner, body.chat_id)
+            # The chat id is the owner's from its first turn on, session or not.
+            await self._owners.claim(body.chat_id, binding.owner.owner_id)
+            return body, binding
         except BodyRejected as exc:
             return rejected_body(exc, request_id)
         except ValidationError as exc:
             return json_response(validation_error_body(exc), request_id, 400)
         except MeshError as exc:
-            return mesh_error_response(exc, request_id)
+            return mesh_error_response(exc, request_id, body.language if body is not None else None)
 
     async def stream(self, request: Request) -> Response:
         request_id = request_id_for(request)
@@ -95,12 +103,12 @@ class ChatRoutes:
         except MeshError as exc:
             await events.aclose()
             log.info("turn rejected before streaming: %s request_id=%s", exc.reason, request_id)
-            return mesh_error_response(exc, request_id)
+            return mesh_error_response(exc, request_id, body.language)
         except BaseException:
             await events.aclose()
             raise
         response = EventSourceResponse(
-            _sse_frames(turn.chat_id, first, events, request_id),
+            _sse_frames(turn.chat_id, first, events, request_id, body.language),
             headers={REQUEST_ID_HEADER: request_id},
             ping=_PING_SECONDS,
             sep="\n",
@@ -124,11 +132,13 @@ class ChatRoutes:
                 if summary.ended:
                     break
         except MeshError as exc:
-            return mesh_error_response(exc, request_id)
+            return mesh_error_response(exc, request_id, body.language)
         finally:
             await events.aclose()
         if not summary.ended:
-            return mesh_error_response(Unavailable("the turn stream ended without an end event"), request_id)
+            return mesh_error_response(
+                Unavailable("the turn stream ended without an end event"), request_id, body.language
+            )
         response = OrchestrateResponse(
             chat_id=turn.chat_id,
             request_id=request_id,
@@ -164,6 +174,7 @@ async def _sse_frames(
     first: turn_event_pb2.TurnEvent | None,
     events: AsyncGenerator[turn_event_pb2.TurnEvent, None],
     request_id: str,
+    lang: Lang | None = None,
 ) -> AsyncIterator[ServerSentEvent]:
     """One frame per event, ending with END whatever happens upstream. A client
     disconnect arrives here as CancelledError; closing `events` cancels the call."""
@@ -183,5 +194,5 @@ async def _sse_frames(
         with anyio.CancelScope(shield=True):
             await events.aclose()
     log.warning("turn stream failed: %s request_id=%s", failure.reason, request_id)
-    for failure_event in failure_events(failure):
+    for failure_event in failure_events(failure, lang, where="edge", request_id=request_id):
         yield _sse(chat_id, failure_event)

@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse
 from edge_svc.limits import BodyRejected, JsonLimits, json_body
 from edge_svc.models import error_body
 from services.errors import (
+    AlreadyExists,
     FailedPrecondition,
     InvalidArgument,
     MeshError,
@@ -20,6 +21,8 @@ from services.errors import (
     Unauthenticated,
     Unavailable,
 )
+from services.language import Lang
+from services.runtime.citizen import public_error
 from services.runtime.request_context import REQUEST_ID_HEADER, new_request_id
 
 # An incoming id is reused only when it is safe to echo into logs and headers.
@@ -61,12 +64,22 @@ def http_status_for(error: MeshError) -> int:
         return 413
     if isinstance(error, NotFound):
         return 404
+    if isinstance(error, AlreadyExists):
+        return 409
     if isinstance(error, Unavailable):
         return 504 if error.reason == "DEADLINE_EXCEEDED" else 503
     return 502
 
 
-def mesh_error_response(error: MeshError, request_id: str) -> JSONResponse:
-    field = error.field if isinstance(error, InvalidArgument) and error.field else None
-    body = error_body(error.message, field=field, reason=error.reason)
-    return json_response(body, request_id, http_status_for(error))
+def mesh_error_response(error: MeshError, request_id: str, lang: Lang | None = None) -> JSONResponse:
+    """The answer for a failed request: a refusal of the caller's own request as it is,
+    any outage as the one localized "temporarily unavailable" with the request id
+    (services.runtime.citizen; the detail is logged there). The status still tells a
+    slow hop (504) from one that is down (503)."""
+    public = public_error(error, lang, where="edge", request_id=request_id)
+    field = public.field if isinstance(public, InvalidArgument) and public.field else None
+    body = error_body(public.message, field=field, reason=public.reason)
+    if public is not error:
+        body["error"]["requestId"] = request_id
+    status = http_status_for(error)
+    return json_response(body, request_id, status if public is error else (504 if status == 504 else 503))

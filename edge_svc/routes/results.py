@@ -22,6 +22,7 @@ from edge_svc.models import error_body
 from edge_svc.routes.common import json_response, mesh_error_response, request_id_for
 from services.errors import MeshError
 from services.runtime.channels import open_channel
+from services.runtime.owner import owner_metadata
 from services.runtime.request_context import REQUEST_ID_HEADER
 from services.runtime.status import mesh_error_from_rpc
 
@@ -48,7 +49,8 @@ class CallerResults:
             response = await stub.GetResult(
                 caller_pb2.GetResultRequest(result_id=result_id, owner_id=owner_id),
                 timeout=timeout,
-                metadata=((REQUEST_ID_HEADER, request_id),) if request_id else None,
+                metadata=(((REQUEST_ID_HEADER, request_id),) if request_id else ())
+                + owner_metadata(owner_id),
             )
         except grpc.aio.AioRpcError as exc:
             raise mesh_error_from_rpc(exc) from exc

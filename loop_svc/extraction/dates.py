@@ -17,7 +17,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 
 from loop_svc.extraction.relative import find_spoken
 from loop_svc.extraction.text import outside
@@ -239,7 +239,15 @@ def iso_date(value: date) -> str:
     return value.isoformat()
 
 
-def iso_datetime(value: date, at: time | None, role: Role) -> str:
-    """YYYY-MM-DDTHH:MM:SSZ; a date alone opens at 00:00:00 and closes at 23:59:59."""
-    moment = at if at is not None else (time(23, 59, 59) if role == "end" else time(0, 0, 0))
-    return f"{value.isoformat()}T{moment.strftime('%H:%M:%S')}Z"
+def iso_datetime(value: date, at: time | None, role: Role, zone: tzinfo | None = None) -> str:
+    """YYYY-MM-DDTHH:MM:SSZ. A date alone is a day of the citizen's calendar in `zone`:
+    it opens at its 00:00:00 and closes at its 23:59:59 local time, sent in UTC (a
+    Tallinn day in winter is 22:00Z–21:59:59Z; the DST days have 23 and 25 hours).
+    A time read from an ISO timestamp is already UTC."""
+    if at is not None:
+        return f"{value.isoformat()}T{at.strftime('%H:%M:%S')}Z"
+    wall = time(23, 59, 59) if role == "end" else time(0, 0, 0)
+    if zone is None:
+        return f"{value.isoformat()}T{wall.strftime('%H:%M:%S')}Z"
+    moment = datetime.combine(value, wall, tzinfo=zone).astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
 
 from loop_svc.extraction.addresses import find_address
 from loop_svc.extraction.countries import CountryNames
@@ -98,9 +99,13 @@ def _wants_uppercase(param: ParamSpec) -> bool:
 
 
 class RuleExtractor:
-    def __init__(self, countries: CountryNames, today: Callable[[], date] | None = None) -> None:
+    def __init__(
+        self, countries: CountryNames, today: Callable[[], date] | None = None, zone: ZoneInfo | None = None
+    ) -> None:
         self._countries = countries
         self._today = today or (lambda: datetime.now(UTC).date())
+        # A date-time parameter's day is the citizen's day in this zone (UTC when None).
+        self._zone = zone
 
     def extract(
         self,
@@ -202,8 +207,8 @@ class RuleExtractor:
             # "When is the next public holiday?": an open range from today.
             opens, closes = upcoming_range(self._today())
             return {
-                start.name: _render(start, opens, DateMention(opens, 0, 0), "start"),
-                end.name: _render(end, closes, DateMention(closes, 0, 0), "end"),
+                start.name: _render(start, opens, DateMention(opens, 0, 0), "start", self._zone),
+                end.name: _render(end, closes, DateMention(closes, 0, 0), "end", self._zone),
             }
         elif years:
             starts = [y for y in years if y.connector == "start"]
@@ -218,9 +223,9 @@ class RuleExtractor:
                 first = last = years[0]
         values: dict[str, str] = {}
         if first is not None:
-            values[start.name] = _render(start, first.value, first, "start")
+            values[start.name] = _render(start, first.value, first, "start", self._zone)
         if last is not None:
-            values[end.name] = _render(end, last.last or last.value, last, "end")
+            values[end.name] = _render(end, last.last or last.value, last, "end", self._zone)
         return values
 
     def _single(
@@ -239,7 +244,7 @@ class RuleExtractor:
             if found.dates:
                 # Each unpaired date parameter takes the next date ("arrive 05-01, leave 05-10").
                 mention = found.dates.pop(0)
-                return _render(param, mention.value, mention, param.role or "start")
+                return _render(param, mention.value, mention, param.role or "start", self._zone)
             return None
         if concept is Concept.COUNTRY:
             return self._country(text, replaced, taken)
@@ -325,9 +330,11 @@ class RuleExtractor:
         return code.upper() if _wants_uppercase(param) else code
 
 
-def _render(param: ParamSpec, value: date, mention: DateMention, role: Role) -> str:
+def _render(
+    param: ParamSpec, value: date, mention: DateMention, role: Role, zone: ZoneInfo | None = None
+) -> str:
     if param.concept is Concept.DATETIME:
-        return iso_datetime(value, mention.at, role)
+        return iso_datetime(value, mention.at, role, zone)
     if param.concept is Concept.YEAR:
         return str(value.year)
     return iso_date(value)

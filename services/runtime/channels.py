@@ -8,6 +8,7 @@ import grpc
 
 from services.runtime.interceptors import client_interceptors
 from services.runtime.owner import owner_client_interceptors
+from services.runtime.trust import TlsFiles
 
 # Large catalogues and stored results travel over these channels. Servers
 # (services.runtime.server) accept the same size, so a message either passes every
@@ -73,12 +74,20 @@ def channel_options(max_message_bytes: int = MAX_MESSAGE_BYTES) -> list[tuple[st
 
 
 def open_channel(target: str, *, max_message_bytes: int = MAX_MESSAGE_BYTES) -> grpc.aio.Channel:
-    """An insecure aio channel (the mesh runs behind Envoy / in-cluster) that
-    forwards the current request id and owner."""
+    """An aio channel that forwards the current request id, owner and owner assertion:
+    mTLS when the mesh's certificate files are configured (services.runtime.trust),
+    plaintext otherwise (in-cluster, behind the network policies)."""
+    interceptors = [*client_interceptors(), *owner_client_interceptors()]
+    tls = TlsFiles.from_env()
+    if tls is not None:
+        return grpc.aio.secure_channel(
+            target,
+            tls.channel_credentials(),
+            options=channel_options(max_message_bytes),
+            interceptors=interceptors,
+        )
     return grpc.aio.insecure_channel(
-        target,
-        options=channel_options(max_message_bytes),
-        interceptors=[*client_interceptors(), *owner_client_interceptors()],
+        target, options=channel_options(max_message_bytes), interceptors=interceptors
     )
 
 

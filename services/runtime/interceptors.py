@@ -22,19 +22,20 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from services.errors import MeshError
 from services.runtime.backpressure import ConcurrencyLimit
-from services.runtime.owner import OWNER_HEADER, current_owner
+from services.runtime.owner import OWNER_HEADER, current_owner, current_owner_token
 from services.runtime.request_context import (
     REQUEST_ID_HEADER,
     current_request_id,
     new_request_id,
 )
-from services.runtime.status import downstream_error, rich_status, status_for
+from services.runtime.status import downstream_error, grpc_code_for, rich_status, status_for
 from services.runtime.telemetry import (
     TRACEPARENT_HEADER,
     Telemetry,
     extract_trace_context,
     inject_trace_context,
 )
+from services.runtime.trust import OWNER_TOKEN_HEADER, OwnerTokens, mesh_tokens
 
 log = logging.getLogger("atc.rpc")
 
@@ -166,9 +167,17 @@ class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
     grpc finalise them from another task: "Token … was created in a different Context".)
     """
 
-    def __init__(self, telemetry: Telemetry | None = None, limit: ConcurrencyLimit | None = None) -> None:
+    def __init__(
+        self,
+        telemetry: Telemetry | None = None,
+        limit: ConcurrencyLimit | None = None,
+        *,
+        tokens: OwnerTokens | object | None = None,
+    ) -> None:
         self._telemetry = telemetry
         self._limit = limit or ConcurrencyLimit(0)
+        # The mesh's owner tokens (services.runtime.trust); None: looked up per call.
+        self._tokens = tokens
 
     async def intercept_service(
         self,
@@ -223,9 +232,26 @@ class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
     ) -> Any:
         metadata = _metadata(context)
         token = current_request_id.set(metadata.get(REQUEST_ID_HEADER) or new_request_id())
+        owner = metadata.get(OWNER_HEADER)
+        assertion = metadata.get(OWNER_TOKEN_HEADER)
+        tokens = self._tokens if isinstance(self._tokens, OwnerTokens) else mesh_tokens()
+        refused: MeshError | None = None
+        if tokens is not None:
+            # Only a signed assertion names an owner: a bare or forged x-atc-owner is refused.
+            try:
+                owner = tokens.vouched_owner(owner, assertion)
+            except MeshError as error:
+                refused = error
         # None: the caller sent no owner (services.runtime.owner.acting_owner decides).
-        owner_token = current_owner.set(metadata.get(OWNER_HEADER))
+        owner_token = current_owner.set(owner)
+        assertion_token = current_owner_token.set(assertion if owner is not None else None)
         try:
+            if refused is not None:
+                log.warning(
+                    "owner refused for %s: %s request_id=%s", method, refused.reason, current_request_id.get()
+                )
+                self._log_done(method, grpc_code_for(refused).name, 0.0)
+                await context.abort_with_status(rpc_status.to_status(status_for(refused)))
             if not method.startswith(_ALWAYS_ADMITTED) and not self._limit.try_acquire():
                 self._log_done(method, "RESOURCE_EXHAUSTED", 0.0)
                 if self._telemetry is not None:
@@ -238,6 +264,7 @@ class RpcObservingInterceptor(grpc.aio.ServerInterceptor):
                 if not method.startswith(_ALWAYS_ADMITTED):
                     self._limit.release()
         finally:
+            current_owner_token.reset(assertion_token)
             current_owner.reset(owner_token)
             current_request_id.reset(token)
 

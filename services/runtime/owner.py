@@ -9,8 +9,12 @@ Servicers then call `acting_owner(field_owner)`: when the metadata names an owne
 the owner in the request body must be the same one, so a hop cannot be talked into
 acting for somebody else by a body field.
 
-A call without the metadata (an operator with grpcurl inside the cluster) acts for
-the owner in its body: the network policies keep such callers off the public path.
+The owner header is only believed with the mesh's signed assertion beside it
+(services.runtime.trust: `x-atc-owner-token`, verified by every server's interceptor);
+the edge signs it, every hop forwards it. With trust on, a call without a verified
+owner acts for no one: a body's `owner_id` alone is refused (OWNER_NOT_SIGNED), so a
+forged owner reads or deletes nothing. With trust off (a bare test server) a call
+without the metadata acts for the owner in its body.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from typing import Any
 
 import grpc
 
-from services.errors import InvalidArgument, PermissionDenied
+from services.errors import InvalidArgument, PermissionDenied, Unauthenticated
+from services.runtime.trust import OWNER_TOKEN_HEADER, mesh_tokens, trust_required
 
 OWNER_HEADER = "x-atc-owner"
 
@@ -30,6 +35,20 @@ _VALID_OWNER = re.compile(r"^[\x21-\x7e]{1,256}$")
 
 # None: the caller sent no owner metadata.
 current_owner: contextvars.ContextVar[str | None] = contextvars.ContextVar("atc_owner", default=None)
+# The signed assertion that came with it, forwarded unchanged to the next hop.
+current_owner_token: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "atc_owner_token", default=None
+)
+
+
+def owner_metadata(owner: str) -> tuple[tuple[str, str], ...]:
+    """The metadata with which the edge (which verified the citizen) names `owner`: the
+    owner and, with trust on, the mesh's signed assertion of it."""
+    if not owner:
+        return ()
+    tokens = mesh_tokens()
+    pairs: tuple[tuple[str, str], ...] = ((OWNER_HEADER, owner),)
+    return (*pairs, (OWNER_TOKEN_HEADER, tokens.sign(owner))) if tokens is not None else pairs
 
 
 def is_valid_owner(owner: str) -> bool:
@@ -42,6 +61,11 @@ def acting_owner(field_owner: str, *, field: str = "owner_id") -> str:
     propagated value is not a valid owner id."""
     propagated = current_owner.get()
     if propagated is None:
+        if field_owner and trust_required():
+            raise Unauthenticated(
+                f"{field} needs the mesh's signed owner assertion ({OWNER_TOKEN_HEADER})",
+                reason="OWNER_NOT_SIGNED",
+            )
         return field_owner
     if not is_valid_owner(propagated):
         raise InvalidArgument(f"{OWNER_HEADER} metadata is not a valid owner id", field=OWNER_HEADER)
@@ -58,11 +82,13 @@ def check_resource_owner(resource_owner: str, acting: str, what: str) -> None:
         raise PermissionDenied(f"{what} belongs to another owner", reason="OWNED_BY_ANOTHER")
 
 
-def with_owner(metadata: Any, owner: str | None) -> grpc.aio.Metadata:
-    """`metadata` plus the owner header (unless it already has one)."""
+def with_owner(metadata: Any, owner: str | None, token: str | None = None) -> grpc.aio.Metadata:
+    """`metadata` plus the owner header and its assertion (unless it already names an owner)."""
     pairs = list(metadata or ())
     if owner is not None and not any(key == OWNER_HEADER for key, _ in pairs):
         pairs.append((OWNER_HEADER, owner))
+        if token is not None and not any(key == OWNER_TOKEN_HEADER for key, _ in pairs):
+            pairs.append((OWNER_TOKEN_HEADER, token))
     return grpc.aio.Metadata(*pairs)
 
 
@@ -71,7 +97,7 @@ class _OwnerClientMixin:
         return grpc.aio.ClientCallDetails(
             method=details.method,
             timeout=details.timeout,
-            metadata=with_owner(details.metadata, current_owner.get()),
+            metadata=with_owner(details.metadata, current_owner.get(), current_owner_token.get()),
             credentials=details.credentials,
             wait_for_ready=details.wait_for_ready,
         )

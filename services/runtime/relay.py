@@ -15,6 +15,8 @@ import grpc
 
 from atc.common.v1 import turn_event_pb2
 from services.errors import MeshError
+from services.language import Lang
+from services.runtime.citizen import public_error, try_again_text
 from services.runtime.status import error_event
 from services.tokens import split_tokens
 
@@ -53,6 +55,7 @@ async def relay_events(
             ended = event.HasField("end")
     except grpc.aio.AioRpcError as error:
         if not ended:
+            # The detail is for logs (failure_events logs it with the request id), never a reply.
             raise BrokenStream(f"{source} failed: {error.code().name}: {error.details()}", error) from error
     finally:
         call.cancel()
@@ -62,13 +65,19 @@ async def relay_events(
 
 def failure_events(
     error: MeshError,
-    text: str = "",
+    lang: Lang | None = None,
     *,
     workflow: int = turn_event_pb2.WORKFLOW_UNSPECIFIED,
     llm_calls: int = 0,
+    where: str = "",
+    request_id: str | None = None,
 ) -> list[turn_event_pb2.TurnEvent]:
-    """How a hop ends a turn it cannot finish: `text` for the reader (a localized "please
-    try again") as answer tokens, the error as an in-stream error event, End(FAILED)."""
+    """How a hop ends a turn it cannot finish: the localized "temporarily unavailable,
+    please try again" as answer tokens, the public form of the error as an in-stream
+    error event (services.runtime.citizen: no internal detail; that is logged there with
+    the request id), End(FAILED)."""
+    public = public_error(error, lang, where=where, request_id=request_id)
+    text = try_again_text(lang) if public is not error else ""
     tokens = [
         turn_event_pb2.TurnEvent(
             token=turn_event_pb2.Token(text=piece, kind=turn_event_pb2.TOKEN_KIND_ANSWER)
@@ -78,4 +87,4 @@ def failure_events(
     end = turn_event_pb2.End(
         outcome=turn_event_pb2.TURN_OUTCOME_FAILED, workflow=workflow, llm_calls=llm_calls
     )
-    return [*tokens, error_event(error), turn_event_pb2.TurnEvent(end=end)]
+    return [*tokens, error_event(public), turn_event_pb2.TurnEvent(end=end)]

@@ -28,6 +28,7 @@ from services.runtime.channels import MAX_MESSAGE_BYTES
 from services.runtime.interceptors import RpcObservingInterceptor
 from services.runtime.metrics_server import MetricsServer
 from services.runtime.telemetry import Telemetry
+from services.runtime.trust import TlsFiles
 
 log = logging.getLogger("atc.server")
 
@@ -164,7 +165,13 @@ class GrpcServer:
             self._server,
         )
         try:
-            port = self._server.add_insecure_port(f"{self._host}:{self._requested_port}")
+            address = f"{self._host}:{self._requested_port}"
+            # mTLS when the mesh's certificate files are set (services.runtime.trust).
+            tls = TlsFiles.from_env()
+            if tls is not None:
+                port = self._server.add_secure_port(address, tls.server_credentials())
+            else:
+                port = self._server.add_insecure_port(address)
         except RuntimeError as exc:
             raise PortInUseError(
                 f"cannot listen on {self._host}:{self._requested_port}: the port is taken or not allowed"

@@ -11,6 +11,7 @@ from grpc_status import rpc_status
 
 from atc.common.v1 import turn_event_pb2
 from services.errors import (
+    AlreadyExists,
     FailedPrecondition,
     InvalidArgument,
     MeshError,
@@ -31,6 +32,7 @@ _CODES: list[tuple[type[MeshError], grpc.StatusCode]] = [
     (FailedPrecondition, grpc.StatusCode.FAILED_PRECONDITION),
     (Unauthenticated, grpc.StatusCode.UNAUTHENTICATED),
     (TooLarge, grpc.StatusCode.RESOURCE_EXHAUSTED),
+    (AlreadyExists, grpc.StatusCode.ALREADY_EXISTS),
 ]
 
 
@@ -116,7 +118,8 @@ def downstream_error(error: grpc.aio.AioRpcError) -> MeshError:
     DOWNSTREAM_FAILED."""
     if error.code() in _PASSED_ON:
         return mesh_error_from_rpc(error)
-    return Unavailable(f"a downstream service failed: {error.details()}", reason="DOWNSTREAM_FAILED")
+    # The detail (an address, a status name) is logged by the interceptor, never passed on.
+    return Unavailable("a downstream service failed", reason="DOWNSTREAM_FAILED")
 
 
 async def error_info_from_call(call: grpc.aio.Call) -> error_details_pb2.ErrorInfo | None:

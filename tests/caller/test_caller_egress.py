@@ -35,6 +35,16 @@ REFUSED_URLS = [
     "http://0.0.0.0:8080/",
     "https://user:secret@api.example.ee/",
     "ftp://api.example.ee/file",
+    # IPv6 forms that carry an internal IPv4 address (issue 16): 6to4 of loopback and of
+    # 10/8, Teredo, NAT64 (well-known and local-use prefixes), IPv4-compatible.
+    "http://[2002:7f00:1::]/",
+    "http://[2002:a00:1::1]/",
+    "http://[2002:a9fe:a9fe::]/latest/meta-data/",
+    "http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/",
+    "http://[64:ff9b::127.0.0.1]/",
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "http://[64:ff9b:1::a00:5]/",
+    "http://[::127.0.0.1]/",
 ]
 
 
@@ -42,6 +52,14 @@ REFUSED_URLS = [
 def test_internal_targets_are_refused_before_the_call(url: str) -> None:
     with pytest.raises(EgressRefused):
         EgressGuard().check_url(url)
+
+
+async def test_a_hostname_resolving_to_6to4_of_loopback_is_refused() -> None:
+    async def resolver(host: str, port: int) -> list[str]:
+        return ["2002:7f00:1::"]
+
+    with pytest.raises(EgressRefused):
+        await EgressGuard(resolver=resolver).resolve("rebind.example", 80)
 
 
 def test_public_and_allow_listed_targets_pass() -> None:

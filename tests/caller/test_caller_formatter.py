@@ -65,7 +65,7 @@ def fmt(result: ResultToFormat, lang: str, **kw: Any) -> str:
 async def test_holidays_in_english(demo) -> None:
     text = fmt(demo_result("get_national_holidays", await _holidays(demo), HOLIDAYS_EE), "en")
     lines = text.splitlines()
-    assert lines[0] == "Public holidays — Estonia, 1 Jan – 31 Dec 2026. 12 results:"
+    assert lines[0] == "Public holidays — Estonia, 2026. 12 results:"
     assert lines[1] == "• New Year's Day — 1 Jan 2026"
     assert "• Good Friday — 3 Apr 2026" in lines
     # 12 is within half again the cap of 10: the whole list, no "…and 2 more".
@@ -76,7 +76,7 @@ async def test_holidays_in_english(demo) -> None:
 async def test_holidays_in_estonian_use_estonian_names_and_labels(demo) -> None:
     text = fmt(demo_result("get_national_holidays", await _holidays(demo), HOLIDAYS_EE), "et", max_items=20)
     lines = text.splitlines()
-    assert lines[0] == "Riigipühad — Eesti, 1. jaanuar – 31. detsember 2026. 12 tulemust:"
+    assert lines[0] == "Riigipühad — Eesti, 2026. 12 tulemust:"
     assert lines[1] == "• uusaasta — 1. jaanuar 2026"
     assert "• jaanipäev — 24. juuni 2026" in lines
     assert "New Year" not in text and "Public" not in text
@@ -86,16 +86,19 @@ async def test_corrected_country_is_named_in_russian(demo) -> None:
     params = {"countryIsoCode": "LV", "validFrom": "2026-01-01", "validTo": "2026-03-31"}
     latvia = await _get(demo, "/PublicHolidays", **params)
     text = fmt(demo_result("get_national_holidays", latvia, params), "ru")
-    assert text.splitlines()[0] == "Государственные праздники — Латвия, 1 января – 31 марта 2026. Найдено: 1."
+    assert (
+        text.splitlines()[0]
+        == "Государственные праздники — Латвия, 1 января 2026 – 31 марта 2026. Найдено: 1."
+    )
 
 
 async def test_school_holiday_spans(demo) -> None:
     params = {"countryIsoCode": "EE", "validFrom": "2026-02-01", "validTo": "2026-02-28"}
     school = await _get(demo, "/SchoolHolidays", **params)
-    assert "• Winter holidays — 23 Feb – 1 Mar 2026" in fmt(
+    assert "• Winter holidays — 23 Feb 2026 – 1 Mar 2026" in fmt(
         demo_result("get_school_holidays", school, params), "en"
     )
-    assert "• Talvevaheaeg — 23. veebruar – 1. märts 2026" in fmt(
+    assert "• Talvevaheaeg — 23. veebruar 2026 – 1. märts 2026" in fmt(
         demo_result("get_school_holidays", school, params), "et"
     )
 
@@ -159,12 +162,15 @@ async def test_long_lists_are_summarised_in_the_configured_time_zone(demo) -> No
     assert lines[0] == "Elektri börsihinnad — 1. jaanuar 2026, 02:00 – 2. jaanuar 2026, 01:00:"
     bullets = [line for line in lines if line.startswith("• ")]
     assert len(bullets) == 10
-    assert bullets[0].startswith("• 1. jaanuar 2026, 02:00 — hind ")
-    assert "…ja veel 14." in lines
-    low, high = min(p["price"] for p in prices["data"]["ee"]), max(p["price"] for p in prices["data"]["ee"])
-    assert lines[-1].startswith(
-        f"Hind: {format_number(low, 'et')} €/MWh kuni {format_number(high, 'et')} €/MWh"
-    )
+    # Two local days: each hour with its day, as a local hour slot.
+    assert bullets[0].startswith("• neljapäev, 1. jaanuar 2026 kell 02:00–03:00 — ")
+    assert any(line.startswith("…ja veel 14") for line in lines)
+    series = prices["data"]["ee"]
+    low, high = min(p["price"] for p in series), max(p["price"] for p in series)
+    average = round(sum(p["price"] for p in series) / len(series), 2)
+    assert f"Hind keskmiselt: {format_number(average, 'et')} €/MWh" in lines
+    assert lines[-2].startswith(f"Madalaim: {format_number(low, 'et')} €/MWh (")
+    assert lines[-1].startswith(f"Kõrgeim: {format_number(high, 'et')} €/MWh (")
 
 
 def test_multi_result_sections_and_failures() -> None:

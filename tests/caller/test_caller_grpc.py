@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -16,6 +17,7 @@ from atc.caller.v1 import caller_pb2, caller_pb2_grpc
 from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from caller_svc.app import build_server
+from caller_svc.registry import StaticEndpointRegistry
 from caller_svc.settings import CallerSettings
 from devtools.demo_apis.catalogue import load_catalogue
 from devtools.redis_server import EmbeddedRedis
@@ -34,6 +36,18 @@ class CatalogueIndexer(indexer_pb2_grpc.IndexerServiceServicer):
             for body in load_catalogue(base_url)
         }
 
+    def register(self, **fields: Any) -> catalogue_pb2.Endpoint:
+        """Add an endpoint of the test's own (an id is made up when it has none)."""
+        endpoint = catalogue_pb2.Endpoint(**fields)
+        if not endpoint.endpoint_id:
+            endpoint.endpoint_id = str(uuid.uuid4())
+        self._endpoints[endpoint.endpoint_id] = endpoint
+        return endpoint
+
+    async def ListEndpoints(self, request, context):  # type: ignore[no-untyped-def]
+        # One page: the caller lists the catalogue at start (its cache for indexer outages).
+        return indexer_pb2.ListEndpointsResponse(endpoints=list(self._endpoints.values()))
+
     async def GetEndpoint(self, request, context):  # type: ignore[no-untyped-def]
         endpoint = self._endpoints.get(request.endpoint_id)
         if endpoint is None:
@@ -42,9 +56,14 @@ class CatalogueIndexer(indexer_pb2_grpc.IndexerServiceServicer):
 
 
 @pytest.fixture()
-async def indexer_target(demo_api_url) -> AsyncIterator[str]:
+def catalogue(demo_api_url) -> CatalogueIndexer:
+    return CatalogueIndexer(demo_api_url)
+
+
+@pytest.fixture()
+async def indexer_target(catalogue: CatalogueIndexer) -> AsyncIterator[str]:
     server = grpc.aio.server()
-    indexer_pb2_grpc.add_IndexerServiceServicer_to_server(CatalogueIndexer(demo_api_url), server)
+    indexer_pb2_grpc.add_IndexerServiceServicer_to_server(catalogue, server)
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
     try:
@@ -135,7 +154,7 @@ async def test_execute_calls_streams_progress_outcomes_tokens_end(stub, demo_api
     assert all(e.token.kind == turn_event_pb2.TOKEN_KIND_ANSWER for e in events if e.HasField("token"))
     text = answer(events)
     assert text.startswith("Siin on vastused teie 2 päringule:")
-    assert "1. Riigipühad — Eesti, 1. jaanuar – 31. detsember 2026. 12 tulemust:" in text
+    assert "1. Riigipühad — Eesti, 2026. 12 tulemust:" in text
     assert "• uusaasta — 1. jaanuar 2026" in text
     assert "2. Riigikogu hääletused." in text and "poolt 53, vastu 38" in text
     end = events[-1].end
@@ -186,24 +205,75 @@ async def test_empty_calls_are_invalid(stub) -> None:
     assert info.metadata["field"] == "calls"
 
 
-async def test_endpoint_without_url_or_method_is_invalid(stub, demo_api_url) -> None:
-    no_url = holidays_call(demo_api_url)
-    no_url.endpoint.url = ""
+async def test_endpoint_without_url_or_method_is_invalid(catalogue, stub, demo_api_url) -> None:
+    no_url = caller_pb2.EndpointCall(endpoint=catalogue.register(name="no_url", method="GET"))
     with pytest.raises(grpc.aio.AioRpcError) as invalid:
         await collect(stub, calls=[holidays_call(demo_api_url), no_url])
     assert invalid.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert error_info(rpc_status.from_call(invalid.value)).metadata["field"] == "calls[1].endpoint.url"
 
-    no_method = holidays_call(demo_api_url)
-    no_method.endpoint.method = ""
+    no_method = caller_pb2.EndpointCall(
+        endpoint=catalogue.register(name="no_method", url=f"{demo_api_url}/x")
+    )
     with pytest.raises(grpc.aio.AioRpcError) as invalid:
         await collect(stub, calls=[no_method])
     assert error_info(rpc_status.from_call(invalid.value)).metadata["field"] == "calls[0].endpoint.method"
 
 
-async def test_partial_failure_still_answers(stub, demo_api_url, test_api) -> None:
+async def test_execute_calls_calls_only_registered_endpoints(catalogue, stub, demo_api_url, test_api) -> None:
+    """ExecuteCalls (the path chats use) resolves every call by endpoint_id: the request's
+    URL is never called (a stored session's old port neither), an unknown id is refused,
+    and a private endpoint is only for a signed-in owner."""
+    hijacked = holidays_call(demo_api_url)
+    hijacked.endpoint.url = f"{test_api.url}/echo"
+    before = test_api.hits["/echo"]
+    events = await collect(stub, calls=[hijacked], language=chat_pb2.LANGUAGE_EN)
+    outcome = next(e.call_outcome for e in events if e.HasField("call_outcome"))
+    assert outcome.success and outcome.http_status == 200
+    assert test_api.hits["/echo"] == before
+
+    for call, code, reason in (
+        (
+            caller_pb2.EndpointCall(
+                endpoint=catalogue_pb2.Endpoint(
+                    endpoint_id=str(uuid.uuid4()), name="x", method="GET", url=f"{test_api.url}/echo"
+                )
+            ),
+            grpc.StatusCode.NOT_FOUND,
+            "ENDPOINT_NOT_REGISTERED",
+        ),
+        (
+            caller_pb2.EndpointCall(
+                endpoint=catalogue_pb2.Endpoint(name="x", method="GET", url=f"{test_api.url}/echo")
+            ),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "INVALID_ARGUMENT",
+        ),
+    ):
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await collect(stub, calls=[call])
+        assert refused.value.code() == code
+        assert error_info(rpc_status.from_call(refused.value)).reason == reason
+    assert test_api.hits["/echo"] == before
+
+    private = caller_pb2.EndpointCall(
+        endpoint=catalogue.register(
+            name="my_data", method="GET", url=f"{test_api.url}/echo", visibility="private"
+        )
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as refused:
+        await collect(stub, calls=[private], owner_id="anon:someone")
+    assert refused.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert error_info(rpc_status.from_call(refused.value)).reason == "ENDPOINT_PRIVATE"
+    assert test_api.hits["/echo"] == before
+    events = await collect(stub, calls=[private], owner_id="user:alice")
+    assert next(e.call_outcome for e in events if e.HasField("call_outcome")).success
+    assert test_api.hits["/echo"] == before + 1
+
+
+async def test_partial_failure_still_answers(catalogue, stub, demo_api_url, test_api) -> None:
     broken = caller_pb2.EndpointCall(
-        endpoint=catalogue_pb2.Endpoint(name="get_weather", method="GET", url=f"{test_api.url}/status/503")
+        endpoint=catalogue.register(name="get_weather", method="GET", url=f"{test_api.url}/status/503")
     )
     events = await collect(
         stub, calls=[holidays_call(demo_api_url), broken], language=chat_pb2.LANGUAGE_EN, owner_id="bob"
@@ -212,23 +282,23 @@ async def test_partial_failure_still_answers(stub, demo_api_url, test_api) -> No
     assert [(o.success, o.http_status) for o in outcomes] == [(True, 200), (False, 503)]
     assert outcomes[1].result_id == ""
     text = answer(events)
-    assert "1. Public holidays — Estonia, 1 Jan – 31 Dec 2026. 12 results:" in text
+    assert "1. Public holidays — Estonia, 2026. 12 results:" in text
     assert "2. Weather: The service is currently unavailable. Please try again later." in text
     assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_ANSWERED
 
 
-async def test_all_failed(stub, test_api) -> None:
+async def test_all_failed(catalogue, stub, test_api) -> None:
     broken = caller_pb2.EndpointCall(
-        endpoint=catalogue_pb2.Endpoint(name="get_weather", method="GET", url=f"{test_api.url}/status/500")
+        endpoint=catalogue.register(name="get_weather", method="GET", url=f"{test_api.url}/status/500")
     )
     events = await collect(stub, calls=[broken], language=chat_pb2.LANGUAGE_RU)
     assert answer(events) == "Результат запроса: Сервис сейчас недоступен. Пожалуйста, попробуйте позже."
     assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_FAILED
 
 
-async def test_batch_timeout_reports_a_timeout(stub, demo_api_url, test_api) -> None:
+async def test_batch_timeout_reports_a_timeout(catalogue, stub, demo_api_url, test_api) -> None:
     slow = caller_pb2.EndpointCall(
-        endpoint=catalogue_pb2.Endpoint(name="slow_api", method="GET", url=f"{test_api.url}/slow?seconds=6")
+        endpoint=catalogue.register(name="slow_api", method="GET", url=f"{test_api.url}/slow?seconds=6")
     )
     events = await collect(stub, calls=[slow, holidays_call(demo_api_url)], language=chat_pb2.LANGUAGE_EN)
     outcomes = [e.call_outcome for e in events if e.HasField("call_outcome")]
@@ -240,7 +310,7 @@ async def test_batch_timeout_reports_a_timeout(stub, demo_api_url, test_api) -> 
 
 
 async def test_a_short_incoming_deadline_still_delivers_every_outcome(
-    redis_server: EmbeddedRedis, redis_client: aioredis.Redis, demo_api_url, test_api
+    redis_server: EmbeddedRedis, redis_client: aioredis.Redis, demo_api_url, test_api, catalogue
 ) -> None:
     # The batch setting is generous; the caller's deadline (6 s) is what limits the calls,
     # and the service keeps a share of it (here 40 %, at least 1 s) to report them: the
@@ -254,15 +324,14 @@ async def test_a_short_incoming_deadline_still_delivers_every_outcome(
         reply_margin_min_seconds=1,
         stream_chunk_delay_seconds=0,
     )
-    server = await build_server(settings)
+    slow = caller_pb2.EndpointCall(
+        endpoint=catalogue.register(name="slow_api", method="GET", url=f"{test_api.url}/slow?seconds=10")
+    )
+    registry = StaticEndpointRegistry([slow.endpoint, holidays_call(demo_api_url).endpoint])
+    server = await build_server(settings, registry=registry)
     await server.start()
     try:
         async with grpc.aio.insecure_channel(server.address) as channel:
-            slow = caller_pb2.EndpointCall(
-                endpoint=catalogue_pb2.Endpoint(
-                    name="slow_api", method="GET", url=f"{test_api.url}/slow?seconds=10"
-                )
-            )
             request = caller_pb2.ExecuteCallsRequest(
                 calls=[slow, holidays_call(demo_api_url)], language=chat_pb2.LANGUAGE_EN
             )
@@ -277,9 +346,9 @@ async def test_a_short_incoming_deadline_still_delivers_every_outcome(
     assert events[-1].HasField("end")
 
 
-async def test_cached_response_makes_no_call(stub, closed_port_url) -> None:
+async def test_cached_response_makes_no_call(catalogue, stub, closed_port_url) -> None:
     cached = caller_pb2.EndpointCall(
-        endpoint=catalogue_pb2.Endpoint(
+        endpoint=catalogue.register(
             name="get_parliament_votings",
             method="GET",
             url=f"{closed_port_url}/votings",
@@ -297,10 +366,8 @@ async def test_cached_response_makes_no_call(stub, closed_port_url) -> None:
     assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_CACHED
 
 
-async def test_cached_response_must_be_json(stub) -> None:
-    cached = caller_pb2.EndpointCall(
-        endpoint=catalogue_pb2.Endpoint(name="x"), cached_response_json="{not json"
-    )
+async def test_cached_response_must_be_json(catalogue, stub) -> None:
+    cached = caller_pb2.EndpointCall(endpoint=catalogue.register(name="x"), cached_response_json="{not json")
     with pytest.raises(grpc.aio.AioRpcError) as invalid:
         await collect(stub, calls=[cached])
     assert (
@@ -373,18 +440,31 @@ async def test_call_endpoint_calls_only_registered_endpoints(stub, demo_api_url,
     assert test_api.hits["/echo"] == before
 
 
-async def test_guardrails_block_injected_instructions_and_strip_markup(stub, test_api) -> None:
+async def test_guardrails_block_injected_instructions_and_strip_markup(catalogue, stub, test_api) -> None:
     injected = caller_pb2.EndpointCall(
-        endpoint=catalogue_pb2.Endpoint(name="get_events", method="GET", url=f"{test_api.url}/injection")
+        endpoint=catalogue.register(name="get_events", method="GET", url=f"{test_api.url}/injection")
     )
     events = await collect(stub, calls=[injected], language=chat_pb2.LANGUAGE_ET, owner_id="alice")
     assert (
         answer(events)
         == "Sain teenuselt vastuse, kuid seda ei saa turvaliselt näidata. Palun proovige hiljem uuesti."
     )
+    # The call's summary (what call_outcome events, the result store and an LLM see) is
+    # held to the same rules: no verbatim instruction-like text.
+    summary = next(e.call_outcome.summary for e in events if e.HasField("call_outcome"))
+    assert "Ignore" not in summary and "system prompt" not in summary
+
+    broken = caller_pb2.EndpointCall(
+        endpoint=catalogue.register(name="get_items", method="GET", url=f"{test_api.url}/broken")
+    )
+    events = await collect(stub, calls=[broken], language=chat_pb2.LANGUAGE_EN, owner_id="alice")
+    shown = answer(events) + next(e.call_outcome.summary for e in events if e.HasField("call_outcome"))
+    # Invalid JSON is text: summarised and excerpted, never dumped.
+    assert "db.internal" not in shown and '{"items"' not in shown
+    assert len(answer(events)) < 600
 
     marked = caller_pb2.EndpointCall(
-        endpoint=catalogue_pb2.Endpoint(name="get_office", method="GET", url=f"{test_api.url}/markup")
+        endpoint=catalogue.register(name="get_office", method="GET", url=f"{test_api.url}/markup")
     )
     events = await collect(stub, calls=[marked], language=chat_pb2.LANGUAGE_EN, owner_id="alice")
     text = answer(events)

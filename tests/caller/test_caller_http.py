@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 from caller_svc.circuit_breaker import BreakerState, CircuitBreaker
 from caller_svc.egress import EgressGuard, GuardedTransport
 from caller_svc.endpoint import EndpointSpec, ParamSpec
-from caller_svc.http_caller import ApiCaller, host_of
+from caller_svc.http_caller import ApiCaller, breaker_key
 from caller_svc.messages import FAILURE_MESSAGES, FailureKind
 from caller_svc.params import typed_value
 
@@ -73,6 +73,15 @@ def make_caller(
 
 def endpoint(url: str, method: str = "GET", params: tuple[ParamSpec, ...] = TYPED_PARAMS) -> EndpointSpec:
     return EndpointSpec(name="test_endpoint", method=method, url=url, params=params)
+
+
+# One endpoint whose answer the test chooses: /status/{code} (one breaker key, its URL).
+FAIL = {"code": "500"}
+RECOVER = {"code": "200"}
+
+
+def flappy_endpoint(base_url: str) -> EndpointSpec:
+    return endpoint(f"{base_url}/status/{{code}}", params=(ParamSpec("code", "string", True, ""),))
 
 
 async def test_get_holidays_from_the_demo_api(http, redis_client, demo_api_url) -> None:
@@ -135,7 +144,7 @@ async def test_client_error_keeps_the_body(http, redis_client, demo_api_url, lan
     assert result.failure == FailureKind.CLIENT_ERROR
     assert result.error_message == FAILURE_MESSAGES[FailureKind.CLIENT_ERROR][lang]
     assert "validFrom" in result.data["errors"]
-    assert await breaker.state(host_of(demo_api_url)) == BreakerState.CLOSED
+    assert await breaker.state(breaker_key(spec.url)) == BreakerState.CLOSED
 
 
 async def test_server_error(http, redis_client, test_api) -> None:
@@ -202,30 +211,32 @@ async def test_plain_text_body(http, redis_client, test_api) -> None:
 async def test_breaker_opens_then_half_opens_then_closes(http, redis_client, test_api) -> None:
     clock = FakeClock()
     caller, breaker = make_caller(http, redis_client, threshold=2, cooldown=30, clock=clock)
-    host = host_of(test_api.url)
-    failing = endpoint(f"{test_api.url}/status/500")
+    flappy = flappy_endpoint(test_api.url)
+    key = breaker_key(flappy.url)
     hits_before = test_api.hits["/status/500"]
     for _ in range(2):
-        assert (await caller.call(failing, {}, "en")).failure == FailureKind.SERVICE_UNAVAILABLE
-    assert await breaker.state(host) == BreakerState.OPEN
-    assert await redis_client.hget(f"atc:breaker:{host}", "state") == "OPEN"
+        assert (await caller.call(flappy, FAIL, "en")).failure == FailureKind.SERVICE_UNAVAILABLE
+    assert await breaker.state(key) == BreakerState.OPEN
+    assert await redis_client.hget(f"atc:breaker:{key}", "state") == "OPEN"
+    # Keyed by the endpoint's URL: another endpoint on the same host is not blocked.
+    assert (await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")).success
 
-    blocked = await caller.call(failing, {}, "et")
+    blocked = await caller.call(flappy, FAIL, "et")
     assert (blocked.status_code, blocked.failure) == (0, FailureKind.CIRCUIT_BREAKER_OPEN)
     assert blocked.error_message == FAILURE_MESSAGES[FailureKind.CIRCUIT_BREAKER_OPEN]["et"]
     assert test_api.hits["/status/500"] == hits_before + 2
 
     clock.advance(31)
     # The probe after the cooldown fails: straight back to OPEN.
-    assert (await caller.call(failing, {}, "en")).failure == FailureKind.SERVICE_UNAVAILABLE
+    assert (await caller.call(flappy, FAIL, "en")).failure == FailureKind.SERVICE_UNAVAILABLE
     assert test_api.hits["/status/500"] == hits_before + 3
-    assert (await caller.call(failing, {}, "en")).failure == FailureKind.CIRCUIT_BREAKER_OPEN
+    assert (await caller.call(flappy, FAIL, "en")).failure == FailureKind.CIRCUIT_BREAKER_OPEN
 
     clock.advance(31)
-    probe = await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")
+    probe = await caller.call(flappy, RECOVER, "en")
     assert probe.success
-    assert await breaker.state(host) == BreakerState.CLOSED
-    assert (await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")).success
+    assert await breaker.state(key) == BreakerState.CLOSED
+    assert (await caller.call(flappy, RECOVER, "en")).success
 
 
 async def test_client_errors_never_trip_the_breaker(http, redis_client, test_api) -> None:
@@ -234,23 +245,25 @@ async def test_client_errors_never_trip_the_breaker(http, redis_client, test_api
         result = await caller.call(endpoint(f"{test_api.url}/status/404"), {}, "en")
         assert result.failure == FailureKind.CLIENT_ERROR
         assert result.data == {"error": "status 404", "detail": "as requested"}
-    assert await breaker.state(host_of(test_api.url)) == BreakerState.CLOSED
+    assert await breaker.state(breaker_key(f"{test_api.url}/status/404")) == BreakerState.CLOSED
 
 
 async def test_a_success_resets_the_failure_count(http, redis_client, test_api) -> None:
     caller, breaker = make_caller(http, redis_client, threshold=2)
-    await caller.call(endpoint(f"{test_api.url}/status/502"), {}, "en")
-    await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")
-    await caller.call(endpoint(f"{test_api.url}/status/502"), {}, "en")
-    assert await breaker.state(host_of(test_api.url)) == BreakerState.CLOSED
+    flappy = flappy_endpoint(test_api.url)
+    await caller.call(flappy, {"code": "502"}, "en")
+    await caller.call(flappy, RECOVER, "en")
+    await caller.call(flappy, {"code": "502"}, "en")
+    assert await breaker.state(breaker_key(flappy.url)) == BreakerState.CLOSED
 
 
 async def test_replicas_share_the_breaker(http, redis_client, test_api) -> None:
     first, _ = make_caller(http, redis_client, threshold=2)
     second, _ = make_caller(http, redis_client, threshold=2)
-    await first.call(endpoint(f"{test_api.url}/status/500"), {}, "en")
-    await second.call(endpoint(f"{test_api.url}/status/500"), {}, "en")
-    blocked = await first.call(endpoint(f"{test_api.url}/echo"), {}, "en")
+    flappy = flappy_endpoint(test_api.url)
+    await first.call(flappy, FAIL, "en")
+    await second.call(flappy, FAIL, "en")
+    blocked = await first.call(flappy, RECOVER, "en")
     assert blocked.failure == FailureKind.CIRCUIT_BREAKER_OPEN
 
 
@@ -276,16 +289,15 @@ async def test_breaker_falls_back_to_process_memory(http, test_api, closed_port_
         clock = FakeClock()
         caller, breaker = make_caller(http, dead_redis, threshold=2, cooldown=30, clock=clock)
         with caplog.at_level(logging.WARNING, logger="atc.caller.breaker"):
+            flappy = flappy_endpoint(test_api.url)
             for _ in range(2):
-                assert (
-                    await caller.call(endpoint(f"{test_api.url}/status/500"), {}, "en")
-                ).status_code == 500
-            blocked = await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")
+                assert (await caller.call(flappy, FAIL, "en")).status_code == 500
+            blocked = await caller.call(flappy, RECOVER, "en")
         assert blocked.failure == FailureKind.CIRCUIT_BREAKER_OPEN
         assert "redis_fallback=True" in caplog.text
         clock.advance(31)
-        assert (await caller.call(endpoint(f"{test_api.url}/echo"), {}, "en")).success
-        assert await breaker.state(host_of(test_api.url)) == BreakerState.CLOSED
+        assert (await caller.call(flappy, RECOVER, "en")).success
+        assert await breaker.state(breaker_key(flappy.url)) == BreakerState.CLOSED
     finally:
         await dead_redis.aclose()
 
@@ -313,7 +325,7 @@ async def test_the_seeds_error_table_in_three_languages(http, test_api, closed_p
     refused = await caller.call(endpoint(f"{closed_port_url}/x"), {}, lang)
     assert (refused.failure, refused.status_code, refused.data) == (FailureKind.SERVICE_UNAVAILABLE, 0, "")
     open_caller, _ = make_caller(http, None, threshold=1)
-    await open_caller.call(endpoint(f"{test_api.url}/status/500"), {}, lang)
-    blocked = await open_caller.call(endpoint(f"{test_api.url}/echo"), {}, lang)
+    await open_caller.call(flappy_endpoint(test_api.url), FAIL, lang)
+    blocked = await open_caller.call(flappy_endpoint(test_api.url), RECOVER, lang)
     assert (blocked.failure, blocked.status_code) == (FailureKind.CIRCUIT_BREAKER_OPEN, 0)
     assert blocked.error_message == FAILURE_MESSAGES[FailureKind.CIRCUIT_BREAKER_OPEN][lang]

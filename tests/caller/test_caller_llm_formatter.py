@@ -17,6 +17,7 @@ from atc.common.v1 import catalogue_pb2, chat_pb2
 from caller_svc.app import build_server
 from caller_svc.formatter import DeterministicFormatter, ResultToFormat
 from caller_svc.llm_formatter import LlmAnswers
+from caller_svc.registry import StaticEndpointRegistry
 from caller_svc.result_store import ResultStore
 from caller_svc.settings import CallerSettings
 from caller_svc.summary import summarize
@@ -152,10 +153,9 @@ async def test_execute_calls_with_a_model_streams_the_checked_answer(
         egress_allow=allow_list_setting(demo_api_url),
         stream_chunk_delay_seconds=0,
     )
-    server = await build_server(settings, lm=lm)
-    await server.start()
     call = caller_pb2.EndpointCall(
         endpoint=catalogue_pb2.Endpoint(
+            endpoint_id="a3f7c2d1-84e6-4b19-92f3-d51c7e890ab2",
             name="get_national_holidays",
             method="GET",
             url=f"{demo_api_url}/PublicHolidays",
@@ -166,6 +166,8 @@ async def test_execute_calls_with_a_model_streams_the_checked_answer(
         ),
         params={"countryIsoCode": "EE", "validFrom": "2026-01-01", "validTo": "2026-12-31"},
     )
+    server = await build_server(settings, lm=lm, registry=StaticEndpointRegistry([call.endpoint]))
+    await server.start()
     request = caller_pb2.ExecuteCallsRequest(
         calls=[call],
         user_query="Millised on Eesti riigipühad?",

@@ -200,3 +200,60 @@ async def test_a_classifier_error_is_answered_from_the_knowledge_base(mesh: Mesh
     assert "classifier error" in events[0].progress.detail
     assert "self-service portal" in text(events)
     assert events[-1].end.workflow == turn_event_pb2.WORKFLOW_RAG
+
+
+class SessionsDown(loop_pb2_grpc.LoopServiceServicer):
+    """A loop whose session store does not answer (Redis stopped or hung)."""
+
+    async def GetSession(self, request, context):  # type: ignore[no-untyped-def]
+        await context.abort(grpc.StatusCode.UNAVAILABLE, "the session store is unavailable")
+
+
+async def test_a_failed_session_lookup_is_try_again_never_no_session(detector: LanguageDetector) -> None:
+    """Turn 2 of a chat under way while valkey was stopped got the out-of-domain reply:
+    an unknown session was read as none. Now it is the localized "try again"."""
+    from classifier_svc.adapters import LoopSessionDirectory
+    from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
+
+    loop_server = GrpcServer(
+        [
+            ServiceMount.of(
+                loop_pb2, "LoopService", loop_pb2_grpc.add_LoopServiceServicer_to_server, SessionsDown()
+            )
+        ]
+    )
+    await loop_server.start()
+    try:
+        async with grpc.aio.insecure_channel(loop_server.address) as loop_channel:
+            loop = loop_pb2_grpc.LoopServiceStub(loop_channel)
+            router = Router(
+                matcher(Scripted()),
+                LoopSessionDirectory(loop, 5),
+                detector,
+                POLICY,
+                knowledge=Scripted(KNOWLEDGE),
+            )
+            add = classifier_pb2_grpc.add_ClassifierServiceServicer_to_server
+            server = GrpcServer(
+                [
+                    ServiceMount.of(
+                        classifier_pb2, "ClassifierService", add, ClassifierServicer(router, loop, 30)
+                    )
+                ]
+            )
+            await server.start()
+            try:
+                async with grpc.aio.insecure_channel(server.address) as channel:
+                    mesh = Mesh(classifier_pb2_grpc.ClassifierServiceStub(channel))
+                    events = await mesh.turn("chat-under-way", "Jah, 12. märts sobib mulle hästi")
+            finally:
+                await server.stop(0)
+    finally:
+        await loop_server.stop(0)
+    text = "".join(e.token.text for e in events if e.HasField("token"))
+    assert text == TEMPORARILY_UNAVAILABLE["et"]
+    assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_FAILED
+    assert not any(
+        e.end.outcome == turn_event_pb2.TURN_OUTCOME_OUT_OF_DOMAIN for e in events if e.HasField("end")
+    )
+    assert "session" not in events[-2].error.message and "UNAVAILABLE" not in events[-2].error.message

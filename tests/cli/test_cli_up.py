@@ -123,6 +123,30 @@ def test_a_mesh_pinned_to_a_day_keeps_envoy_on_the_real_clock(
     assert {spec.name: spec for spec in plan.specs}["envoy"].argv[0] != "env"
 
 
+def test_plan_keeps_the_chat_and_mesh_secrets_across_restarts(tmp_path: Path) -> None:
+    """`make run` after `make run`: the same chat-token secret (open chats keep their
+    tokens) and mesh secret (owner assertions), made once in the data dir, owner-only."""
+    catalogue = tmp_path / "catalogue.json"
+    catalogue.write_text("[]")
+    plans = [
+        plan_mesh(MeshOptions(port=free_port(), data_dir=tmp_path / "atc", catalogue_file=catalogue))
+        for _ in range(2)
+    ]
+    edges = [{s.name: s for s in plan.specs}["edge"].env for plan in plans]
+    secret = edges[0]["ATC_EDGE_CHAT_TOKEN_SECRET"]
+    assert len(secret) >= 32 and edges[1]["ATC_EDGE_CHAT_TOKEN_SECRET"] == secret
+    assert edges[0]["ATC_EDGE_REDIS_URL"] == {s.name: s for s in plans[0].specs}["redis"].address
+    services = {"demo_apis", "indexer", "caller", "loop", "classifier", "edge"}
+    meshes = {spec.env["ATC_MESH_SECRET"] for plan in plans for spec in plan.specs if spec.name in services}
+    assert len(meshes) == 1 and meshes != {secret}
+    stored = tmp_path / "atc" / "secrets" / "chat-token-secret"
+    assert stored.read_text().strip() == secret and stored.stat().st_mode & 0o077 == 0
+    # A file cut short is made anew, not trusted.
+    stored.write_text("")
+    third = plan_mesh(MeshOptions(port=free_port(), data_dir=tmp_path / "atc", catalogue_file=catalogue))
+    assert len({s.name: s for s in third.specs}["edge"].env["ATC_EDGE_CHAT_TOKEN_SECRET"]) >= 32
+
+
 def test_plan_uses_an_existing_redis_when_given(tmp_path: Path) -> None:
     catalogue = tmp_path / "catalogue.json"
     catalogue.write_text("[]")

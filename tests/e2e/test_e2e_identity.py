@@ -107,7 +107,9 @@ async def test_two_tabs_opened_at_once_act_as_one_owner(mesh: Mesh) -> None:
     turn is refused as another owner's chat (minting the owner on the first turn gave
     each tab its own while the jar kept only the last)."""
     async with httpx.AsyncClient(base_url=mesh.edge_url, timeout=60) as browser:
-        pages = await asyncio.gather(browser.post("/v1/identity"), browser.post("/v1/identity"))
+        pages = await asyncio.gather(
+            browser.post("/v1/identity", json={}), browser.post("/v1/identity", json={})
+        )
         assert all(p.status_code == 200 for p in pages)
         tab_a, tab_b = str(uuid.uuid4()), str(uuid.uuid4())
         question = "What are the public holidays in Estonia?"

@@ -198,7 +198,9 @@ def edge_app(edge_apps: EdgeApps):  # type: ignore[no-untyped-def]
 @pytest.fixture()
 async def http(edge_app) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
     transport = httpx.ASGITransport(app=edge_app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://edge") as client:
+    # Every POST to the edge is JSON (edge_svc/csrf.py refuses other media types).
+    headers = {"content-type": "application/json"}
+    async with httpx.AsyncClient(transport=transport, base_url="http://edge", headers=headers) as client:
         yield client
 
 

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from atc.common.v1 import chat_pb2
+from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 
 
 def parse_sse(text: str) -> list[tuple[str, dict]]:
@@ -147,23 +148,32 @@ async def test_classifier_invalid_argument_is_400_with_its_field(http: httpx.Asy
 async def test_classifier_unavailable_is_503(http: httpx.AsyncClient, path: str) -> None:
     response = await http.post(path, json=body("down"))
     assert response.status_code == 503
-    assert response.json()["error"]["message"] == "loop_svc is unreachable"
+    error = response.json()["error"]
+    # An outage reads the same whatever hop failed: no service name, address or status.
+    assert error["message"] == TEMPORARILY_UNAVAILABLE["en"] and "loop_svc" not in response.text
+    assert error["reason"] == "TEMPORARILY_UNAVAILABLE" and error["requestId"]
 
 
 async def test_failure_after_stream_start_becomes_error_frame_then_end(http: httpx.AsyncClient) -> None:
     response = await http.post("/v1/orchestrate/stream", json=body("break"))
     assert response.status_code == 200
     frames = parse_sse(response.text)
-    assert [name for name, _ in frames] == ["token", "error", "end"]
-    assert frames[1][1]["content"] == "caller_svc went away"
-    assert frames[2][1]["content"] == "END"
-    assert frames[2][1]["outcome"] == "TURN_OUTCOME_FAILED"
+    names = [name for name, _ in frames]
+    assert names[0] == "token" and names[-2:] == ["error", "end"] and set(names[:-2]) == {"token"}
+    # After what was streamed, the localized "try again" as text, then the error.
+    text = "".join(data["content"] for name, data in frames[1:-2])
+    assert text == TEMPORARILY_UNAVAILABLE["en"]
+    assert frames[-2][1]["content"] == TEMPORARILY_UNAVAILABLE["en"]
+    assert "caller_svc" not in response.text
+    assert frames[-1][1]["content"] == "END"
+    assert frames[-1][1]["outcome"] == "TURN_OUTCOME_FAILED"
 
 
 async def test_json_endpoint_maps_mid_stream_abort_to_503(http: httpx.AsyncClient) -> None:
     response = await http.post("/v1/orchestrate", json=body("break"))
     assert response.status_code == 503
-    assert response.json()["error"]["message"] == "caller_svc went away"
+    assert response.json()["error"]["message"] == TEMPORARILY_UNAVAILABLE["en"]
+    assert "caller_svc" not in response.text
 
 
 async def test_unreachable_classifier_is_503_and_readyz_says_not_ready(mesh) -> None:
@@ -184,7 +194,8 @@ async def test_unreachable_classifier_is_503_and_readyz_says_not_ready(mesh) -> 
         ) as client:
             response = await client.post("/v1/orchestrate/stream", json=body("Estonia"))
             assert response.status_code == 503
-            assert response.json()["error"]["reason"] == "UNAVAILABLE"
+            assert response.json()["error"]["reason"] == "TEMPORARILY_UNAVAILABLE"
+            assert "127.0.0.1" not in response.text
             ready = await client.get("/readyz")
             assert ready.status_code == 503
             assert ready.json() == {"status": "not_ready", "classifier": "UNAVAILABLE"}

@@ -194,7 +194,7 @@ async def test_anonymous_off_requires_a_token(mesh) -> None:
             transport=httpx.ASGITransport(app=app), base_url="http://edge"
         ) as client:
             reply = await client.post("/v1/orchestrate", json=turn())
-            page = await client.post("/v1/identity")
+            page = await client.post("/v1/identity", json={})
     finally:
         await classifier.close()
         await indexer.close()
@@ -213,7 +213,7 @@ async def test_owner_refused_downstream_is_403(http: httpx.AsyncClient, mesh) ->
 
 
 async def test_the_page_identity_is_issued_once_and_kept(http: httpx.AsyncClient, mesh) -> None:
-    first = await http.post("/v1/identity")
+    first = await http.post("/v1/identity", json={})
     assert first.status_code == 200 and first.json() == {"kind": "anonymous", "issued": True}
     token = first.headers[CHAT_TOKEN_HEADER]
     cookie = first.headers["set-cookie"]
@@ -221,7 +221,7 @@ async def test_the_page_identity_is_issued_once_and_kept(http: httpx.AsyncClient
     claims = jwt.decode(token, options={"verify_signature": False})
     assert claims["sub"].startswith("anon:") and claims["chat"] == ""
     # Asked again (another tab, a reload) with the cookie: nothing new.
-    again = await http.post("/v1/identity")
+    again = await http.post("/v1/identity", json={})
     assert again.json() == {"kind": "anonymous", "issued": False}
     assert "set-cookie" not in again.headers
     # The first turn of a chat acts as that owner and gets a token bound to the chat.
@@ -240,16 +240,16 @@ async def test_a_page_identity_that_no_longer_verifies_is_replaced(http: httpx.A
         algorithm="HS256",
     )
     http.cookies.set(CHAT_TOKEN_COOKIE, expired)
-    reply = await http.post("/v1/identity")
+    reply = await http.post("/v1/identity", json={})
     assert reply.status_code == 200 and reply.json()["issued"] is True
     assert owner_of(reply.headers[CHAT_TOKEN_HEADER]) != "anon:old"
     # A bad bearer token is the caller's error, not replaced.
-    bad = await http.post("/v1/identity", headers=bearer(expired))
+    bad = await http.post("/v1/identity", json={}, headers=bearer(expired))
     assert bad.status_code == 401
 
 
 async def test_a_signed_in_user_needs_no_page_identity(http: httpx.AsyncClient, mesh, signing_key) -> None:
-    reply = await http.post("/v1/identity", headers=bearer(user_token(signing_key)))
+    reply = await http.post("/v1/identity", json={}, headers=bearer(user_token(signing_key)))
     assert reply.status_code == 200 and reply.json() == {"kind": "user", "issued": False}
     assert CHAT_TOKEN_HEADER not in reply.headers
 

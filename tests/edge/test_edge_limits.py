@@ -138,7 +138,8 @@ async def test_oversized_grpc_message_is_a_clear_413(mesh) -> None:
             transport=httpx.ASGITransport(app=app), base_url="http://edge"
         ) as client:
             for route in ("/v1/orchestrate", "/v1/orchestrate/stream"):
-                reply = await client.post(route, json={"chatId": "c", "message": "y" * 8000})
+                # A chat of its own per route: each request here starts as a new owner.
+                reply = await client.post(route, json={"chatId": f"c{route}", "message": "y" * 8000})
                 assert reply.status_code == 413, reply.text
                 error = reply.json()["error"]
                 assert error["reason"] == "GRPC_MESSAGE_TOO_LARGE"

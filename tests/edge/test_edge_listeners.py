@@ -86,7 +86,7 @@ async def test_admin_is_only_on_the_admin_listener_with_its_token(edge_process: 
         # With the token the request passes the guard and reaches the (absent) indexer.
         passed = await admin.get("/v1/admin/endpoints", headers={"authorization": token.decode()})
         assert passed.status_code == 503
-        assert passed.json()["error"]["reason"] == "UNAVAILABLE"
+        assert passed.json()["error"]["reason"] == "TEMPORARILY_UNAVAILABLE"
         status, _ = await raw_status(
             edge_process.admin, "GET", b"/v1/%61dmin/endpoints", b"Authorization: " + token + b"\r\n"
         )

@@ -10,6 +10,7 @@ from google.rpc import error_details_pb2
 from atc.common.v1 import turn_event_pb2 as te
 from edge_svc.sse import TurnSummary, event_payload, to_sse_frame
 from services.errors import Unavailable
+from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 from services.runtime.relay import failure_events
 
 
@@ -78,16 +79,20 @@ def test_every_event_kind_maps_to_one_frame(event, kind, content, extra) -> None
 
 
 def test_error_frame_carries_status_message_and_error_info() -> None:
-    error_event, end_event = failure_events(Unavailable("caller_svc is down", service="caller"))
+    *tokens, error_event, end_event = failure_events(
+        Unavailable("caller_svc is down", service="caller"), "et", request_id="r-1"
+    )
+    assert "".join(t.token.text for t in tokens) == TEMPORARILY_UNAVAILABLE["et"]
     frame = to_sse_frame("chat", error_event)
     payload = json.loads(frame.data)
     assert frame.event == "error"
-    assert payload["content"] == "caller_svc is down"
+    # The public form of the outage: the localized text, never the internal detail.
+    assert payload["content"] == TEMPORARILY_UNAVAILABLE["et"]
     assert payload["code"] == 14
     (detail,) = payload["details"]
     assert detail["@type"].endswith(error_details_pb2.ErrorInfo.DESCRIPTOR.full_name)
-    assert detail["reason"] == "UNAVAILABLE"
-    assert detail["metadata"] == {"service": "caller"}
+    assert detail["reason"] == "TEMPORARILY_UNAVAILABLE"
+    assert detail["metadata"] == {"request_id": "r-1"}
     assert to_sse_frame("chat", end_event).event == "end"
 
 

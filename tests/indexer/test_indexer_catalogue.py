@@ -198,3 +198,35 @@ async def test_services_are_indexed_enriched_and_searchable(catalogue: Catalogue
 def test_fixture_catalogue_is_the_indexing_format(catalogue_file: Path) -> None:
     bodies = json.loads(catalogue_file.read_text(encoding="utf-8"))
     assert all("{base_url}" in b["url"] and "endpointId" in b for b in bodies)
+
+
+async def test_endpoint_names_are_unique_per_catalogue(
+    catalogue: Catalogue, catalogue_bodies: list[dict[str, Any]]
+) -> None:
+    """The loop knows an endpoint by name (its cache too): a second endpoint under a taken
+    name is refused with ALREADY_EXISTS (409 at the edge); re-indexing the same id is fine."""
+    from services.errors import AlreadyExists
+
+    first = dict(catalogue_bodies[0])
+    await catalogue.index_endpoint(first, skip_enrichment=True)
+    await catalogue.index_endpoint(first, skip_enrichment=True)
+    twin = {**first, "endpointId": "0b6f1f9e-2222-4c1e-9a53-0c8e2f6b1d42"}
+    with pytest.raises(AlreadyExists) as taken:
+        await catalogue.index_endpoint(twin, skip_enrichment=True)
+    assert taken.value.reason == "ENDPOINT_NAME_TAKEN" and first["name"] in taken.value.message
+    with pytest.raises(AlreadyExists):
+        await catalogue.load_endpoints(
+            [catalogue_bodies[1], {**catalogue_bodies[1], "endpointId": twin["endpointId"]}]
+        )
+
+
+async def test_private_endpoints_are_searched_for_signed_in_owners_only(
+    catalogue: Catalogue, catalogue_bodies: list[dict[str, Any]]
+) -> None:
+    private = {**catalogue_bodies[0], "visibility": "private"}
+    await catalogue.index_endpoint(private, skip_enrichment=True)
+    query = " ".join(str(e) for e in private.get("examples", [private["name"]])[:1]) or private["name"]
+    signed_in = await catalogue.search("endpoint", query=query, limit=5)
+    anonymous = await catalogue.search("endpoint", query=query, limit=5, include_private=False)
+    assert private["endpointId"] in [h.id for h in signed_in.hits]
+    assert private["endpointId"] not in [h.id for h in anonymous.hits]

@@ -19,6 +19,7 @@ from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from devtools.redis_server import EmbeddedRedis, free_port
 from loop_svc.app import build_server
 from loop_svc.settings import LoopSettings
+from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 from services.runtime.server import GrpcServer, ServiceMount
 from services.runtime.status import error_info
 
@@ -372,11 +373,13 @@ async def test_unreachable_caller_fails_the_turn_politely(
         await server.stop(0.5)
     assert _kinds(events)[0] == "progress" and _kinds(events)[-2:] == ["error", "end"]
     apology = "".join(e.token.text for e in events if e.HasField("token"))
-    assert apology.startswith("Vabandust")
+    assert apology == TEMPORARILY_UNAVAILABLE["et"]
     assert events[-2].error.code == grpc.StatusCode.UNAVAILABLE.value[0]
-    assert error_info(events[-2].error).reason == "CALLER_UNAVAILABLE"
+    assert error_info(events[-2].error).reason == "TEMPORARILY_UNAVAILABLE"
+    assert "caller" not in events[-2].error.message.lower()
     assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_FAILED
-    assert await redis_client.exists("session:chat-f") == 0
+    # Kept for a retry: "try again" must find the chat still asking its question.
+    assert await redis_client.exists("session:chat-f") == 1
 
 
 async def test_redis_stopped_mid_conversation_then_back() -> None:
@@ -395,8 +398,8 @@ async def test_redis_stopped_mid_conversation_then_back() -> None:
             assert first[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_NEEDS_INPUT
             workdir_redis.stop()
             down = await _events(stub, _turn("chat-r", "2026", resume=True))
-            assert "".join(e.token.text for e in down if e.HasField("token")).startswith("Sorry")
-            assert error_info(down[-2].error).reason == "SESSION_STORE_UNAVAILABLE"
+            assert "".join(e.token.text for e in down if e.HasField("token")) == TEMPORARILY_UNAVAILABLE["en"]
+            assert error_info(down[-2].error).reason == "TEMPORARILY_UNAVAILABLE"
             assert down[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_FAILED
             workdir_redis = EmbeddedRedis(port=port).start()
             # The embedded server keeps nothing on disk: the chat starts over and works.

@@ -1,7 +1,9 @@
 """The response cache's parts: param hashing, L1/L2 in a real Redis, rule-based
-follow-up detection in three languages and answers narrowed from a stored list."""
+follow-up detection in three languages and the shapes of questions about a stored list."""
 
 from __future__ import annotations
+
+from datetime import date
 
 import pytest
 import redis.asyncio as aioredis
@@ -9,10 +11,12 @@ import redis.asyncio as aioredis
 from loop_svc.cache import LastCallContext, ResponseCache, param_hash
 from loop_svc.cache_plan import CachedAnswer, CachePlanner
 from loop_svc.extraction import RuleExtractor
-from loop_svc.follow_up import FollowUpKind, RuleFollowUpDetector, answer_data
+from loop_svc.follow_up import FollowUpKind, RuleFollowUpDetector
 from loop_svc.schema import EndpointSpec
 from loop_svc.settings import LoopSettings
+from loop_svc.shapes import RuleShapeReader
 from loop_svc.turns import TurnRequest
+from services.answer_shape import Months, Weekdays
 
 YEAR_END = "2027-12-31"
 TOMORROW = "2026-03-11"  # conftest's today is 2026-03-10
@@ -80,17 +84,36 @@ def test_rule_follow_up_detection(
     assert follow.updated_params == updated
 
 
-def test_answer_data_keeps_the_items_the_question_names() -> None:
-    holidays = [
-        {"startDate": "2026-06-23", "name": [{"language": "EN", "text": "Victory Day"}], "type": "Public"},
-        {"startDate": "2026-12-24", "name": [{"language": "EN", "text": "Christmas Eve"}], "type": "Bank"},
-        {"startDate": "2026-12-25", "name": [{"language": "EN", "text": "Christmas Day"}], "type": "Public"},
-    ]
-    assert answer_data(holidays, "Which of those is a bank holiday?", "en") == [holidays[1]]
-    assert answer_data(holidays, "Which of those are in December?", "en") == holidays[1:]
-    assert answer_data({"items": holidays}, "Millised neist on detsembris?", "et") == {"items": holidays[1:]}
-    # Nothing named: the whole list stays for the formatter.
-    assert answer_data(holidays, "Which of those is the longest?", "en") == holidays
+@pytest.mark.parametrize(
+    ("message", "language", "condition"),
+    [
+        ("Which of those are in December?", "en", Months((12,))),
+        ("Millised neist on detsembris?", "et", Months((12,))),
+        ("Какие из них выпадают на понедельник?", "ru", Weekdays((1,))),
+    ],
+)
+async def test_a_response_question_carries_its_shape_to_the_caller(
+    redis_client: aioredis.Redis,
+    extractor: RuleExtractor,
+    holidays: EndpointSpec,
+    message: str,
+    language: str,
+    condition: object,
+) -> None:
+    """The stored response goes to caller_svc whole, with the follow-up's filter: the
+    caller's answer operations narrow it (no list surgery in the loop)."""
+    cache = ResponseCache(redis_client)
+    stored = [{"startDate": "2026-12-24", "name": [{"language": "EN", "text": "Christmas Eve"}]}]
+    context = LastCallContext(
+        api_name=holidays.name, endpoint=holidays, collected_params=HOLIDAYS_2026, raw_response=stored
+    )
+    await cache.set_l2("chat-shape", [context])
+    shapes = RuleShapeReader(lambda: date(2026, 12, 1))
+    planner = CachePlanner(cache, extractor, RuleFollowUpDetector(extractor, shapes), shapes=shapes)
+    plan = await planner.plan(TurnRequest("chat-shape", message, [holidays]), language)  # type: ignore[arg-type]
+    assert isinstance(plan, CachedAnswer)
+    assert plan.response == stored
+    assert [f.condition for f in plan.shape.filters] == [condition]
 
 
 async def test_the_master_switch_turns_every_read_off(

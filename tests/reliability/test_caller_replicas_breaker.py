@@ -26,7 +26,9 @@ from starlette.routing import Route
 from atc.caller.v1 import caller_pb2, caller_pb2_grpc
 from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from caller_svc.app import build_server
+from caller_svc.http_caller import breaker_key
 from caller_svc.messages import FAILURE_MESSAGES, FailureKind
+from caller_svc.registry import StaticEndpointRegistry
 from caller_svc.settings import CallerSettings
 from devtools.launcher.inprocess import serve_asgi
 from devtools.redis_server import EmbeddedRedis
@@ -101,7 +103,9 @@ async def replicas(redis_server: EmbeddedRedis, redis_client: aioredis.Redis) ->
         )
         stubs = []
         for _ in range(2):
-            server = await build_server(settings, clock=clock)
+            # Both replicas call the endpoint as the catalogue registers it.
+            registry = StaticEndpointRegistry([offices_endpoint(api_url)])
+            server = await build_server(settings, clock=clock, registry=registry)
             await server.start()
             stack.push_async_callback(server.stop, 0)
             channel = grpc.aio.insecure_channel(server.address)
@@ -120,15 +124,19 @@ class Turn:
 LANGUAGES = {"en": chat_pb2.LANGUAGE_EN, "et": chat_pb2.LANGUAGE_ET, "ru": chat_pb2.LANGUAGE_RU}
 
 
-async def ask(stub: caller_pb2_grpc.CallerServiceStub, api_url: str, lang: str) -> Turn:
-    """One ExecuteCalls as the loop sends it; the stream must end OK (no server error)."""
-    endpoint = catalogue_pb2.Endpoint(
+def offices_endpoint(api_url: str) -> catalogue_pb2.Endpoint:
+    return catalogue_pb2.Endpoint(
         endpoint_id="7d0c3f52-1b7e-4f55-9a7e-3c1d2b4a5e60",
         name="get_service_offices",
         description="Service offices",
         method="GET",
         url=f"{api_url}/offices",
     )
+
+
+async def ask(stub: caller_pb2_grpc.CallerServiceStub, api_url: str, lang: str) -> Turn:
+    """One ExecuteCalls as the loop sends it; the stream must end OK (no server error)."""
+    endpoint = offices_endpoint(api_url)
     request = caller_pb2.ExecuteCallsRequest(
         calls=[caller_pb2.EndpointCall(endpoint=endpoint)],
         user_query="Where are the service offices?",
@@ -147,7 +155,7 @@ async def ask(stub: caller_pb2_grpc.CallerServiceStub, api_url: str, lang: str) 
 
 
 async def breaker_state(redis_client: aioredis.Redis, api_url: str) -> str | None:
-    return await redis_client.hget(f"atc:breaker:{urlsplit(api_url).netloc}", "state")
+    return await redis_client.hget(f"atc:breaker:{breaker_key(offices_endpoint(api_url).url)}", "state")
 
 
 async def test_replicas_share_the_breaker_while_the_api_flaps(

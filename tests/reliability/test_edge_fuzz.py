@@ -1,11 +1,15 @@
 """Fuzz of the edge's chat routes: 10,000 generated request bodies (valid, almost valid,
 wrong types, broken JSON, broken UTF-8) never get a 5xx, every rejection is a 4xx with a
-message, and only accepted turns reach the classifier (a recording stand-in over real gRPC)."""
+message, and only accepted turns reach the classifier (a recording stand-in over real gRPC).
+Large adversarial bodies (up to the size limit of quotes, backslashes and brackets: what
+made a backtracking depth check quadratic) each cost the edge less than a CPU-time budget,
+measured in this process (the app runs in it), not by a wall clock."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 import grpc
@@ -119,8 +123,11 @@ def test_generated_requests_never_get_a_5xx_and_rejections_reach_nobody() -> Non
                 if response.status_code == 200:
                     accepted += 1
                 else:
-                    assert response.status_code in (400, 413, 415, 422), (body, response.status_code)
+                    assert response.status_code in (400, 403, 413, 415, 422), (body, response.status_code)
                     assert response.json()["error"]["message"], body
+                    if response.status_code == 403:
+                        # Generated chat ids repeat: each request is a new anonymous owner.
+                        assert response.json()["error"]["reason"] == "OWNED_BY_ANOTHER"
             assert classifier.turns - before == accepted, "a rejected request reached the classifier"
 
         try:
@@ -131,3 +138,71 @@ def test_generated_requests_never_get_a_5xx_and_rejections_reach_nobody() -> Non
             runner.run(server.stop(0))
     assert sent[0] >= 10_000
     assert 0 < classifier.turns < sent[0], "the generator must make both valid and invalid requests"
+
+
+LIMIT = EdgeSettings().max_body_bytes
+# Seconds of this process's CPU per request: a linear pass over 256 KiB takes a few
+# milliseconds; the quadratic regex took 30 s for 128 KiB.
+CPU_BUDGET_SECONDS = 0.5
+
+
+def _fill(prefix: bytes, unit: bytes, suffix: bytes = b"") -> bytes:
+    room = LIMIT - len(prefix) - len(suffix)
+    return prefix + unit * (room // len(unit)) + suffix
+
+
+ADVERSARIAL = {
+    # An unterminated string of escaped quotes (the reported one).
+    "escaped-quotes": _fill(b'{"chatId": "c", "message": "', b'\\"'),
+    "bare-quote-then-escapes": _fill(b'"', b'\\"'),
+    "backslash-runs": _fill(b'{"message": "', b"\\\\\\"),
+    "quotes-only": _fill(b"", b'"'),
+    "alternating": _fill(b'{"a": "', b'\\"\\\\"'),
+    "brackets-in-strings": _fill(b'{"chatId": "c", "message": "', b'[{\\"', b'"}'),
+    "deep-then-quotes": _fill(b"[" * 5000, b'\\"'),
+    "valid-long-message": _fill(b'{"chatId": "c", "message": "', b'a\\"', b'"}'),
+}
+
+
+def test_large_adversarial_bodies_cost_bounded_cpu() -> None:
+    classifier = RecordingClassifier()
+
+    async def run() -> dict[str, tuple[int, float]]:
+        mount = ServiceMount.of(
+            classifier_pb2,
+            "ClassifierService",
+            classifier_pb2_grpc.add_ClassifierServiceServicer_to_server,
+            classifier,
+        )
+        server = GrpcServer([mount], grace_seconds=0)
+        await server.start()
+        channel = open_channel(server.address)
+        app = create_app(
+            EdgeSettings(port=0), classifier=ClassifierClient(channel), indexer=IndexerClient(channel)
+        )
+        costs: dict[str, tuple[int, float]] = {}
+        try:
+            async with httpx.AsyncClient(
+                transport=httpx.ASGITransport(app=app), base_url="http://edge"
+            ) as client:
+                for name, body in ADVERSARIAL.items():
+                    assert len(body) <= LIMIT
+                    started = time.process_time()
+                    reply = await client.post(
+                        "/v1/orchestrate", content=body, headers={"content-type": "application/json"}
+                    )
+                    costs[name] = (reply.status_code, time.process_time() - started)
+                # The edge still answers at once after all of them.
+                started = time.process_time()
+                assert (await client.get("/healthz")).status_code == 200
+                assert time.process_time() - started < CPU_BUDGET_SECONDS
+        finally:
+            await channel.close(None)
+            await server.stop(0)
+        return costs
+
+    costs = asyncio.run(run())
+    for name, (status, cpu) in costs.items():
+        assert status < 500, (name, status)
+        assert cpu < CPU_BUDGET_SECONDS, f"{name}: {cpu:.3f} s of CPU for one request"
+    assert costs["escaped-quotes"][0] == 400 and costs["valid-long-message"][0] in (200, 400)

@@ -113,7 +113,12 @@ async def test_indexer_killed_during_search_and_restarted(
 
         caller = await start(
             await build_caller(
-                CallerSettings(port=0, redis_url=redis_server.url, egress_allow=urlsplit(demo_url).netloc)
+                CallerSettings(
+                    port=0,
+                    redis_url=redis_server.url,
+                    egress_allow=urlsplit(demo_url).netloc,
+                    indexer_target=address,
+                )
             )
         )
         loop = await start(

@@ -38,14 +38,6 @@ async def test_a_second_loop_replica_carries_the_chat_on(tmp_path: Path) -> None
                 stack.push_async_callback(server.stop, 0)
                 return server
 
-            # The demo APIs are on loopback: allow-listed exactly, as `atc up` does.
-            caller_settings = CallerSettings(
-                port=0, redis_url=redis.url, egress_allow=urlsplit(demo_url).netloc
-            )
-            caller = await start(await build_caller(caller_settings))
-            loop_settings = LoopSettings(port=0, redis_url=redis.url, caller_target=caller.address)
-            first_loop = await start(await build_loop(loop_settings))
-            second_loop = await start(await build_loop(loop_settings))
             indexer = await start(
                 await build_indexer(
                     IndexerSettings(
@@ -56,6 +48,18 @@ async def test_a_second_loop_replica_carries_the_chat_on(tmp_path: Path) -> None
                     )
                 )
             )
+            # The demo APIs are on loopback: allow-listed exactly, as `atc up` does; calls are
+            # checked against the indexer's catalogue.
+            caller_settings = CallerSettings(
+                port=0,
+                redis_url=redis.url,
+                egress_allow=urlsplit(demo_url).netloc,
+                indexer_target=indexer.address,
+            )
+            caller = await start(await build_caller(caller_settings))
+            loop_settings = LoopSettings(port=0, redis_url=redis.url, caller_target=caller.address)
+            first_loop = await start(await build_loop(loop_settings))
+            second_loop = await start(await build_loop(loop_settings))
             # Both replicas behind one target, as a Kubernetes Service's endpoints would be.
             loop_target = f"ipv4:{first_loop.address},{second_loop.address}"
             classifier = await start(

@@ -27,7 +27,7 @@ from atc.common.v1 import chat_pb2 as atc_dot_common_dot_v1_dot_chat__pb2
 from atc.common.v1 import turn_event_pb2 as atc_dot_common_dot_v1_dot_turn__event__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1a\x61tc/caller/v1/caller.proto\x12\ratc.caller.v1\x1a\x1d\x61tc/common/v1/catalogue.proto\x1a\x18\x61tc/common/v1/chat.proto\x1a\x1e\x61tc/common/v1/turn_event.proto\"\xbf\x01\n\x0c\x45ndpointCall\x12)\n\x08\x65ndpoint\x18\x01 \x01(\x0b\x32\x17.atc.common.v1.Endpoint\x12\x37\n\x06params\x18\x02 \x03(\x0b\x32\'.atc.caller.v1.EndpointCall.ParamsEntry\x12\x1c\n\x14\x63\x61\x63hed_response_json\x18\x03 \x01(\t\x1a-\n\x0bParamsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x8e\x01\n\x13\x43\x61llEndpointRequest\x12)\n\x04\x63\x61ll\x18\x01 \x01(\x0b\x32\x1b.atc.caller.v1.EndpointCall\x12)\n\x08language\x18\x02 \x01(\x0e\x32\x17.atc.common.v1.Language\x12\x10\n\x08owner_id\x18\x03 \x01(\t\x12\x0f\n\x07\x63hat_id\x18\x04 \x01(\t\"q\n\x14\x43\x61llEndpointResponse\x12+\n\x07outcome\x18\x01 \x01(\x0b\x32\x1a.atc.common.v1.CallOutcome\x12\x15\n\rresponse_json\x18\x02 \x01(\t\x12\x15\n\rerror_message\x18\x03 \x01(\t\"\xa3\x01\n\x13\x45xecuteCallsRequest\x12*\n\x05\x63\x61lls\x18\x01 \x03(\x0b\x32\x1b.atc.caller.v1.EndpointCall\x12\x12\n\nuser_query\x18\x02 \x01(\t\x12)\n\x08language\x18\x03 \x01(\x0e\x32\x17.atc.common.v1.Language\x12\x10\n\x08owner_id\x18\x04 \x01(\t\x12\x0f\n\x07\x63hat_id\x18\x05 \x01(\t\"?\n\x14\x45xecuteCallsResponse\x12\'\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x18.atc.common.v1.TurnEvent\"7\n\x10GetResultRequest\x12\x11\n\tresult_id\x18\x01 \x01(\t\x12\x10\n\x08owner_id\x18\x02 \x01(\t\"\xae\x01\n\x0cStoredResult\x12\x11\n\tresult_id\x18\x01 \x01(\t\x12\x15\n\rendpoint_name\x18\x02 \x01(\t\x12\x10\n\x08question\x18\x03 \x01(\t\x12\x0f\n\x07summary\x18\x04 \x01(\t\x12\x15\n\rresponse_json\x18\x05 \x01(\t\x12\x14\n\x0cgenerated_at\x18\x06 \x01(\t\x12\x10\n\x08owner_id\x18\x07 \x01(\t\x12\x12\n\nquery_json\x18\x08 \x01(\t\"@\n\x11GetResultResponse\x12+\n\x06result\x18\x01 \x01(\x0b\x32\x1b.atc.caller.v1.StoredResult2\x93\x02\n\rCallerService\x12W\n\x0c\x43\x61llEndpoint\x12\".atc.caller.v1.CallEndpointRequest\x1a#.atc.caller.v1.CallEndpointResponse\x12Y\n\x0c\x45xecuteCalls\x12\".atc.caller.v1.ExecuteCallsRequest\x1a#.atc.caller.v1.ExecuteCallsResponse0\x01\x12N\n\tGetResult\x12\x1f.atc.caller.v1.GetResultRequest\x1a .atc.caller.v1.GetResultResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1a\x61tc/caller/v1/caller.proto\x12\ratc.caller.v1\x1a\x1d\x61tc/common/v1/catalogue.proto\x1a\x18\x61tc/common/v1/chat.proto\x1a\x1e\x61tc/common/v1/turn_event.proto\"\xea\x01\n\x0c\x45ndpointCall\x12)\n\x08\x65ndpoint\x18\x01 \x01(\x0b\x32\x17.atc.common.v1.Endpoint\x12\x37\n\x06params\x18\x02 \x03(\x0b\x32\'.atc.caller.v1.EndpointCall.ParamsEntry\x12\x1c\n\x14\x63\x61\x63hed_response_json\x18\x03 \x01(\t\x12)\n\x05shape\x18\x04 \x01(\x0b\x32\x1a.atc.caller.v1.AnswerShape\x1a-\n\x0bParamsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xe0\x01\n\x0b\x41nswerShape\x12\'\n\x04kind\x18\x01 \x01(\x0e\x32\x19.atc.caller.v1.AnswerKind\x12)\n\x07\x66ilters\x18\x02 \x03(\x0b\x32\x18.atc.caller.v1.RowFilter\x12+\n\tselection\x18\x03 \x01(\x0b\x32\x18.atc.caller.v1.Selection\x12/\n\x0b\x61ggregation\x18\x04 \x01(\x0b\x32\x1a.atc.caller.v1.Aggregation\x12\r\n\x05terms\x18\x05 \x03(\t\x12\x10\n\x08question\x18\x06 \x01(\t\"\xb5\x02\n\tRowFilter\x12+\n\x08weekdays\x18\x01 \x01(\x0b\x32\x17.atc.caller.v1.WeekdaysH\x00\x12\'\n\x06months\x18\x02 \x01(\x0b\x32\x15.atc.caller.v1.MonthsH\x00\x12)\n\x05\x64\x61tes\x18\x03 \x01(\x0b\x32\x18.atc.caller.v1.DateRangeH\x00\x12)\n\x05hours\x18\x04 \x01(\x0b\x32\x18.atc.caller.v1.HourRangeH\x00\x12\x35\n\ncomparison\x18\x05 \x01(\x0b\x32\x1f.atc.caller.v1.NumberComparisonH\x00\x12(\n\x04text\x18\x06 \x01(\x0b\x32\x18.atc.caller.v1.TextMatchH\x00\x12\x0e\n\x06negate\x18\x07 \x01(\x08\x42\x0b\n\tcondition\"\x18\n\x08Weekdays\x12\x0c\n\x04\x64\x61ys\x18\x01 \x03(\x05\"\x18\n\x06Months\x12\x0e\n\x06months\x18\x01 \x03(\x05\"\'\n\tDateRange\x12\r\n\x05start\x18\x01 \x01(\t\x12\x0b\n\x03\x65nd\x18\x02 \x01(\t\"/\n\tHourRange\x12\x11\n\tfrom_hour\x18\x01 \x01(\x05\x12\x0f\n\x07to_hour\x18\x02 \x01(\x05\"W\n\x10NumberComparison\x12%\n\x02op\x18\x01 \x01(\x0e\x32\x19.atc.caller.v1.Comparison\x12\r\n\x05value\x18\x02 \x01(\x01\x12\r\n\x05terms\x18\x03 \x03(\t\"\x1a\n\tTextMatch\x12\r\n\x05words\x18\x01 \x03(\t\"e\n\tSelection\x12,\n\x05order\x18\x01 \x01(\x0e\x32\x1d.atc.caller.v1.SelectionOrder\x12\r\n\x05\x63ount\x18\x02 \x01(\x05\x12\r\n\x05terms\x18\x03 \x03(\t\x12\x0c\n\x04skip\x18\x04 \x01(\x05\"P\n\x0b\x41ggregation\x12\x32\n\x08\x66unction\x18\x01 \x01(\x0e\x32 .atc.caller.v1.AggregateFunction\x12\r\n\x05terms\x18\x02 \x03(\t\"\x8e\x01\n\x13\x43\x61llEndpointRequest\x12)\n\x04\x63\x61ll\x18\x01 \x01(\x0b\x32\x1b.atc.caller.v1.EndpointCall\x12)\n\x08language\x18\x02 \x01(\x0e\x32\x17.atc.common.v1.Language\x12\x10\n\x08owner_id\x18\x03 \x01(\t\x12\x0f\n\x07\x63hat_id\x18\x04 \x01(\t\"q\n\x14\x43\x61llEndpointResponse\x12+\n\x07outcome\x18\x01 \x01(\x0b\x32\x1a.atc.common.v1.CallOutcome\x12\x15\n\rresponse_json\x18\x02 \x01(\t\x12\x15\n\rerror_message\x18\x03 \x01(\t\"\xa3\x01\n\x13\x45xecuteCallsRequest\x12*\n\x05\x63\x61lls\x18\x01 \x03(\x0b\x32\x1b.atc.caller.v1.EndpointCall\x12\x12\n\nuser_query\x18\x02 \x01(\t\x12)\n\x08language\x18\x03 \x01(\x0e\x32\x17.atc.common.v1.Language\x12\x10\n\x08owner_id\x18\x04 \x01(\t\x12\x0f\n\x07\x63hat_id\x18\x05 \x01(\t\"?\n\x14\x45xecuteCallsResponse\x12\'\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x18.atc.common.v1.TurnEvent\"7\n\x10GetResultRequest\x12\x11\n\tresult_id\x18\x01 \x01(\t\x12\x10\n\x08owner_id\x18\x02 \x01(\t\"\xae\x01\n\x0cStoredResult\x12\x11\n\tresult_id\x18\x01 \x01(\t\x12\x15\n\rendpoint_name\x18\x02 \x01(\t\x12\x10\n\x08question\x18\x03 \x01(\t\x12\x0f\n\x07summary\x18\x04 \x01(\t\x12\x15\n\rresponse_json\x18\x05 \x01(\t\x12\x14\n\x0cgenerated_at\x18\x06 \x01(\t\x12\x10\n\x08owner_id\x18\x07 \x01(\t\x12\x12\n\nquery_json\x18\x08 \x01(\t\"@\n\x11GetResultResponse\x12+\n\x06result\x18\x01 \x01(\x0b\x32\x1b.atc.caller.v1.StoredResult*\xd5\x01\n\nAnswerKind\x12\x1b\n\x17\x41NSWER_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10\x41NSWER_KIND_LIST\x10\x01\x12\x16\n\x12\x41NSWER_KIND_YES_NO\x10\x02\x12\x15\n\x11\x41NSWER_KIND_COUNT\x10\x03\x12\x17\n\x13\x41NSWER_KIND_EXTREME\x10\x04\x12\x19\n\x15\x41NSWER_KIND_AGGREGATE\x10\x05\x12\x16\n\x12\x41NSWER_KIND_FIELDS\x10\x06\x12\x19\n\x15\x41NSWER_KIND_FULL_LIST\x10\x07*\xaa\x01\n\nComparison\x12\x1a\n\x16\x43OMPARISON_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x43OMPARISON_LESS\x10\x01\x12\x1c\n\x18\x43OMPARISON_LESS_OR_EQUAL\x10\x02\x12\x16\n\x12\x43OMPARISON_GREATER\x10\x03\x12\x1f\n\x1b\x43OMPARISON_GREATER_OR_EQUAL\x10\x04\x12\x14\n\x10\x43OMPARISON_EQUAL\x10\x05*\x94\x02\n\x0eSelectionOrder\x12\x1f\n\x1bSELECTION_ORDER_UNSPECIFIED\x10\x00\x12\x19\n\x15SELECTION_ORDER_FIRST\x10\x01\x12\x1a\n\x16SELECTION_ORDER_LATEST\x10\x02\x12\x18\n\x14SELECTION_ORDER_NEXT\x10\x03\x12\x1a\n\x16SELECTION_ORDER_LOWEST\x10\x04\x12\x1b\n\x17SELECTION_ORDER_HIGHEST\x10\x05\x12\x1b\n\x17SELECTION_ORDER_LONGEST\x10\x06\x12\x1c\n\x18SELECTION_ORDER_SHORTEST\x10\x07\x12\x1c\n\x18SELECTION_ORDER_EARLIEST\x10\x08*\xd0\x01\n\x11\x41ggregateFunction\x12\"\n\x1e\x41GGREGATE_FUNCTION_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x41GGREGATE_FUNCTION_COUNT\x10\x01\x12\x1e\n\x1a\x41GGREGATE_FUNCTION_AVERAGE\x10\x02\x12\x1a\n\x16\x41GGREGATE_FUNCTION_SUM\x10\x03\x12\x1c\n\x18\x41GGREGATE_FUNCTION_RANGE\x10\x04\x12\x1f\n\x1b\x41GGREGATE_FUNCTION_DURATION\x10\x05\x32\x93\x02\n\rCallerService\x12W\n\x0c\x43\x61llEndpoint\x12\".atc.caller.v1.CallEndpointRequest\x1a#.atc.caller.v1.CallEndpointResponse\x12Y\n\x0c\x45xecuteCalls\x12\".atc.caller.v1.ExecuteCallsRequest\x1a#.atc.caller.v1.ExecuteCallsResponse0\x01\x12N\n\tGetResult\x12\x1f.atc.caller.v1.GetResultRequest\x1a .atc.caller.v1.GetResultResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,24 +36,52 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_ENDPOINTCALL_PARAMSENTRY']._loaded_options = None
   _globals['_ENDPOINTCALL_PARAMSENTRY']._serialized_options = b'8\001'
+  _globals['_ANSWERKIND']._serialized_start=2146
+  _globals['_ANSWERKIND']._serialized_end=2359
+  _globals['_COMPARISON']._serialized_start=2362
+  _globals['_COMPARISON']._serialized_end=2532
+  _globals['_SELECTIONORDER']._serialized_start=2535
+  _globals['_SELECTIONORDER']._serialized_end=2811
+  _globals['_AGGREGATEFUNCTION']._serialized_start=2814
+  _globals['_AGGREGATEFUNCTION']._serialized_end=3022
   _globals['_ENDPOINTCALL']._serialized_start=135
-  _globals['_ENDPOINTCALL']._serialized_end=326
-  _globals['_ENDPOINTCALL_PARAMSENTRY']._serialized_start=281
-  _globals['_ENDPOINTCALL_PARAMSENTRY']._serialized_end=326
-  _globals['_CALLENDPOINTREQUEST']._serialized_start=329
-  _globals['_CALLENDPOINTREQUEST']._serialized_end=471
-  _globals['_CALLENDPOINTRESPONSE']._serialized_start=473
-  _globals['_CALLENDPOINTRESPONSE']._serialized_end=586
-  _globals['_EXECUTECALLSREQUEST']._serialized_start=589
-  _globals['_EXECUTECALLSREQUEST']._serialized_end=752
-  _globals['_EXECUTECALLSRESPONSE']._serialized_start=754
-  _globals['_EXECUTECALLSRESPONSE']._serialized_end=817
-  _globals['_GETRESULTREQUEST']._serialized_start=819
-  _globals['_GETRESULTREQUEST']._serialized_end=874
-  _globals['_STOREDRESULT']._serialized_start=877
-  _globals['_STOREDRESULT']._serialized_end=1051
-  _globals['_GETRESULTRESPONSE']._serialized_start=1053
-  _globals['_GETRESULTRESPONSE']._serialized_end=1117
-  _globals['_CALLERSERVICE']._serialized_start=1120
-  _globals['_CALLERSERVICE']._serialized_end=1395
+  _globals['_ENDPOINTCALL']._serialized_end=369
+  _globals['_ENDPOINTCALL_PARAMSENTRY']._serialized_start=324
+  _globals['_ENDPOINTCALL_PARAMSENTRY']._serialized_end=369
+  _globals['_ANSWERSHAPE']._serialized_start=372
+  _globals['_ANSWERSHAPE']._serialized_end=596
+  _globals['_ROWFILTER']._serialized_start=599
+  _globals['_ROWFILTER']._serialized_end=908
+  _globals['_WEEKDAYS']._serialized_start=910
+  _globals['_WEEKDAYS']._serialized_end=934
+  _globals['_MONTHS']._serialized_start=936
+  _globals['_MONTHS']._serialized_end=960
+  _globals['_DATERANGE']._serialized_start=962
+  _globals['_DATERANGE']._serialized_end=1001
+  _globals['_HOURRANGE']._serialized_start=1003
+  _globals['_HOURRANGE']._serialized_end=1050
+  _globals['_NUMBERCOMPARISON']._serialized_start=1052
+  _globals['_NUMBERCOMPARISON']._serialized_end=1139
+  _globals['_TEXTMATCH']._serialized_start=1141
+  _globals['_TEXTMATCH']._serialized_end=1167
+  _globals['_SELECTION']._serialized_start=1169
+  _globals['_SELECTION']._serialized_end=1270
+  _globals['_AGGREGATION']._serialized_start=1272
+  _globals['_AGGREGATION']._serialized_end=1352
+  _globals['_CALLENDPOINTREQUEST']._serialized_start=1355
+  _globals['_CALLENDPOINTREQUEST']._serialized_end=1497
+  _globals['_CALLENDPOINTRESPONSE']._serialized_start=1499
+  _globals['_CALLENDPOINTRESPONSE']._serialized_end=1612
+  _globals['_EXECUTECALLSREQUEST']._serialized_start=1615
+  _globals['_EXECUTECALLSREQUEST']._serialized_end=1778
+  _globals['_EXECUTECALLSRESPONSE']._serialized_start=1780
+  _globals['_EXECUTECALLSRESPONSE']._serialized_end=1843
+  _globals['_GETRESULTREQUEST']._serialized_start=1845
+  _globals['_GETRESULTREQUEST']._serialized_end=1900
+  _globals['_STOREDRESULT']._serialized_start=1903
+  _globals['_STOREDRESULT']._serialized_end=2077
+  _globals['_GETRESULTRESPONSE']._serialized_start=2079
+  _globals['_GETRESULTRESPONSE']._serialized_end=2143
+  _globals['_CALLERSERVICE']._serialized_start=3025
+  _globals['_CALLERSERVICE']._serialized_end=3300
 # @@protoc_insertion_point(module_scope)

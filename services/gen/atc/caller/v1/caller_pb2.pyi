@@ -2,6 +2,7 @@ from atc.common.v1 import catalogue_pb2 as _catalogue_pb2
 from atc.common.v1 import chat_pb2 as _chat_pb2
 from atc.common.v1 import turn_event_pb2 as _turn_event_pb2
 from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
@@ -9,8 +10,78 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class AnswerKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ANSWER_KIND_UNSPECIFIED: _ClassVar[AnswerKind]
+    ANSWER_KIND_LIST: _ClassVar[AnswerKind]
+    ANSWER_KIND_YES_NO: _ClassVar[AnswerKind]
+    ANSWER_KIND_COUNT: _ClassVar[AnswerKind]
+    ANSWER_KIND_EXTREME: _ClassVar[AnswerKind]
+    ANSWER_KIND_AGGREGATE: _ClassVar[AnswerKind]
+    ANSWER_KIND_FIELDS: _ClassVar[AnswerKind]
+    ANSWER_KIND_FULL_LIST: _ClassVar[AnswerKind]
+
+class Comparison(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    COMPARISON_UNSPECIFIED: _ClassVar[Comparison]
+    COMPARISON_LESS: _ClassVar[Comparison]
+    COMPARISON_LESS_OR_EQUAL: _ClassVar[Comparison]
+    COMPARISON_GREATER: _ClassVar[Comparison]
+    COMPARISON_GREATER_OR_EQUAL: _ClassVar[Comparison]
+    COMPARISON_EQUAL: _ClassVar[Comparison]
+
+class SelectionOrder(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SELECTION_ORDER_UNSPECIFIED: _ClassVar[SelectionOrder]
+    SELECTION_ORDER_FIRST: _ClassVar[SelectionOrder]
+    SELECTION_ORDER_LATEST: _ClassVar[SelectionOrder]
+    SELECTION_ORDER_NEXT: _ClassVar[SelectionOrder]
+    SELECTION_ORDER_LOWEST: _ClassVar[SelectionOrder]
+    SELECTION_ORDER_HIGHEST: _ClassVar[SelectionOrder]
+    SELECTION_ORDER_LONGEST: _ClassVar[SelectionOrder]
+    SELECTION_ORDER_SHORTEST: _ClassVar[SelectionOrder]
+    SELECTION_ORDER_EARLIEST: _ClassVar[SelectionOrder]
+
+class AggregateFunction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    AGGREGATE_FUNCTION_UNSPECIFIED: _ClassVar[AggregateFunction]
+    AGGREGATE_FUNCTION_COUNT: _ClassVar[AggregateFunction]
+    AGGREGATE_FUNCTION_AVERAGE: _ClassVar[AggregateFunction]
+    AGGREGATE_FUNCTION_SUM: _ClassVar[AggregateFunction]
+    AGGREGATE_FUNCTION_RANGE: _ClassVar[AggregateFunction]
+    AGGREGATE_FUNCTION_DURATION: _ClassVar[AggregateFunction]
+ANSWER_KIND_UNSPECIFIED: AnswerKind
+ANSWER_KIND_LIST: AnswerKind
+ANSWER_KIND_YES_NO: AnswerKind
+ANSWER_KIND_COUNT: AnswerKind
+ANSWER_KIND_EXTREME: AnswerKind
+ANSWER_KIND_AGGREGATE: AnswerKind
+ANSWER_KIND_FIELDS: AnswerKind
+ANSWER_KIND_FULL_LIST: AnswerKind
+COMPARISON_UNSPECIFIED: Comparison
+COMPARISON_LESS: Comparison
+COMPARISON_LESS_OR_EQUAL: Comparison
+COMPARISON_GREATER: Comparison
+COMPARISON_GREATER_OR_EQUAL: Comparison
+COMPARISON_EQUAL: Comparison
+SELECTION_ORDER_UNSPECIFIED: SelectionOrder
+SELECTION_ORDER_FIRST: SelectionOrder
+SELECTION_ORDER_LATEST: SelectionOrder
+SELECTION_ORDER_NEXT: SelectionOrder
+SELECTION_ORDER_LOWEST: SelectionOrder
+SELECTION_ORDER_HIGHEST: SelectionOrder
+SELECTION_ORDER_LONGEST: SelectionOrder
+SELECTION_ORDER_SHORTEST: SelectionOrder
+SELECTION_ORDER_EARLIEST: SelectionOrder
+AGGREGATE_FUNCTION_UNSPECIFIED: AggregateFunction
+AGGREGATE_FUNCTION_COUNT: AggregateFunction
+AGGREGATE_FUNCTION_AVERAGE: AggregateFunction
+AGGREGATE_FUNCTION_SUM: AggregateFunction
+AGGREGATE_FUNCTION_RANGE: AggregateFunction
+AGGREGATE_FUNCTION_DURATION: AggregateFunction
+
 class EndpointCall(_message.Message):
-    __slots__ = ("endpoint", "params", "cached_response_json")
+    __slots__ = ("endpoint", "params", "cached_response_json", "shape")
     class ParamsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -21,10 +92,110 @@ class EndpointCall(_message.Message):
     ENDPOINT_FIELD_NUMBER: _ClassVar[int]
     PARAMS_FIELD_NUMBER: _ClassVar[int]
     CACHED_RESPONSE_JSON_FIELD_NUMBER: _ClassVar[int]
+    SHAPE_FIELD_NUMBER: _ClassVar[int]
     endpoint: _catalogue_pb2.Endpoint
     params: _containers.ScalarMap[str, str]
     cached_response_json: str
-    def __init__(self, endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., params: _Optional[_Mapping[str, str]] = ..., cached_response_json: _Optional[str] = ...) -> None: ...
+    shape: AnswerShape
+    def __init__(self, endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., params: _Optional[_Mapping[str, str]] = ..., cached_response_json: _Optional[str] = ..., shape: _Optional[_Union[AnswerShape, _Mapping]] = ...) -> None: ...
+
+class AnswerShape(_message.Message):
+    __slots__ = ("kind", "filters", "selection", "aggregation", "terms", "question")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    FILTERS_FIELD_NUMBER: _ClassVar[int]
+    SELECTION_FIELD_NUMBER: _ClassVar[int]
+    AGGREGATION_FIELD_NUMBER: _ClassVar[int]
+    TERMS_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
+    kind: AnswerKind
+    filters: _containers.RepeatedCompositeFieldContainer[RowFilter]
+    selection: Selection
+    aggregation: Aggregation
+    terms: _containers.RepeatedScalarFieldContainer[str]
+    question: str
+    def __init__(self, kind: _Optional[_Union[AnswerKind, str]] = ..., filters: _Optional[_Iterable[_Union[RowFilter, _Mapping]]] = ..., selection: _Optional[_Union[Selection, _Mapping]] = ..., aggregation: _Optional[_Union[Aggregation, _Mapping]] = ..., terms: _Optional[_Iterable[str]] = ..., question: _Optional[str] = ...) -> None: ...
+
+class RowFilter(_message.Message):
+    __slots__ = ("weekdays", "months", "dates", "hours", "comparison", "text", "negate")
+    WEEKDAYS_FIELD_NUMBER: _ClassVar[int]
+    MONTHS_FIELD_NUMBER: _ClassVar[int]
+    DATES_FIELD_NUMBER: _ClassVar[int]
+    HOURS_FIELD_NUMBER: _ClassVar[int]
+    COMPARISON_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    NEGATE_FIELD_NUMBER: _ClassVar[int]
+    weekdays: Weekdays
+    months: Months
+    dates: DateRange
+    hours: HourRange
+    comparison: NumberComparison
+    text: TextMatch
+    negate: bool
+    def __init__(self, weekdays: _Optional[_Union[Weekdays, _Mapping]] = ..., months: _Optional[_Union[Months, _Mapping]] = ..., dates: _Optional[_Union[DateRange, _Mapping]] = ..., hours: _Optional[_Union[HourRange, _Mapping]] = ..., comparison: _Optional[_Union[NumberComparison, _Mapping]] = ..., text: _Optional[_Union[TextMatch, _Mapping]] = ..., negate: _Optional[bool] = ...) -> None: ...
+
+class Weekdays(_message.Message):
+    __slots__ = ("days",)
+    DAYS_FIELD_NUMBER: _ClassVar[int]
+    days: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, days: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class Months(_message.Message):
+    __slots__ = ("months",)
+    MONTHS_FIELD_NUMBER: _ClassVar[int]
+    months: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, months: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class DateRange(_message.Message):
+    __slots__ = ("start", "end")
+    START_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    start: str
+    end: str
+    def __init__(self, start: _Optional[str] = ..., end: _Optional[str] = ...) -> None: ...
+
+class HourRange(_message.Message):
+    __slots__ = ("from_hour", "to_hour")
+    FROM_HOUR_FIELD_NUMBER: _ClassVar[int]
+    TO_HOUR_FIELD_NUMBER: _ClassVar[int]
+    from_hour: int
+    to_hour: int
+    def __init__(self, from_hour: _Optional[int] = ..., to_hour: _Optional[int] = ...) -> None: ...
+
+class NumberComparison(_message.Message):
+    __slots__ = ("op", "value", "terms")
+    OP_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    TERMS_FIELD_NUMBER: _ClassVar[int]
+    op: Comparison
+    value: float
+    terms: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, op: _Optional[_Union[Comparison, str]] = ..., value: _Optional[float] = ..., terms: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class TextMatch(_message.Message):
+    __slots__ = ("words",)
+    WORDS_FIELD_NUMBER: _ClassVar[int]
+    words: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, words: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Selection(_message.Message):
+    __slots__ = ("order", "count", "terms", "skip")
+    ORDER_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    TERMS_FIELD_NUMBER: _ClassVar[int]
+    SKIP_FIELD_NUMBER: _ClassVar[int]
+    order: SelectionOrder
+    count: int
+    terms: _containers.RepeatedScalarFieldContainer[str]
+    skip: int
+    def __init__(self, order: _Optional[_Union[SelectionOrder, str]] = ..., count: _Optional[int] = ..., terms: _Optional[_Iterable[str]] = ..., skip: _Optional[int] = ...) -> None: ...
+
+class Aggregation(_message.Message):
+    __slots__ = ("function", "terms")
+    FUNCTION_FIELD_NUMBER: _ClassVar[int]
+    TERMS_FIELD_NUMBER: _ClassVar[int]
+    function: AggregateFunction
+    terms: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, function: _Optional[_Union[AggregateFunction, str]] = ..., terms: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CallEndpointRequest(_message.Message):
     __slots__ = ("call", "language", "owner_id", "chat_id")

@@ -1,0 +1,434 @@
+"""Deterministic answer operations: an AnswerShape applied to a result's rows.
+
+Filters (weekday, month, local date range, hours of the day, a number compared,
+words of the rows' texts) keep rows; a selection picks the first N, the latest, the
+next from now, the lowest or highest by a number, the longest span; an aggregate
+counts, averages, sums or ranges a number over the filtered rows; a yes/no question
+gets its verdict from a flag, a number, a status or the rows' existence. Which field
+is "the price", "votes against" or "the status" is read from the result's own keys
+and the endpoint's labels (services.field_terms), never from names known here.
+
+Every operation is total: a filter the rows cannot be judged by is skipped, an
+empty result stays empty, an unknown number leaves the selection undone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from caller_svc.json_view import is_number
+from caller_svc.labels import LabelBook
+from caller_svc.rows import Field, Row, Table, value_at
+from services.answer_shape import (
+    AnswerShape,
+    Comparison,
+    DateRange,
+    Function,
+    Hours,
+    Kind,
+    Months,
+    Order,
+    RowFilter,
+    TextMatch,
+    Weekdays,
+)
+from services.field_terms import fold, matches_any, same_as_any, split_words, words_match
+
+# Words that name money or a status in the three languages: the concept, not a field.
+_MONEY = frozenset("eur euro euros eurot eurit €  евро евр raha maks tax price hind цена cost".split())
+_STATUS = frozenset("status state olek seisund staatus статус состояние".split())
+_TOTAL = frozenset("total annual sum kokku aasta aastamaks итог итого годовой overall".split())
+_MAX_SHOWN_VERDICT_ROWS = 5
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    function: Function
+    value: float | None
+    measure: Field | None = None
+    count: int = 0
+    low: Row | None = None
+    high: Row | None = None
+
+
+@dataclass
+class Outcome:
+    table: Table
+    shape: AnswerShape
+    rows: list[Row]
+    total: int
+    matched: int
+    narrowed: bool = False
+    measure: Field | None = None
+    asked: list[Field] = field(default_factory=list)
+    fields_only: bool = False
+    verdict: bool | None = None
+    aggregate: Aggregate | None = None
+    order: Order | None = None
+    # Terms that named neither a field nor anything in the rows.
+    unresolved: tuple[str, ...] = ()
+
+
+def _terms(words: Sequence[str], shortest: int = 3) -> list[str]:
+    out: list[str] = []
+    for word in words:
+        for part in split_words(word):
+            if (len(part) >= shortest or part.isdigit()) and part not in out:
+                out.append(part)
+    return out
+
+
+def fields_named(table: Table, terms: Sequence[str], kinds: tuple[str, ...] | None = None) -> list[Field]:
+    """The fields a question's words name, in the order the words come."""
+    found: list[Field] = []
+    for term in terms:
+        for f in table.fields.values():
+            if kinds is not None and f.kind not in kinds:
+                continue
+            if f not in found and matches_any(term, f.words):
+                found.append(f)
+    return found
+
+
+def _texts(row: Row, table: Table) -> list[str]:
+    out: list[str] = []
+    for path, f in table.fields.items():
+        if f.kind in ("text", "multilingual"):
+            value = value_at(row.data, path)
+            if isinstance(value, str):
+                out.append(value)
+            elif isinstance(value, list):
+                out.extend(str(v.get("text", "")) for v in value if isinstance(v, dict))
+    return out
+
+
+def _row_words(row: Row, table: Table) -> list[str]:
+    return [w for text in _texts(row, table) for w in split_words(text)]
+
+
+def default_measure(table: Table, terms: Sequence[str], labels: LabelBook) -> Field | None:
+    """The number a question is about when its words name none: the only one; else,
+    when money is meant or a total exists, the total among the money fields."""
+    numbers = table.numbers()
+    if not numbers:
+        return None
+    if len(numbers) == 1:
+        return numbers[0]
+    money = [f for f in numbers if _is_money(f, labels)]
+    pool = money or numbers
+    totals = [f for f in pool if f.words & _TOTAL]
+    if totals:
+        return totals[-1]
+    if money and any(t in _MONEY for t in terms):
+        return money[-1]
+    return pool[0]
+
+
+def _is_money(f: Field, labels: LabelBook) -> bool:
+    found = labels.field_label(f.path)
+    units = set(found.units.values()) if found else set()
+    return (
+        bool(units & {"€", "EUR", "eur"}) or any(u.startswith("€") for u in units) or bool(f.words & _MONEY)
+    )
+
+
+def measure_of(table: Table, terms: Sequence[str], labels: LabelBook) -> Field | None:
+    """The number the words name (never an ordinal such as a voting's number), else the default."""
+    numbers = table.numbers()
+    named = [f for f in fields_named(table, terms, ("number",)) if f in numbers]
+    if len(named) > 1:
+        # The field most of the words name ("annual tax" over "tax"); money first for money words.
+        def score(f: Field) -> tuple[int, int]:
+            hits = sum(1 for t in terms if matches_any(t, f.words))
+            return hits, int(any(t in _MONEY for t in terms) and _is_money(f, labels))
+
+        named.sort(key=score, reverse=True)
+    return named[0] if named else default_measure(table, terms, labels)
+
+
+def number_of(row: Row, f: Field | None) -> float | None:
+    if f is None:
+        return None
+    value = value_at(row.data, f.path)
+    return float(value) if is_number(value) else None
+
+
+# Filters ------------------------------------------------------------------------------------
+
+
+def _judgeable(rows: list[Row], condition: Any) -> bool:
+    if isinstance(condition, Hours):
+        return any(r.moment is not None for r in rows)
+    if isinstance(condition, Weekdays | Months | DateRange):
+        return any(r.day is not None for r in rows)
+    return True
+
+
+def _meets(row: Row, condition: Any, table: Table, labels: LabelBook, terms: Sequence[str]) -> bool | None:
+    if isinstance(condition, Weekdays):
+        span = row.days
+        if span is None:
+            return None
+        return any(
+            (span[0].isoweekday() - 1 + offset) % 7 + 1 in condition.days
+            for offset in range(min(7, (span[1] - span[0]).days + 1))
+        )
+    if isinstance(condition, Months):
+        span = row.days
+        if span is None:
+            return None
+        first, last = span
+        months = {(first.year * 12 + first.month - 1 + k) % 12 + 1 for k in range(_month_count(first, last))}
+        return bool(months & set(condition.months))
+    if isinstance(condition, DateRange):
+        span = row.days
+        return None if span is None else condition.overlaps(*span)
+    if isinstance(condition, Hours):
+        return None if row.moment is None else condition.contains(row.moment.hour)
+    if isinstance(condition, Comparison):
+        value = number_of(row, measure_of(table, [*condition.terms, *terms], labels))
+        return None if value is None else condition.op.holds(value, condition.value)
+    return None
+
+
+def _month_count(first: Any, last: Any) -> int:
+    return min(12, (last.year - first.year) * 12 + last.month - first.month + 1)
+
+
+def text_filter(rows: list[Row], table: Table, words: Sequence[str]) -> list[Row] | None:
+    """The rows whose texts hold most of the words that tell rows apart (a word found
+    in every row, or in none, tells nothing); None when no word tells any apart."""
+    if len(rows) < 2:
+        return None
+    row_words = [_row_words(r, table) for r in rows]
+    telling = [w for w in words if 0 < sum(1 for rw in row_words if same_as_any(w, rw)) < len(rows)]
+    if not telling:
+        return None
+    scores = [sum(1 for w in telling if same_as_any(w, rw)) for rw in row_words]
+    best = max(scores)
+    return [r for r, s in zip(rows, scores, strict=True) if s == best]
+
+
+def apply_filters(
+    rows: list[Row], filters: Sequence[RowFilter], table: Table, labels: LabelBook, terms: Sequence[str]
+) -> list[Row]:
+    for row_filter in filters:
+        condition = row_filter.condition
+        if isinstance(condition, TextMatch):
+            kept = text_filter(rows, table, _terms(condition.words))
+            if kept is not None:
+                rows = [r for r in rows if r not in kept] if row_filter.negate else kept
+            continue
+        if not _judgeable(rows, condition):
+            continue
+        kept_rows = []
+        for row in rows:
+            verdict = _meets(row, condition, table, labels, terms)
+            if verdict is None:
+                continue
+            if verdict != row_filter.negate:
+                kept_rows.append(row)
+        rows = kept_rows
+    return rows
+
+
+# Selection ----------------------------------------------------------------------------------
+
+
+def _time_key(row: Row) -> tuple[int, datetime]:
+    if row.moment is not None:
+        return 0, row.moment
+    if row.day is not None:
+        return 0, datetime(row.day.year, row.day.month, row.day.day)
+    return 1, datetime.min
+
+
+def select(
+    rows: list[Row], order: Order, count: int, skip: int, measure: Field | None, now: datetime
+) -> list[Row]:
+    timed = [r for r in rows if r.moment is not None or r.day is not None]
+    ranked: list[Row]
+    if order is Order.FIRST:
+        ranked = list(rows)
+    elif order is Order.LATEST:
+        ranked = sorted(timed, key=_time_key, reverse=True) if timed else list(reversed(rows))
+    elif order is Order.EARLIEST:
+        ranked = sorted(timed, key=_time_key) if timed else list(rows)
+    elif order is Order.NEXT:
+        hour = now.replace(minute=0, second=0, microsecond=0)
+
+        def upcoming(r: Row) -> bool:
+            if r.moment is not None:
+                return r.moment >= hour
+            span = r.days
+            return span is not None and span[1] >= now.date()
+
+        ranked = sorted((r for r in timed if upcoming(r)), key=_time_key) if timed else list(rows)
+    elif order in (Order.LONGEST, Order.SHORTEST):
+        spans = [r for r in rows if r.span_days is not None]
+        ranked = sorted(spans, key=lambda r: r.span_days or 0, reverse=order is Order.LONGEST)
+    else:
+        valued = [r for r in rows if number_of(r, measure) is not None]
+        if not valued:
+            return list(rows)
+        ranked = sorted(valued, key=lambda r: number_of(r, measure) or 0.0, reverse=order is Order.HIGHEST)
+    wanted = max(1, count)
+    return ranked[skip : skip + wanted]
+
+
+# Aggregates ---------------------------------------------------------------------------------
+
+
+def aggregate(rows: list[Row], function: Function, measure: Field | None) -> Aggregate:
+    if function is Function.COUNT:
+        return Aggregate(function, float(len(rows)), None, len(rows))
+    if function is Function.DURATION:
+        spans = [r.span_days for r in rows if r.span_days is not None]
+        return Aggregate(function, float(spans[0]) if len(spans) == 1 else None, None, len(spans))
+    valued = [(r, v) for r in rows if (v := number_of(r, measure)) is not None]
+    if not valued:
+        return Aggregate(function, None, measure, 0)
+    values = [v for _, v in valued]
+    low = min(valued, key=lambda pair: pair[1])[0]
+    high = max(valued, key=lambda pair: pair[1])[0]
+    if function is Function.SUM:
+        total: float | None = round(sum(values), 2)
+    elif function is Function.AVERAGE:
+        total = round(sum(values) / len(values), 2)
+    else:
+        total = None
+    return Aggregate(function, total, measure, len(values), low, high)
+
+
+# Yes / no -----------------------------------------------------------------------------------
+
+
+def _status_fields(table: Table) -> list[Field]:
+    return [f for f in table.fields.values() if f.words & _STATUS and f.kind in ("text", "multilingual")]
+
+
+def _values_text(row: Row, f: Field) -> list[str]:
+    value = value_at(row.data, f.path)
+    if isinstance(value, list):
+        return [w for v in value if isinstance(v, dict) for w in split_words(str(v.get("text", "")))]
+    return split_words(str(value)) if value is not None else []
+
+
+def verdict_of(
+    outcome: Outcome, scope: list[Row], terms: Sequence[str], labels: LabelBook, comparisons: list[Comparison]
+) -> bool:
+    table = outcome.table
+    if comparisons:
+        return any(all(_meets(r, c, table, labels, terms) for c in comparisons) for r in scope)
+    if not scope:
+        return False
+    first = scope[0]
+    flags = fields_named(table, terms, ("bool",))
+    if flags:
+        return bool(value_at(first.data, flags[0].path))
+    statuses = _status_fields(table)
+    if statuses:
+        row_words = [w for f in statuses for w in _values_text(first, f)]
+        named_fields = {w for f in table.fields.values() for w in f.words}
+        asked = [t for t in terms if not matches_any(t, named_fields)]
+        return any(matches_any(t, row_words) for t in asked)
+    numbers = [f for f in fields_named(table, terms, ("number",)) if f in table.numbers()]
+    if numbers:
+        value = number_of(first, numbers[0])
+        return bool(value)
+    return True
+
+
+# The whole ------------------------------------------------------------------------------------
+
+
+def answer(
+    table: Table,
+    shape: AnswerShape,
+    labels: LabelBook,
+    now: datetime,
+    *,
+    known_words: frozenset[str] = frozenset(),
+    window: DateRange | None = None,
+) -> Outcome:
+    """`now` is the citizen's local wall time (for "the next"). `known_words` are words
+    that say which service or which request (the endpoint's own description, the values
+    sent: "riigikogu", "Estonia"): they never pick rows. `window` is the date range the
+    call asked for: rows outside it are not what was asked."""
+    terms = _terms(shape.terms)
+    rows = list(table.rows)
+    if window is not None and _judgeable(rows, window):
+        rows = [r for r in rows if r.days is None or window.overlaps(*r.days)]
+    outcome = Outcome(table, shape, rows, total=len(table.rows), matched=len(rows))
+    asked = [f for f in fields_named(table, terms) if f.path not in table.time_paths or _asks_time(terms)]
+    field_words = {w for f in asked for w in f.words}
+    value_terms = [t for t in terms if not matches_any(t, field_words) and not matches_any(t, known_words)]
+    comparisons = [f.condition for f in shape.filters if isinstance(f.condition, Comparison) and not f.negate]
+    plain_filters = [
+        f for f in shape.filters if not (shape.kind is Kind.YES_NO and f.condition in comparisons)
+    ]
+    filtered = apply_filters(rows, plain_filters, table, labels, terms)
+    if not any(isinstance(f.condition, TextMatch) for f in shape.filters) and value_terms:
+        by_text = text_filter(filtered, table, value_terms)
+        if by_text is not None:
+            filtered = by_text
+    row_words = {w for r in filtered[:50] for w in _row_words(r, table)}
+    if _asks_time(terms):
+        # "When and at what time": the rows' time fields are asked too.
+        asked = [*asked, *(table.fields[p] for p in table.time_paths if table.fields[p] not in asked)]
+    outcome.unresolved = tuple(t for t in value_terms if not matches_any(t, row_words))
+    outcome.matched = len(filtered)
+    outcome.rows = filtered
+    selection = shape.selection
+    # Words right after "the most", "more than 50": a label may be short ("за", "for").
+    measure_terms = _terms(
+        [*(selection.terms if selection else ()), *(shape.aggregation.terms if shape.aggregation else ())],
+        shortest=2,
+    )
+    outcome.measure = measure_of(table, [*measure_terms, *terms], labels)
+    if selection is not None:
+        outcome.order = selection.order
+        outcome.rows = select(
+            filtered, selection.order, selection.count, selection.skip, outcome.measure, now
+        )
+    if shape.aggregation is not None:
+        function = shape.aggregation.function
+        named = [
+            f
+            for f in fields_named(table, [*shape.aggregation.terms, *terms], ("number",))
+            if f in table.numbers()
+        ]
+        if function is Function.COUNT and named:
+            asked = [*named, *(f for f in asked if f not in named)]
+        else:
+            outcome.aggregate = aggregate(outcome.rows if selection else filtered, function, outcome.measure)
+    outcome.asked = asked
+    if comparisons and outcome.measure is not None:
+        # The number compared comes first: it is what makes the answer yes or no.
+        asked = [outcome.measure, *(f for f in asked if f != outcome.measure)]
+        outcome.asked = asked
+    if shape.kind is Kind.YES_NO:
+        scope = outcome.rows
+        outcome.verdict = verdict_of(outcome, scope, terms, labels, comparisons)
+        if comparisons and outcome.verdict:
+            kept = [r for r in scope if all(_meets(r, c, table, labels, terms) for c in comparisons)]
+            outcome.rows = kept[:_MAX_SHOWN_VERDICT_ROWS]
+    outcome.narrowed = len(outcome.rows) != len(table.rows)
+    # A single object keeps all it says (the asked fields first); a list's rows may be
+    # cut to their names and the asked fields.
+    outcome.fields_only = (
+        bool(asked)
+        and not table.single
+        and (shape.kind is Kind.FIELDS or (not outcome.unresolved and shape.kind in (Kind.LIST, Kind.YES_NO)))
+    )
+    return outcome
+
+
+_TIME_WORDS = frozenset("when date time kuupaev kellaaeg millal kell дата время когда".split())
+
+
+def _asks_time(terms: Sequence[str]) -> bool:
+    return any(fold(t) in _TIME_WORDS or any(words_match(fold(t), w) for w in _TIME_WORDS) for t in terms)

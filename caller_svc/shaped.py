@@ -1,0 +1,301 @@
+"""Answers that fit the question's shape: the outcome of the answer operations
+(caller_svc.operations) written out in en/et/ru — the verdict first for a yes/no
+question, exactly the rows selected, an extreme with its time and value, an
+aggregate over the asked window, the asked fields first (or alone), every row of a
+full list on one compact line each. Times are the citizen's local ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from caller_svc.labels import LabelBook
+from caller_svc.locale_format import format_day, format_day_with_weekday, format_number
+from caller_svc.operations import Aggregate, Outcome
+from caller_svc.rows import Field, Row, Table, is_code, value_at
+from services.answer_shape import Function, Hours, Kind
+from services.language import Lang
+
+_TEXTS: dict[Lang, dict[str, str]] = {
+    "en": {
+        "yes": "Yes.",
+        "no": "No.",
+        "none": "No results were found.",
+        "none_matching": "None of the {n} results match.",
+        "count": "{n} in total.",
+        "count_one": "1 in total.",
+        "average": "Average {label}: {value}",
+        "sum": "Total {label}: {value}",
+        "range": "{label}: from {low} to {high}",
+        "lowest": "Lowest: {value}",
+        "highest": "Highest: {value}",
+        "duration": "{n} days",
+        "duration_one": "1 day",
+        "over": "over {n} values",
+        "more": "…and {n} more (ask for all of them to see every one).",
+        "at": "at",
+        "hours": "{start}–{end}",
+        "shown_of": "{n} of {total}:",
+        "found": "{n} results:",
+    },
+    "et": {
+        "yes": "Jah.",
+        "no": "Ei.",
+        "none": "Tulemusi ei leitud.",
+        "none_matching": "Ükski {n} tulemusest ei sobi.",
+        "count": "Kokku {n}.",
+        "count_one": "Kokku 1.",
+        "average": "{label} keskmiselt: {value}",
+        "sum": "{label} kokku: {value}",
+        "range": "{label}: {low} kuni {high}",
+        "lowest": "Madalaim: {value}",
+        "highest": "Kõrgeim: {value}",
+        "duration": "{n} päeva",
+        "duration_one": "1 päev",
+        "over": "{n} väärtuse põhjal",
+        "more": "…ja veel {n} (küsi kõiki, et näha kõiki).",
+        "at": "kell",
+        "hours": "{start}–{end}",
+        "shown_of": "{n} / {total}:",
+        "found": "{n} tulemust:",
+    },
+    "ru": {
+        "yes": "Да.",
+        "no": "Нет.",
+        "none": "Ничего не найдено.",
+        "none_matching": "Ни один из {n} результатов не подходит.",
+        "count": "Всего: {n}.",
+        "count_one": "Всего: 1.",
+        "average": "{label} в среднем: {value}",
+        "sum": "{label} всего: {value}",
+        "range": "{label}: от {low} до {high}",
+        "lowest": "Самое низкое значение: {value}",
+        "highest": "Самое высокое значение: {value}",
+        "duration": "{n} {days}",
+        "duration_one": "1 день",
+        "over": "по {n} значениям",
+        "more": "…и ещё {n} (попросите показать все, чтобы увидеть их).",
+        "at": "в",
+        "hours": "{start}–{end}",
+        "shown_of": "{n} из {total}:",
+        "found": "Найдено: {n}.",
+    },
+}
+_BULLET = "• "
+
+
+def _ru_days(n: int) -> str:
+    if n % 10 == 1 and n % 100 != 11:
+        return "день"
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return "дня"
+    return "дней"
+
+
+@dataclass(frozen=True)
+class Writers:
+    """How the formatter writes one scalar, one item and a label (its own rules), so
+    shaped answers read exactly like plain ones."""
+
+    scalar: Callable[[str, Any, Lang], str]
+    item: Callable[[Row, Lang, list[Field]], str]
+    label: Callable[[str, str, Lang], str | None]
+
+
+class ShapedWriter:
+    def __init__(self, writers: Writers, labels: LabelBook, max_items: int) -> None:
+        self._w = writers
+        self._labels = labels
+        self._max_items = max_items
+
+    def verdict(self, outcome: Outcome, lang: Lang) -> str | None:
+        """'Yes.' / 'Jah.' / 'Нет.' for a yes/no question: the answer's first word."""
+        if outcome.verdict is None:
+            return None
+        return _TEXTS[lang]["yes"] if outcome.verdict else _TEXTS[lang]["no"]
+
+    def lines(self, outcome: Outcome, lang: Lang) -> list[str]:
+        texts = _TEXTS[lang]
+        shape = outcome.shape
+        table = outcome.table
+        out: list[str] = []
+        if outcome.aggregate is not None:
+            lines = self._aggregate(outcome.aggregate, outcome, lang)
+            out.extend(lines)
+            if outcome.aggregate.function in (Function.AVERAGE, Function.SUM, Function.RANGE):
+                if not lines:
+                    out.append(
+                        texts["none_matching"].format(n=outcome.total) if outcome.total else texts["none"]
+                    )
+                return out
+        if not outcome.rows:
+            if outcome.verdict is None or outcome.verdict:
+                out.append(texts["none_matching"].format(n=outcome.total) if outcome.total else texts["none"])
+            return out
+        if (
+            shape.aggregation is not None
+            and shape.aggregation.function is Function.COUNT
+            and not outcome.asked
+        ):
+            n = len(outcome.rows)
+            out.append(texts["count_one"] if n == 1 else texts["count"].format(n=n))
+        rows = outcome.rows
+        limit = self._limit(outcome)
+        shown = rows if limit is None else rows[:limit]
+        series = table.step is not None and outcome.measure is not None
+        for row in shown:
+            if series and not outcome.fields_only:
+                out.append(_BULLET + self._series_line(row, outcome, lang))
+            elif table.single:
+                out.extend(self._object_lines(row, outcome, lang))
+            else:
+                out.append(_BULLET + self._w.item(row, lang, outcome.asked if outcome.asked else []))
+        if len(shown) < len(rows):
+            out.append(texts["more"].format(n=len(rows) - len(shown)))
+        if series and len(rows) > 3 and shape.kind in (Kind.LIST, Kind.FULL_LIST) and shape.selection is None:
+            out.extend(self._series_summary(rows, outcome, lang))
+        return out
+
+    def _limit(self, outcome: Outcome) -> int | None:
+        kind = outcome.shape.kind
+        if kind is Kind.FULL_LIST or outcome.shape.selection is not None:
+            return None
+        if len(outcome.rows) <= self._max_items * 3 // 2:
+            return None
+        return self._max_items
+
+    # Pieces --------------------------------------------------------------------------------
+
+    def _when(self, row: Row, table: Table, lang: Lang, many_days: bool) -> str:
+        if row.moment is not None:
+            clock = f"{row.moment:%H:%M}"
+            if table.step is not None and table.step <= timedelta(hours=1):
+                clock = _TEXTS[lang]["hours"].format(start=clock, end=f"{row.moment + table.step:%H:%M}")
+            if many_days:
+                return f"{format_day_with_weekday(row.moment.date(), lang)} {_TEXTS[lang]['at']} {clock}"
+            return clock
+        if row.day is not None:
+            if row.last_day and row.last_day != row.day:
+                return f"{format_day(row.day, lang)} – {format_day(row.last_day, lang)}"
+            return format_day_with_weekday(row.day, lang)
+        return ""
+
+    def _value(self, row: Row, measure: Field | None, lang: Lang) -> str:
+        if measure is None:
+            return ""
+        value = value_at(row.data, measure.path)
+        return self._w.scalar(measure.path, value, lang) if value is not None else ""
+
+    def _series_line(self, row: Row, outcome: Outcome, lang: Lang) -> str:
+        many_days = len({r.moment.date() for r in outcome.rows if r.moment is not None}) > 1
+        when = self._when(row, outcome.table, lang, many_days)
+        value = self._value(row, outcome.measure, lang)
+        return f"{when} — {value}" if when and value else when or value
+
+    def _series_summary(self, rows: list[Row], outcome: Outcome, lang: Lang) -> list[str]:
+        from caller_svc.operations import aggregate
+
+        stats = aggregate(rows, Function.AVERAGE, outcome.measure)
+        if stats.value is None or stats.low is None or stats.high is None:
+            return []
+        texts = _TEXTS[lang]
+        many_days = len({r.moment.date() for r in rows if r.moment is not None}) > 1
+        label = self._measure_label(outcome.measure, lang)
+        average = texts["average"].format(label=label, value=self._scalar(outcome.measure, stats.value, lang))
+        low = self._at(stats.low, outcome.measure, outcome.table, lang, many_days)
+        high = self._at(stats.high, outcome.measure, outcome.table, lang, many_days)
+        return [average, texts["lowest"].format(value=low), texts["highest"].format(value=high)]
+
+    def _at(self, row: Row, measure: Field | None, table: Table, lang: Lang, many_days: bool) -> str:
+        """'37.49 €/MWh (04:00–05:00)': a value with its time."""
+        when = self._when(row, table, lang, many_days)
+        value = self._value(row, measure, lang)
+        return f"{value} ({when})" if when else value
+
+    def _scalar(self, measure: Field | None, value: float, lang: Lang) -> str:
+        if measure is None:
+            return format_number(value, lang)
+        return self._w.scalar(measure.path, value, lang)
+
+    def _measure_label(self, measure: Field | None, lang: Lang) -> str:
+        if measure is None:
+            return ""
+        label = self._w.label(measure.path, measure.key, lang) or ""
+        return label.lower() if lang == "en" else label
+
+    def _aggregate(self, agg: Aggregate, outcome: Outcome, lang: Lang) -> list[str]:
+        texts = _TEXTS[lang]
+        label = self._measure_label(agg.measure, lang)
+        if agg.function is Function.DURATION:
+            if agg.value is None:
+                return []
+            n = int(agg.value)
+            if n == 1:
+                return [texts["duration_one"]]
+            return [texts["duration"].format(n=n, days=_ru_days(n))]
+        if agg.function is Function.COUNT:
+            return []
+        if agg.value is None and agg.function is not Function.RANGE:
+            return []
+        many_days = len({r.day for r in outcome.rows if r.day is not None}) > 1
+        if agg.function is Function.RANGE:
+            if agg.low is None or agg.high is None:
+                return []
+            low = self._value(agg.low, agg.measure, lang)
+            high = self._value(agg.high, agg.measure, lang)
+            when_low = self._when(agg.low, outcome.table, lang, many_days)
+            when_high = self._when(agg.high, outcome.table, lang, many_days)
+            return [
+                texts["range"].format(
+                    label=label[:1].upper() + label[1:],
+                    low=f"{low} ({when_low})" if when_low else low,
+                    high=f"{high} ({when_high})" if when_high else high,
+                )
+            ]
+        key = "average" if agg.function is Function.AVERAGE else "sum"
+        value = self._scalar(agg.measure, agg.value or 0.0, lang)
+        line = texts[key].format(label=label, value=value)
+        line = line[:1].upper() + line[1:]
+        if agg.count > 1 and outcome.table.step is not None:
+            line += f" ({texts['over'].format(n=agg.count)})"
+        lines = [line]
+        if agg.low is not None and agg.high is not None and outcome.table.step is not None:
+            lines.append(
+                texts["lowest"].format(value=self._at(agg.low, agg.measure, outcome.table, lang, many_days))
+            )
+            lines.append(
+                texts["highest"].format(value=self._at(agg.high, agg.measure, outcome.table, lang, many_days))
+            )
+        return lines
+
+    def _object_lines(self, row: Row, outcome: Outcome, lang: Lang) -> list[str]:
+        """A single object: the asked fields first, then (unless only they were asked) the rest."""
+        shown: list[str] = []
+        asked_paths = [f.path for f in outcome.asked]
+        rest = [p for p in outcome.table.fields if p not in asked_paths]
+        for path in [*asked_paths, *([] if outcome.fields_only else rest)]:
+            value = value_at(row.data, path)
+            if value is None or (is_code(value) and self._labels.value(path, str(value), lang) is None):
+                continue
+            f = outcome.table.fields[path]
+            text = self._w.scalar(path, value, lang)
+            label = self._w.label(path, f.key, lang)
+            shown.append(f"{label}: {text}" if label else text)
+        return shown
+
+
+def hours_of(outcome: Outcome) -> Hours | None:
+    for row_filter in outcome.shape.filters:
+        if isinstance(row_filter.condition, Hours) and not row_filter.negate:
+            return row_filter.condition
+    return None
+
+
+def window_text(hours: Hours) -> str:
+    return f"{hours.start:02d}:00–{hours.end % 24:02d}:00"
+
+
+__all__ = ["ShapedWriter", "Writers", "hours_of", "window_text"]

@@ -1,0 +1,760 @@
+"""The shape of a question (services.answer_shape), read from the message by rules
+in en/et/ru: yes/no, an exact count and from which end, an extreme, an aggregate, a
+time-of-day window, a full list, filters by weekday, month, date, number and words.
+
+Word classes, not phrases: superlatives and comparatives of the three languages,
+number words, weekday and month names in their case forms (months and dates come
+from the value extractor's date finder, so a month reads the same here and in the
+request), clock hours with their connectors. Matched on folded text (lower case, no
+diacritics: "kõige odavam" and "koige odavam" are one), by word beginnings so case
+endings pass ("odavaimat", "самые дешёвые").
+
+With a model configured, ShapeModule (DSPy) reads it instead, checked against the
+same types; any failure falls back to these rules.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import date, datetime, timedelta
+from itertools import pairwise
+from typing import Protocol
+
+from loop_svc.extraction.dates import find_dates, month_of
+from loop_svc.schema import ParamSpec
+from services.answer_shape import (
+    Aggregation,
+    AnswerShape,
+    Comparison,
+    DateRange,
+    Function,
+    Hours,
+    Kind,
+    Months,
+    Op,
+    Order,
+    RowFilter,
+    Selection,
+    Weekdays,
+)
+from services.field_terms import fold
+from services.language import Lang
+from services.text import STOPWORDS
+
+
+class ShapeReader(Protocol):
+    def read(self, message: str, language: Lang) -> AnswerShape: ...
+
+
+_NUMBER_WORDS: dict[str, int] = {}
+for _value, _forms in enumerate(
+    [
+        "one üks uks ühe uhe один одна одно одного одну",
+        "two kaks kahe kahte два две двух двое пару",
+        "three kolm kolme три трех трое",
+        "four neli nelja четыре четырех четверо",
+        "five viis viie viit пять пяти пятеро",
+        "six kuus kuue kuut шесть шести",
+        "seven seitse seitsme seitset семь семи",
+        "eight kaheksa kaheksat восемь восьми",
+        "nine üheksa uheksa üheksat uheksat девять девяти",
+        "ten kümme kumme kümmet kummet десять десяти",
+    ],
+    start=1,
+):
+    for _form in _forms.split():
+        _NUMBER_WORDS[fold(_form)] = _value
+_NUMBER_WORDS.update({"twelve": 12, "twenty": 20, "dozen": 12, "couple": 2})
+
+_N = r"(\d{1,3}|" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len, reverse=True)) + r")"
+
+# Superlatives and their kin, folded. Each entry: (pattern, order).
+_EXTREMES: list[tuple[str, Order]] = [
+    (r"cheapest|lowest|least|minimum|smallest|fewest|best (?:time|hour|price)|"
+     r"odavai?m\w*|odavaim\w*|koige (?:odav|madal|vaiks|vahem)\w*|madalai?m\w*|vaikseim\w*|vahim\w*|"
+     r"сам\w* (?:дешев|низк|маленьк|мал)\w*|дешевле всего|меньше всего|минимальн\w*|наименьш\w*|"
+     r"ниже всего|наиболее дешев\w*", Order.LOWEST),
+    (r"most expensive|dearest|priciest|highest|maximum|largest|biggest|peak|worst|the most|most|"
+     r"kallei?m\w*|koige (?:kalli|korge|suur|rohke|enam)\w*|korgei?m\w*|suurim\w*|enim\w*|"
+     r"сам\w* (?:дорог|высок|больш)\w*|дороже всего|больше всего|максимальн\w*|наибольш\w*|"
+     r"выше всего|наиболее дорог\w*", Order.HIGHEST),
+    (r"longest|koige pikem\w*|pikim\w*|сам\w* (?:длинн|продолжительн|долг)\w*|дольше всего", Order.LONGEST),
+    (r"shortest|koige luhem\w*|luhim\w*|сам\w* коротк\w*|короче всего", Order.SHORTEST),
+]  # fmt: skip
+_EXTREME = [(re.compile(rf"(?<!\w)(?:{p})(?!\w)"), order) for p, order in _EXTREMES]
+# Cues whose next word says a period, not a row: "next week", "last Sunday", "viimasel nädalal".
+_PERIOD_WORDS = (
+    r"(?:year|week|weekend|month|day|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"aasta\w*|nadal\w*|kuu\w*|paev\w*|esmasp\w*|teisip\w*|kolmap\w*|neljap\w*|reede\w*|laup\w*|puhap\w*|"
+    r"год\w*|недел\w*|месяц\w*|выходн\w*|понедельник\w*|вторник\w*|сред\w*|четверг\w*|пятниц\w*|"
+    r"суббот\w*|воскресень\w*|дн\w*)"
+)
+_PERIOD_WORD = re.compile(
+    r"(?:years?|weeks?|months?|days?|today|tomorrow|yesterday|aasta\w*|nadal\w*|kuu\w*|paev\w*|tana\w*|"
+    r"homme\w*|eile\w*|год\w*|году|недел\w*|месяц\w*|день|дня|дней|сегодня|завтра|вчера)"
+)
+_NEXT = re.compile(
+    rf"(?<!\w)(?:next|upcoming|coming|soonest|jargmi\w*|eelseisv\w*|lahim\w*|следующ\w*|ближайш\w*)"
+    rf"(?!\s+{_PERIOD_WORDS})(?!\w)"
+)
+_LATEST = re.compile(
+    rf"(?<!\w)(?:last|latest|most recent|newest|viimase?\w*|uusim\w*|koige (?:varskem|uuem|viimase?)\w*|"
+    rf"varskeim\w*|последн\w*|сам\w* (?:свеж|нов|последн)\w*|новейш\w*)(?!\s+{_PERIOD_WORDS})(?!\w)"
+)
+_FIRST = re.compile(r"(?<!\w)(?:first|esimes\w*|esimest|перв\w*)(?!\w)")
+_EARLIEST = re.compile(r"(?<!\w)(?:earliest|koige varasem\w*|varaseim\w*|самы\w* ранн\w*)(?!\w)")
+_AFTER_THAT = re.compile(
+    r"(?:one |the one )?after (?:that|it)|(?:sellele|selle) jargmi\w*|"
+    r"после (?:него|нее|этого)|следующий после"
+)
+# Plural forms of the cue or the word after it: "the next 3", "järgmised", "последние".
+_PLURAL_CUE = re.compile(
+    r"(?<!\w)(?:jargmised|viimased|esimesed|eelseisvad|следующие|ближайшие|последние|первые)"
+)
+
+_AVERAGE = re.compile(r"(?<!\w)(?:average|avg|mean|keskmi\w*|средн\w*)(?!\w)")
+_SUM = re.compile(r"(?<!\w)(?:total|sum|summa|kokku|итого|сумм\w*|в сумме)(?!\w)")
+_HOW_MANY = re.compile(
+    r"(?<!\w)(?:how many|number of|mitu|mitmel|mitme|сколько(?!(?:\s+\w+){0,3}\s+(?:стои\w*|стоил\w*|"
+    r"заплат\w*|плат\w*|налог\w*|длит\w*|длят\w*|цен\w*)))(?!\w)"
+)
+_PALJU = re.compile(r"(?<!\w)(?:kui )?palju(?!\s+(?:maks\w*|kulu\w*|hind\w*|on hind))(?!\w)")
+_ALTOGETHER = re.compile(r"(?<!\w)(?:altogether|in total|kokku|всего)(?!\w)")
+_RANGE = re.compile(
+    r"(?<!\w)(?:range|fluctuat\w*|vahemik\w*|koikuv\w*|koiguv\w*|диапазон\w*|колебл\w*|разброс\w*)(?!\w)"
+)
+_DURATION = re.compile(
+    r"(?<!\w)(?:how long|kui kaua|kui pikk|kaua kest\w*|kestab|kestavad|kestus\w*|как долго|дл[ия]т\w*|"
+    r"продолжительност\w*)(?!\w)"
+)
+_FULL = re.compile(
+    r"(?<!\w)(?:every|each|all|complete|full list|whole list|entire list|not just|every single|hourly|"
+    r"by the hour|per hour|koik\w*|iga tunni|tunni kaupa|kogu nimekiri|taielik\w*|terve nimekiri|"
+    r"все|всех|каждый|полный список|по всем|по часам|целиком)(?!\w)"
+)
+_YES_NO_EN = re.compile(
+    r"(?:^|[,.;:!?]\s*|\b(?:hey|hi|so|and|but|ok|okay|also|then)\s+)"
+    r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|shall|isn't|aren't|"
+    r"wasn't|doesn't|didn't|won't)\b"
+)
+_YES_NO_TAIL = re.compile(
+    r"\bor not\b|\b, right\b|\bisn't it\b|\bvoi mitte\b|\bили нет\b|\bили уже\b|"
+    r"^\W*(?:(?:are|is) there )?any\b.*\?\s*$"
+)
+_KAS = re.compile(r"(?<!\w)kas(?!\w)")
+_LI = re.compile(r"(?<!\w)ли(?!\w)")
+_RU_WH = re.compile(
+    r"(?<!\w)(?:что|какой|какая|какое|какие|каких|каким|когда|где|куда|откуда|сколько|кто|почему|зачем|как|"
+    r"котор\w*|чем|чей|чья|покажи\w*|дай\w*|назови\w*|скажи\w*|подскаж\w*)(?!\w)"
+)
+_EN_WH = re.compile(r"(?<!\w)(?:what|which|when|where|who|whom|how|why|show|list|give|tell)(?!\w)")
+_RU_PREDICATE = re.compile(
+    r"(?<!\w)(?:уже|еще|тоже|также|правда|можно|будет|будут|есть|является|являются|был|была|было|были|"
+    r"готов\w*)(?!\w)"
+)
+_ELLIPSIS_START = re.compile(r"^\W*(?:а|и|and|aga|ja|a)(?!\w)")
+
+_LESS = (
+    r"under|below|less than|fewer than|cheaper than|lower than|at most|no more than|not more than|"
+    r"alla|vahem kui|vaiksem kui|odavam kui|madalam kui|mitte rohkem kui|"
+    r"меньше|менее|ниже|дешевле|не больше|не более"
+)
+_MORE = (
+    r"over|above|more than|greater than|higher than|dearer than|more expensive than|at least|exceeding|"
+    r"exceeds?|ule|rohkem kui|suurem kui|kallim kui|korgem kui|vahemalt|"
+    r"больше|более|выше|дороже|свыше|не меньше|не менее"
+)
+_NUMBER = r"(\d+(?:[.,]\d+)?)"
+_COMPARE = re.compile(rf"(?<!\w)(?:({_LESS})|({_MORE}))\s+(?:than\s+|kui\s+|чем\s+)?{_NUMBER}(?!\s*[.:]\d)")
+_COMPARE_AFTER = re.compile(rf"(?<![\w.,]){_NUMBER}\s*(?:\w+\s+)?(?:(alla)|(ule))(?!\w)")
+
+_WEEKDAYS: list[tuple[int, str]] = [
+    (1, r"monday|mondays|mon|esmasp\w*|понедельник\w*"),
+    (2, r"tuesday|tuesdays|tue|teisip\w*|вторник\w*"),
+    (3, r"wednesday|wednesdays|wed|kolmap\w*|сред[аыуе]|средам"),
+    (4, r"thursday|thursdays|thu|neljap\w*|четверг\w*"),
+    (5, r"friday|fridays|fri|reede\w*|пятниц\w*"),
+    (6, r"saturday|saturdays|sat|laupaev\w*|laupa\w*|суббот\w*"),
+    (7, r"sunday|sundays|sun|puhapaev\w*|воскресень\w*"),
+]
+_WEEKDAY = [(d, re.compile(rf"(?<!\w)(?:{p})(?!\w)")) for d, p in _WEEKDAYS]
+_WEEKEND = re.compile(r"(?<!\w)(?:weekends?|nadalavahetus\w*|выходные|выходных|выходными)(?!\s+дн)(?!\w)")
+_WORKDAYS = re.compile(r"(?<!\w)(?:weekdays|workdays?|working days|toopaev\w*|будн\w*|рабоч\w* дн\w*)(?!\w)")
+_WEEKDAY_RANGE_LINK = re.compile(
+    r"^\s*(?:to|until|till|through|-|–|kuni|по|до)\s*$|^\w*\s*(?:to|kuni|по)\s*$"
+)
+_DATED_WEEKDAY = re.compile(
+    r"(?<!\w)(?:last|next|this|coming|past|eelmis\w*|jargmis\w*|sel|sellel|tuleval|прошл\w*|следующ\w*|"
+    r"эт\w+|ближайш\w*)\s+$"
+)
+_NEGATED = re.compile(r"(?<!\w)(?:not|except|excluding|besides|other than|mitte|pole|ei ole|v\.a|"
+                      r"valja arvatud|"
+                      r"не|кроме|если не считать)\s+(?:\w+\s+){0,2}$")  # fmt: skip
+
+# Parts of the day (local hours), and clock readings.
+_PARTS_OF_DAY: list[tuple[str, int, int]] = [
+    (r"tonight|tana ohtul|täna öösel|сегодня вечером|сегодня ночью", 18, 24),
+    (r"morning|hommiku\w*|hommikul|утр\w*|утром", 6, 12),
+    (r"afternoon|parastlouna\w*|lounal|днем|днём|после обеда", 12, 18),
+    (r"evening|ohtu\w*|ohtl|вечер\w*", 18, 23),
+    (r"night|oo(?:sel|l)?|ooaeg\w*|ночь\w*|ночью", 0, 6),
+]
+_PART_OF_DAY = [(re.compile(rf"(?<!\w)(?:{p})(?!\w)"), a, b) for p, a, b in _PARTS_OF_DAY]
+_H = r"([01]?\d|2[0-4])(?::([0-5]\d))?\s*(am|pm|a\.m\.|p\.m\.)?"
+_HOUR_RANGE = re.compile(
+    rf"(?<![\d.:/-])(?:from|between|kella|kell|с|от|alates|s)?\s*{_H}\s*(?:-|–|—|to|and|until|till|kuni|ja|до|do)\s*"
+    rf"{_H}(?![\d.:/])"
+)
+_AFTER_HOUR = re.compile(rf"(?<!\w)(?:after|from|parast kella|parast|alates kella|после|с)\s+{_H}(?![\d.:/])")
+_UNTIL_MIDNIGHT = re.compile(
+    r"(?<!\w)(?:until midnight|till midnight|keskoo\w*|до полуночи|полуноч\w*)(?!\w)"
+)
+_AT_HOUR = re.compile(rf"(?<!\w)(?:at|kell|kella|в)\s+{_H}(?![\d.:/])(?!\s*(?:%|€|eur|евро|euro))")
+_NOW = re.compile(
+    r"(?<!\w)(?:right now|now|currently|at the moment|praegu|hetkel|сейчас|щас|прямо сейчас)(?!\w)"
+)
+_HOUR_CONTEXT = re.compile(
+    r"(?<!\w)(?:hours?|o'clock|am|pm|tunn?\w*|kell\w*|час\w*|morning|evening|night|tonight|hommik\w*|ohtu\w*|"
+    r"oo\w*|утр\w*|вечер\w*|ноч\w*|today|tomorrow|tana\w*|homme\w*|сегодня|завтра|yesterday|eile\w*|вчера|"
+    r"price\w*|hind\w*|цен\w*|electricity|elekt\w*|электр\w*|свет)(?!\w)"
+)
+
+# Words that say what kind of answer is wanted, not what it is about.
+_CUE_WORDS = frozenset(
+    fold(w)
+    for w in """cheapest lowest least minimum smallest fewest best time most expensive dearest priciest
+    highest
+    maximum largest biggest peak worst longest shortest next upcoming coming soonest last latest recent newest
+    first earliest average avg mean total sum altogether how many number long every each all complete full
+    list whole entire hourly please pls show give tell me yes not only just also still already yet exactly
+    odavaim odavam kõige madalaim väikseim vähim kallim kalleim kõrgeim suurim enim pikem pikim lühem lühim
+    järgmine järgmised viimane viimased uusim värskem esimene esimesed keskmine keskmiselt kokku mitu palju
+    kõik iga terve kogu täielik näita anna ütle palun ainult veel juba kaua pikk
+    самый самая самое самые дешевле дороже дешевый дорогой низкий высокий минимальный максимальный
+    наименьший наибольший ближайший следующий последний первые первый средний средняя итого всего
+    сколько все всех каждый полный покажи дай назови скажи подскажите пожалуйста только ещё уже
+    hour hours tund tunnid час часы""".split()
+)
+
+
+def _int(word: str) -> int | None:
+    if word.isdigit():
+        value = int(word)
+        return value if 0 < value <= 100 else None
+    return _NUMBER_WORDS.get(word)
+
+
+def _count_near(text: str, start: int, end: int) -> int | None:
+    """A count written right before or after a cue: "3 cheapest", "the last 3", "kaks esimest"."""
+    before = re.search(rf"{_N}\s+(?:\w+\s+)?$", text[:start])
+    after = re.match(
+        rf"\s+(?:\w+\s+)?{_N}(?!\s*(?:[.:/-]\d|%|€|eur|euro|евро|\w*\s*(?:aasta|year|год)))", text[end:]
+    )
+    for found in (after, before):
+        if found is not None:
+            value = _int(found.group(1))
+            if value is not None and not re.match(r"\s*(?:\d{3}|[.:])", text[end + found.end() :]):
+                return value
+    return None
+
+
+def _hour(h: str, minutes: str | None, meridiem: str | None) -> int | None:
+    value = int(h)
+    if meridiem:
+        if meridiem.startswith("p") and value < 12:
+            value += 12
+        if meridiem.startswith("a") and value == 12:
+            value = 0
+    return value if 0 <= value <= 24 else None
+
+
+class RuleShapeReader:
+    """Deterministic shapes. `now` is the citizen's local wall time ("right now")."""
+
+    def __init__(self, today: Callable[[], date], now: Callable[[], datetime] | None = None) -> None:
+        self._today = today
+        self._now = now
+
+    def read(self, message: str, language: Lang) -> AnswerShape:
+        raw = message.strip()
+        text = fold(raw)
+        filters: list[RowFilter] = []
+        used: list[tuple[int, int]] = []
+        hours = self._hours(text, used)
+        if hours is not None:
+            filters.append(RowFilter(hours))
+        filters.extend(self._days(raw, text, language, used))
+        comparisons = self._comparisons(text, used)
+        filters.extend(comparisons)
+        selection = self._selection(text, used)
+        aggregation = self._aggregation(text)
+        full = bool(_FULL.search(text))
+        yes_no = self._yes_no(text, bool(comparisons))
+        kind = Kind.LIST
+        if yes_no:
+            kind = Kind.YES_NO
+        elif aggregation is not None:
+            kind = Kind.AGGREGATE
+        elif selection is not None:
+            kind = Kind.COUNT if selection.count > 1 else Kind.EXTREME
+        elif full:
+            kind = Kind.FULL_LIST
+        if full and selection is not None and selection.order is Order.FIRST and selection.count == 0:
+            selection = None
+        terms = self._terms(text, used)
+        return AnswerShape(
+            kind=kind,
+            filters=tuple(filters),
+            selection=selection,
+            aggregation=aggregation,
+            terms=terms,
+            question=raw[:500],
+        )
+
+    # Pieces ----------------------------------------------------------------------------------
+
+    def _hours(self, text: str, used: list[tuple[int, int]]) -> Hours | None:
+        for m in _HOUR_RANGE.finditer(text):
+            if _month_follows(text[m.end() :]) or re.match(r"\s*[./]\d", text[m.end() :]):
+                continue  # "1-7 dec", "20–22 detsembril", "24.12": days, not hours
+            start = _hour(m.group(1), m.group(2), m.group(3) or m.group(6))
+            end = _hour(m.group(4), m.group(5), m.group(6))
+            if start is None or end is None or start == end:
+                continue
+            if (
+                m.group(3) is None
+                and m.group(6)
+                and m.group(6).startswith("p")
+                and start < 12
+                and start + 12 < end
+            ):
+                start += 12
+            if not _HOUR_CONTEXT.search(text) and not re.search(r"kell|from|between|с |от ", m.group(0)):
+                continue
+            used.append(m.span())
+            return Hours(start, 24 if end == 0 else end)
+        after = _AFTER_HOUR.search(text)
+        if after is not None and _HOUR_CONTEXT.search(text):
+            start = _hour(after.group(1), after.group(2), after.group(3))
+            if start is not None and start < 24 and not _month_follows(text[after.end() :]):
+                used.append(after.span())
+                return Hours(start, 24)
+        at = _AT_HOUR.search(text)
+        if at is not None and _HOUR_CONTEXT.search(text) and not _month_follows(text[at.end() :]):
+            hour = _hour(at.group(1), at.group(2), at.group(3))
+            if hour is not None and hour < 24:
+                used.append(at.span())
+                return Hours(hour, hour + 1)
+        if _NOW.search(text) and self._now is not None:
+            hour = self._now().hour
+            return Hours(hour, hour + 1)
+        for pattern, start, end in _PART_OF_DAY:
+            found = pattern.search(text)
+            if found is not None:
+                used.append(found.span())
+                if _UNTIL_MIDNIGHT.search(text):
+                    end = 24
+                return Hours(start, end)
+        return None
+
+    def _days(self, raw: str, text: str, language: Lang, used: list[tuple[int, int]]) -> list[RowFilter]:
+        out: list[RowFilter] = []
+        days: list[int] = []
+        spans: list[tuple[int, int, int]] = []
+        for day, pattern in _WEEKDAY:
+            for m in pattern.finditer(text):
+                if _DATED_WEEKDAY.search(text[: m.start()]):
+                    continue  # "last Sunday": a date, read below
+                spans.append((m.start(), m.end(), day))
+        spans.sort()
+        for (_, e1, d1), (s2, _, d2) in pairwise(spans):
+            if _WEEKDAY_RANGE_LINK.match(text[e1:s2]) or re.match(
+                r"^\w*\s*(?:kuni|по|to|-)\s*$", text[e1:s2]
+            ):
+                span_days = [((d1 - 1 + k) % 7) + 1 for k in range((d2 - d1) % 7 + 1)]
+                days.extend(span_days)
+        if not days:
+            days = [d for _, _, d in spans]
+        negate = False
+        if spans:
+            negate = bool(_NEGATED.search(text[: spans[0][0]]))
+            used.extend((s, e) for s, e, _ in spans)
+        weekend = _WEEKEND.search(text)
+        if weekend is not None and not _DATED_WEEKDAY.search(text[: weekend.start()]):
+            days.extend([6, 7])
+            negate = negate or bool(_NEGATED.search(text[: weekend.start()]))
+            used.append(weekend.span())
+        workdays = _WORKDAYS.search(text)
+        if workdays is not None:
+            days.extend([1, 2, 3, 4, 5])
+            used.append(workdays.span())
+        unique = tuple(sorted(set(days)))
+        if unique and len(unique) < 7:
+            out.append(RowFilter(Weekdays(unique), negate))
+        findings = find_dates(raw, language, self._today())
+        used.extend((y.start, y.end) for y in findings.years)  # a year is the request's value
+        months: list[tuple[int, int]] = []
+        year_months: list[tuple[int, int, int]] = []
+        for mention in findings.dates:
+            piece = fold(raw[mention.start : mention.end])
+            if any(p.search(piece) for _, p in _WEEKDAY) and not re.search(r"\d", piece):
+                if not _DATED_WEEKDAY.search(text[: mention.start]) and not _DATED_WEEKDAY.search(
+                    piece + " "
+                ):
+                    continue  # a bare weekday is the filter above, not a date
+            used.append((mention.start, mention.end))
+            last = mention.last or mention.value
+            whole_month = (
+                mention.last is not None
+                and mention.value.day == 1
+                and (last.month != (last + timedelta(days=1)).month)
+                and mention.value.month == last.month
+            )
+            if whole_month and not re.search(r"\b(?:19|20)\d\d\b", piece):
+                months.append((mention.start, mention.value.month))
+                continue
+            if whole_month:
+                year_months.append((mention.start, mention.value.month, mention.value.year))
+            out.append(RowFilter(DateRange(mention.value, last)))
+        for m in re.finditer(r"[^\W\d_]{3,}", text):
+            if any(a <= m.start() < b for a, b in used):
+                continue
+            # The word as written: the month names are matched with their diacritics.
+            written = raw[m.start() : m.end()] if len(raw) == len(text) else m.group(0)
+            month = _month_word(written.lower(), text, m.start())
+            if month is not None:
+                months.append((m.start(), month))
+                used.append(m.span())
+        out.extend(self._paired(out))
+        out = _one_date_range(out, text)
+        spanned = _month_range_with_year(sorted(months), year_months, text)
+        if spanned is not None:
+            # "с января по март 2027": the first month takes the year of the second.
+            out = [f for f in out if not isinstance(f.condition, DateRange)]
+            out.append(RowFilter(spanned))
+            months = []
+        if months and not any(isinstance(f.condition, DateRange) for f in out):
+            # A range of days already says its months ("from January to March 2027").
+            out.append(RowFilter(Months(_month_span(sorted(months), text))))
+        return out
+
+    @staticmethod
+    def _paired(found: list[RowFilter]) -> list[RowFilter]:
+        """Two single days in one message ("from 24 to 26 December") are one range."""
+        ranges = [f for f in found if isinstance(f.condition, DateRange)]
+        if len(ranges) == 2:
+            a, b = ranges[0].condition, ranges[1].condition
+            assert isinstance(a, DateRange) and isinstance(b, DateRange)
+            if a.start and b.end and a.start == a.end and b.start == b.end and a.start < b.start:
+                found.remove(ranges[0])
+                found.remove(ranges[1])
+                return [RowFilter(DateRange(a.start, b.end))]
+        return []
+
+    def _comparisons(self, text: str, used: list[tuple[int, int]]) -> list[RowFilter]:
+        out: list[RowFilter] = []
+        for m in _COMPARE.finditer(text):
+            value = float(m.group(3).replace(",", "."))
+            op = Op.LT if m.group(1) else Op.GT
+            after = text[m.end() : m.end() + 40].split()[:3]
+            out.append(RowFilter(Comparison(op, value, tuple(w for w in after if not w[0].isdigit()))))
+            used.append(m.span())
+        for m in _COMPARE_AFTER.finditer(text):
+            value = float(m.group(1).replace(",", "."))
+            out.append(RowFilter(Comparison(Op.LT if m.group(2) else Op.GT, value)))
+            used.append(m.span())
+        return out
+
+    def _selection(self, text: str, used: list[tuple[int, int]]) -> Selection | None:
+        if _AFTER_THAT.search(text):
+            return Selection(Order.NEXT, 1, skip=1)
+        latest = _LATEST.search(text)
+        if latest is not None and re.match(r"most|koige|сам", latest.group(0)):
+            # "the most recent", "kõige värskem", "самое свежее": the latest, no highest
+            near = _count_near(text, latest.start(), latest.end())
+            used.append(latest.span())
+            return Selection(Order.LATEST, near or 1)
+        for pattern, order in _EXTREME:
+            m = pattern.search(text)
+            if m is None:
+                continue
+            if (
+                order is Order.HIGHEST
+                and m.group(0) in ("most", "the most")
+                and not re.match(r"\s+(?:\w+\s+){0,1}\w+", text[m.end() :])
+            ):
+                continue
+            used.append(m.span())
+            count = _count_near(text, m.start(), m.end()) or 0
+            terms = tuple(w.strip("«»\"'.,?!") for w in text[m.end() : m.end() + 40].split()[:3])
+            return Selection(order, count, tuple(t for t in terms if t and not t[0].isdigit()))
+        for pattern, order in ((_NEXT, Order.NEXT), (_LATEST, Order.LATEST), (_EARLIEST, Order.EARLIEST)):
+            m = pattern.search(text)
+            if m is None:
+                continue
+            near = _count_near(text, m.start(), m.end())
+            if near is None and (_PLURAL_CUE.match(text, m.start()) or _plural_after(text[m.end() :])):
+                continue
+            used.append(m.span())
+            return Selection(order, near or 1)
+        m = _FIRST.search(text)
+        if m is not None:
+            first_count = _count_near(text, m.start(), m.end())
+            if first_count is not None:
+                used.append(m.span())
+                return Selection(Order.FIRST, first_count)
+        m = re.search(rf"(?<!\w)(?:only|just|ainult|vaid|только)\s+(?:the\s+)?{_N}(?!\w)", text)
+        if m is not None and (value := _int(m.group(1))) is not None:
+            return Selection(Order.FIRST, value)
+        return None
+
+    def _aggregation(self, text: str) -> Aggregation | None:
+        if _DURATION.search(text):
+            return Aggregation(Function.DURATION)
+        if _AVERAGE.search(text):
+            return Aggregation(Function.AVERAGE)
+        if _RANGE.search(text):
+            return Aggregation(Function.RANGE)
+        how_many = _HOW_MANY.search(text) or _PALJU.search(text)
+        if how_many is not None:
+            terms = tuple(text[how_many.end() : how_many.end() + 40].split()[:3])
+            return Aggregation(Function.COUNT, terms)
+        if _ALTOGETHER.search(text) and re.search(r"(?<!\w)(?:how|mitu|сколько)(?!\w)", text):
+            return Aggregation(Function.COUNT)
+        if _SUM.search(text):
+            return Aggregation(Function.SUM)
+        return None
+
+    def _yes_no(self, text: str, compares: bool) -> bool:
+        if _YES_NO_TAIL.search(text) or _KAS.search(text) or _LI.search(text):
+            return True
+        if _YES_NO_EN.search(text) and not re.match(r"^\W*(?:what|which|when|where|who|how|why)\b", text):
+            first_clause = re.split(r"[,;]", text)[-1]
+            return not _EN_WH.search(first_clause.split(" ")[0] if first_clause else "")
+        if not text.rstrip().endswith("?"):
+            return False
+        if _ELLIPSIS_START.match(text) and not compares:
+            return False
+        if re.search(r"[\u0400-\u04ff]", text):
+            return not _RU_WH.search(text) and (bool(_RU_PREDICATE.search(text)) or compares)
+        return compares and not _EN_WH.search(text)
+
+    @staticmethod
+    def _terms(text: str, used: list[tuple[int, int]]) -> tuple[str, ...]:
+        out: list[str] = []
+        for m in re.finditer(r"[^\W_]+", text):
+            if any(a <= m.start() < b for a, b in used):
+                continue
+            word = m.group(0)
+            if word in STOPWORDS or word in _CUE_WORDS or (len(word) < 3 and not word.isdigit()):
+                continue
+            if _PERIOD_WORD.fullmatch(word):
+                continue  # "year", "päev", "неделя": the request's period, no row's name
+            if word.isdigit() and len(word) == 4 and word.startswith(("19", "20")):
+                continue  # a year is a value of the request
+            if word not in out:
+                out.append(word)
+        return tuple(out[:24])
+
+
+def _month_word(word: str, text: str, start: int) -> int | None:
+    """A month named alone ("in December", "detsembris", "в декабре"); "may" and "march"
+    only where English uses them as months (after in/of/by, or next to a number)."""
+    month = month_of(word)
+    if month is None or len(word) < 3:
+        return None
+    preposition = r"(?:\bin|\bof|\bby|\bduring|\buntil|\btill|\bto|\bfrom|\bsince|\bon|\d)\s*$"
+    if word in ("may", "march", "mai") and not re.search(preposition, text[:start]):
+        return None
+    return month
+
+
+def _next_year(day: date | None) -> date | None:
+    if day is None:
+        return None
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year + 1, day=28)
+
+
+_MONTH_LINK = re.compile(
+    r"^\W*(?:st\s+|-?st\s+)?(?:to|until|till|through|-|–|kuni|по|до)\W*$|^[^\W\d]*st\s+$"
+)
+
+
+def _linked(text: str, start_a: int, start_b: int) -> bool:
+    between = text[start_a:start_b]
+    link = re.sub(r"^[^\W\d]+", "", between)
+    return bool(_MONTH_LINK.match(link) or re.search(r"(?:st|ist)\s+$", between.split()[0] + " "))
+
+
+def _month_range_with_year(
+    months: list[tuple[int, int]], year_months: list[tuple[int, int, int]], text: str
+) -> DateRange | None:
+    for start_a, a in months:
+        for start_b, b, year in year_months:
+            if start_a < start_b and _linked(text, start_a, start_b):
+                first_year = year if a <= b else year - 1
+                last = date(year, b, calendar.monthrange(year, b)[1])
+                return DateRange(date(first_year, a, 1), last)
+    return None
+
+
+def _month_span(months: list[tuple[int, int]], text: str) -> tuple[int, ...]:
+    """Months named, with a range between two ("January to March", "jaanuarist märtsini",
+    "с января по март") read as every month of it."""
+    found = [m for _, m in months]
+    for (start_a, a), (start_b, b) in pairwise(months):
+        if _linked(text, start_a, start_b):
+            found.extend(((a - 1 + k) % 12) + 1 for k in range((b - a) % 12 + 1))
+    return tuple(sorted(set(found)))
+
+
+def _month_follows(rest: str) -> bool:
+    m = re.match(r"\s*\.?\s*([^\W\d_]{3,})", rest)
+    return m is not None and month_of(m.group(1)) is not None
+
+
+_DAY_SPAN = re.compile(r"(?<![\d.])(\d{1,2})\.?\s*(?:-|–|—|\.\.)\s*(\d{1,2})\.?\s*([^\W\d_]{3,})")
+
+
+def _one_date_range(found: list[RowFilter], text: str) -> list[RowFilter]:
+    """Every date the message names is one window: their span ("1–7 dec" is the 1st to the
+    7th even where only "7 dec" was read as a date; "this week, Monday to Sunday" one range)."""
+    ranges = [f.condition for f in found if isinstance(f.condition, DateRange) and not f.negate]
+    if not ranges:
+        return found
+    if len(ranges) == 2:
+        one, two = ranges
+        moved_start = _next_year(two.start)
+        if one.start and two.start and moved_start and two.start < one.start < moved_start:
+            # "from 20 December to 10 January": the second day is in the next year.
+            ranges = [one, DateRange(moved_start, _next_year(two.end))]
+    starts = [r.start for r in ranges if r.start is not None]
+    ends = [r.end for r in ranges if r.end is not None]
+    start, end = (min(starts) if starts else None), (max(ends) if ends else None)
+    for m in _DAY_SPAN.finditer(text):
+        month = month_of(m.group(3))
+        if month is None or end is None or end.month != month:
+            continue
+        day_number = int(m.group(1))
+        if 1 <= day_number <= end.day and (start is None or start.month == month):
+            opening = end.replace(day=day_number)
+            start = opening if start is None else min(start, opening)
+    rest = [f for f in found if not (isinstance(f.condition, DateRange) and not f.negate)]
+    return [*rest, RowFilter(DateRange(start, end))]
+
+
+def _plural_after(rest: str) -> bool:
+    """The word after a cue is plural: "next holidays", "järgmised pühad", "последние голосования"."""
+    following = re.findall(r"\w+", rest)[:2]
+    if not following:
+        return False
+    word = following[0]
+    if re.search(r"[\u0400-\u04ff]", word):
+        return bool(re.search(r"(?:ии|ие|ые|ых|ы|и)$", word))
+    if re.search(r"[a-z]", word) and not re.search(r"[õäöü]", word) and len(following) > 1:
+        # English: "next public holidays" — the noun may come second.
+        return any(w.endswith("s") and not w.endswith(("ss", "us", "is")) for w in following)
+    return word.endswith(("s", "d", "id")) and not word.endswith(("ss", "us", "is"))
+
+
+_PARTS = re.compile(r"\s+(?:and also|and|ja|ning|и|а также|plus)\s+|[?;!]\s*|\.\s+", re.I)
+
+
+def question_parts(question: str) -> list[str]:
+    """The parts of a question that asks two things ("cheapest hour tomorrow and the
+    latest vote"), split at conjunctions and sentence ends."""
+    return [p.strip() for p in _PARTS.split(question) if p and p.strip()]
+
+
+def part_for(question: str, endpoint_text: str) -> str:
+    """The part of a two-part question that is about the endpoint described by
+    `endpoint_text` (most stems in common); the whole question when no part leads."""
+    from services.text import Stemmer
+
+    parts = question_parts(question)
+    if len(parts) < 2:
+        return question
+    stemmer = Stemmer()
+    known = set(stemmer.terms(endpoint_text))
+    scored = [(len(set(stemmer.terms(p)) & known), i) for i, p in enumerate(parts)]
+    best, index = max(scored)
+    if best == 0 or sum(1 for s, _ in scored if s == best) > 1:
+        return question
+    return parts[index]
+
+
+_COUNT_PARAM = re.compile(r"how many|number of|limit|max(?:imum)? (?:number|count)|page size|count", re.I)
+_RANGE_MAX = re.compile(r"\b\d+\s*(?:-|–|to)\s*(\d+)\b|(?:up to|at most|max(?:imum)?\.?)\s*(\d+)", re.I)
+
+
+def widened(params: dict[str, str], specs: Sequence[ParamSpec], shape: AnswerShape) -> dict[str, str]:
+    """A question for every row, or for the rows of a period, needs the most rows the
+    endpoint gives: an optional count parameter left unset ("How many … to return
+    (1-100, default 10)") is set to its stated maximum."""
+    wants_all = shape.kind is Kind.FULL_LIST or any(
+        isinstance(f.condition, DateRange | Months) for f in shape.filters
+    )
+    if not wants_all:
+        return params
+    out = dict(params)
+    for spec in specs:
+        if spec.required or out.get(spec.name) or spec.type not in ("integer", "number"):
+            continue
+        if not _COUNT_PARAM.search(f"{spec.name} {spec.description}"):
+            continue
+        m = _RANGE_MAX.search(spec.description)
+        if m is not None:
+            out[spec.name] = next(g for g in m.groups() if g)
+    return out
+
+
+def _kinds(shape: AnswerShape) -> set[type]:
+    return {type(f.condition) for f in shape.filters}
+
+
+def _asks_own(shape: AnswerShape) -> bool:
+    return (
+        shape.selection is not None
+        or shape.aggregation is not None
+        or shape.kind
+        in (
+            Kind.YES_NO,
+            Kind.FULL_LIST,
+        )
+    )
+
+
+def for_param_update(previous: AnswerShape, current: AnswerShape) -> AnswerShape:
+    """The same question with new values ("and last weekend?", "sorry, Monday not
+    Friday"): the previous question's shape, with the follow-up's own filters in place
+    of those of their kind. Day filters always come from the follow-up: the new values
+    are new days."""
+    replaced = _kinds(current) | {DateRange, Months}
+    kept = tuple(f for f in previous.filters if type(f.condition) not in replaced)
+    own = _asks_own(current)
+    terms = tuple(dict.fromkeys((*current.terms, *previous.terms)))
+    return AnswerShape(
+        kind=current.kind if own else previous.kind,
+        filters=(*kept, *current.filters),
+        selection=current.selection if own else previous.selection,
+        aggregation=current.aggregation if own else previous.aggregation,
+        terms=terms[:24],
+        question=current.question or previous.question,
+    )
+
+
+def for_response_question(previous: AnswerShape, current: AnswerShape) -> AnswerShape:
+    """A question about the rows just shown ("which of those fall on a Monday?", "and
+    the most expensive?"): the follow-up's operations on the rows the previous answer
+    was about — its filters stay, unless the follow-up filters by the same kind."""
+    kept = tuple(f for f in previous.filters if type(f.condition) not in _kinds(current))
+    # The previous words stay after the follow-up's own: "which weekdays do they fall on?"
+    # after "Christmas in Estonia" still means the Christmas holidays.
+    terms = tuple(dict.fromkeys((*current.terms, *previous.terms)))[:24]
+    return replace(current, filters=(*kept, *current.filters), terms=terms)

@@ -1,0 +1,99 @@
+"""Does a word of a question name a field or a value of an API result? Matching that
+holds across inflection, diacritics and the three languages' labels: "maakonnas" names
+the field labelled "Maakond", "postiindeks" the one labelled "Postiindeks",
+"against" the key `against`, "ulikooli" the value "Ülikooli tn 18".
+
+Shared by the loop (is a follow-up about the last result's fields?) and the caller
+(which field is asked, measured or compared). Nothing here knows any API's fields:
+they come from the result's keys and the endpoint's labels.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from collections.abc import Iterable
+
+import snowballstemmer
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_CAMEL = re.compile(r"(?<=[a-zà-ÿ0-9])(?=[A-ZÀ-Þ])")
+_STEMMERS = ("english", "estonian", "russian")
+_local = threading.local()
+
+
+def fold(text: str) -> str:
+    """Lower case, no diacritics, ё → е."""
+    out = []
+    for ch in text.lower().replace("ё", "е"):
+        if "\u0400" <= ch <= "\u04ff":
+            out.append(ch)  # й stays й
+        else:
+            out.extend(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+    return "".join(out)
+
+
+def split_words(text: str) -> list[str]:
+    """'postalCode' → ['postal', 'code']; 'Ülikooli tn 18' → ['ulikooli', 'tn', '18']."""
+    return [fold(w) for w in _WORD.findall(_CAMEL.sub(" ", text))]
+
+
+def _stems(word: str) -> set[str]:
+    cached: dict[str, snowballstemmer.stemmer] = _local.__dict__.setdefault("stemmers", {})
+    if not cached:
+        for name in _STEMMERS:
+            cached[name] = snowballstemmer.stemmer(name)
+    return {str(stemmer.stemWord(word)) for stemmer in cached.values()}
+
+
+def words_match(a: str, b: str) -> bool:
+    """Two folded words are one word in another form: equal, one stem, or a long shared
+    beginning (Estonian and Russian case endings the stemmers leave: "maakonnas" /
+    "maakond", "erapooletuks" / "erapooletu")."""
+    if a == b:
+        return True
+    shorter = min(len(a), len(b))
+    if shorter < 3 or a.isdigit() or b.isdigit():
+        return False
+    if _stems(a) & _stems(b) and shorter >= 4:
+        return True
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    if common == shorter >= 5:
+        return True  # an Estonian compound's first part: "vastu" in "vastuhääli"
+    return common >= max(4, shorter - 2) and common * 10 >= max(len(a), len(b)) * 6
+
+
+def matches_any(word: str, candidates: Iterable[str]) -> bool:
+    return any(words_match(word, candidate) for candidate in candidates)
+
+
+def same_word(a: str, b: str) -> bool:
+    """Stricter than `words_match`, for picking rows by their text: one word in another
+    case form ("riigikogus" / "Riigikogu", "käibemaksu" / "Käibemaksuseaduse"), not two
+    words sharing a root ("hääletati" / "hääletus")."""
+    if a == b:
+        return True
+    shorter = min(len(a), len(b))
+    if shorter < 4 or a.isdigit() or b.isdigit():
+        return False
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common >= shorter - 1 and common >= 4
+
+
+def same_as_any(word: str, candidates: Iterable[str]) -> bool:
+    return any(same_word(word, candidate) for candidate in candidates)
+
+
+def phrase_hits(terms: Iterable[str], text: str) -> int:
+    """How many of `terms` (folded words) occur in `text` in some form."""
+    words = split_words(text)
+    return sum(1 for term in terms if matches_any(term, words))

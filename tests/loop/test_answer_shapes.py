@@ -1,0 +1,372 @@
+"""The shape reader (loop_svc.shapes) over generated questions: every count × cue ×
+language, every month in its case forms, weekdays, clock windows, yes/no forms — and
+arbitrary text, which must never break it. The grammar is the classes of words people
+use, not the blind set's sentences."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from loop_svc.shapes import RuleShapeReader, for_param_update, for_response_question
+from services import answer_shape
+from services.answer_shape import (
+    AnswerShape,
+    Comparison,
+    DateRange,
+    Function,
+    Hours,
+    Kind,
+    Months,
+    Op,
+    Order,
+    Weekdays,
+)
+
+TODAY = date(2026, 12, 1)
+READER = RuleShapeReader(lambda: TODAY, lambda: datetime(2026, 12, 1, 10, 15))
+
+COUNTS = {
+    "en": {2: "two", 3: "three", 4: "four", 5: "five", 7: "7"},
+    "et": {2: "kaks", 3: "kolm", 4: "neli", 5: "viis", 7: "7"},
+    "ru": {2: "два", 3: "три", 4: "четыре", 5: "пять", 7: "7"},
+}
+# (language, pattern with {n}, order)
+SELECTIONS = [
+    ("en", "show me the last {n} votings", Order.LATEST),
+    ("en", "the latest {n} results please", Order.LATEST),
+    ("en", "next {n} public holidays in latvia", Order.NEXT),
+    ("en", "what are the first {n} holidays next year", Order.FIRST),
+    ("en", "the {n} cheapest hours tomorrow", Order.LOWEST),
+    ("en", "{n} most expensive hours today", Order.HIGHEST),
+    ("et", "näita {n} viimast hääletust", Order.LATEST),
+    ("et", "järgmised {n} riigipüha", Order.NEXT),
+    ("et", "{n} esimest riigipüha", Order.FIRST),
+    ("et", "homme {n} kõige odavamat tundi", Order.LOWEST),
+    ("et", "{n} kõige kallimat tundi", Order.HIGHEST),
+    ("ru", "покажи последние {n} голосования", Order.LATEST),
+    ("ru", "ближайшие {n} праздника", Order.NEXT),
+    ("ru", "первые {n} праздника следующего года", Order.FIRST),
+    ("ru", "{n} самых дешевых часа завтра", Order.LOWEST),
+    ("ru", "{n} самых дорогих часа", Order.HIGHEST),
+]
+
+
+@pytest.mark.parametrize(("language", "pattern", "order"), SELECTIONS)
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 7])
+def test_an_exact_count_from_its_end(language: str, pattern: str, order: Order, n: int) -> None:
+    shape = READER.read(pattern.format(n=COUNTS[language][n]), language)  # type: ignore[arg-type]
+    assert shape.selection is not None
+    assert (shape.selection.order, shape.selection.count) == (order, n)
+    assert shape.kind is Kind.COUNT
+
+
+EXTREMES = [
+    ("en", "cheapest hour tomorrow?", Order.LOWEST),
+    ("en", "when is electricity the lowest", Order.LOWEST),
+    ("en", "which hour is the most expensive", Order.HIGHEST),
+    ("en", "which vote had the most votes against", Order.HIGHEST),
+    ("en", "the longest school break", Order.LONGEST),
+    ("en", "when is the next holiday", Order.NEXT),
+    ("et", "millal on elekter kõige odavam", Order.LOWEST),
+    ("et", "koige odavam tund homme", Order.LOWEST),
+    ("et", "mis kell on madalaim hind", Order.LOWEST),
+    ("et", "kõige kallim tund", Order.HIGHEST),
+    ("et", "mis on kõige pikem koolivaheaeg", Order.LONGEST),
+    ("et", "millal on järgmine riigipüha", Order.NEXT),
+    ("ru", "когда самый дешевый час", Order.LOWEST),
+    ("ru", "когда дешевле всего электричество", Order.LOWEST),
+    ("ru", "самый дорогой час сегодня", Order.HIGHEST),
+    ("ru", "какие каникулы самые длинные", Order.LONGEST),
+    ("ru", "следующий праздник когда", Order.NEXT),
+]
+
+
+@pytest.mark.parametrize(("language", "text", "order"), EXTREMES)
+def test_an_extreme(language: str, text: str, order: Order) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert shape.selection is not None and shape.selection.order is order
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "next week"),
+        ("en", "last weekend prices"),
+        ("et", "järgmisel nädalal"),
+        ("ru", "на следующей неделе"),
+        ("en", "the latest votings"),
+        ("et", "viimased hääletused"),
+        ("ru", "последние голосования"),
+    ],
+)
+def test_a_period_or_a_plural_is_no_selection(language: str, text: str) -> None:
+    assert READER.read(text, language).selection is None  # type: ignore[arg-type]
+
+
+AGGREGATES = [
+    ("en", "average price tomorrow", Function.AVERAGE),
+    ("en", "avg electricity price", Function.AVERAGE),
+    ("en", "how many public holidays in december", Function.COUNT),
+    ("en", "how long are the christmas holidays", Function.DURATION),
+    ("en", "in what range do prices move", Function.RANGE),
+    ("et", "keskmine hind homme", Function.AVERAGE),
+    ("et", "mitu riigipüha on detsembris", Function.COUNT),
+    ("et", "kui kaua kestab jõuluvaheaeg", Function.DURATION),
+    ("et", "mis vahemikus hinnad kõiguvad", Function.RANGE),
+    ("ru", "средняя цена завтра", Function.AVERAGE),
+    ("ru", "сколько праздников в декабре", Function.COUNT),
+    ("ru", "сколько дней длятся каникулы", Function.DURATION),
+]
+
+
+@pytest.mark.parametrize(("language", "text", "function"), AGGREGATES)
+def test_an_aggregate(language: str, text: str, function: Function) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert shape.aggregation is not None and shape.aggregation.function is function
+
+
+@pytest.mark.parametrize(
+    ("language", "text"), [("ru", "сколько стоит электричество завтра"), ("et", "kui palju maksab elekter")]
+)
+def test_how_much_it_costs_is_no_count(language: str, text: str) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert shape.aggregation is None
+
+
+MONTH_FORMS = {
+    "en": ["in {m}", "during {m}", "which of those are in {m}"],
+    "et": ["{m}", "millised neist on {m}", "mis pühad on {m}?"],
+    "ru": ["в {m}", "какие из них в {m}"],
+}
+MONTHS = {
+    "en": [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ],
+    # the inessive ("in December"), as people write it
+    "et": [
+        "jaanuaris",
+        "veebruaris",
+        "märtsis",
+        "aprillis",
+        "mais",
+        "juunis",
+        "juulis",
+        "augustis",
+        "septembris",
+        "oktoobris",
+        "novembris",
+        "detsembris",
+    ],
+    "ru": [
+        "январе",
+        "феврале",
+        "марте",
+        "апреле",
+        "мае",
+        "июне",
+        "июле",
+        "августе",
+        "сентябре",
+        "октябре",
+        "ноябре",
+        "декабре",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", ["en", "et", "ru"])
+@pytest.mark.parametrize("month", range(1, 13))
+def test_a_month_alone_filters_by_month_in_every_case_form(language: str, month: int) -> None:
+    name = MONTHS[language][month - 1]
+    for form in MONTH_FORMS[language]:
+        text = form.format(m=name)
+        shape = READER.read(text, language)  # type: ignore[arg-type]
+        months = [f.condition for f in shape.filters if isinstance(f.condition, Months)]
+        ranges = [f.condition for f in shape.filters if isinstance(f.condition, DateRange)]
+        assert months == [Months((month,))] or (
+            ranges and ranges[0].start and ranges[0].start.month == month
+        ), text
+
+
+WEEKDAYS = {
+    "en": ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"],
+    "et": ["esmaspäeval", "teisipäeval", "kolmapäeval", "neljapäeval", "reedel", "laupäeval", "pühapäeval"],
+    "ru": ["понедельник", "вторник", "среду", "четверг", "пятницу", "субботу", "воскресенье"],
+}
+WEEKDAY_FORMS = {
+    "en": "which of those fall on a {d}?",
+    "et": "millised neist on {d}?",
+    "ru": "какие из них в {d}?",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "et", "ru"])
+@pytest.mark.parametrize("day", range(1, 8))
+def test_a_weekday_of_the_rows(language: str, day: int) -> None:
+    text = WEEKDAY_FORMS[language].format(d=WEEKDAYS[language][day - 1])
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert [f.condition for f in shape.filters] == [Weekdays((day,))], text
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "days"),
+    [
+        ("en", "only the weekend ones", (6, 7)),
+        ("et", "mitu neist on nädalavahetusel", (6, 7)),
+        ("ru", "какие из них на выходных", (6, 7)),
+        ("en", "from monday to sunday", None),
+        ("ru", "с понедельника по воскресенье", None),
+        ("en", "which fall on weekdays", (1, 2, 3, 4, 5)),
+    ],
+)
+def test_weekends_workdays_and_weekday_ranges(language: str, text: str, days: tuple[int, ...] | None) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    found = [f.condition for f in shape.filters if isinstance(f.condition, Weekdays)]
+    assert found == ([Weekdays(days)] if days else [])
+
+
+HOURS = [
+    ("en", "prices tomorrow from 6 to 9", (6, 9)),
+    ("en", "electricity between 18 and 22", (18, 22)),
+    ("en", "the price tonight after 10pm", (22, 24)),
+    ("en", "price at 8pm tomorrow", (20, 21)),
+    ("en", "electricity prices this evening", (18, 23)),
+    ("en", "prices in the morning", (6, 12)),
+    ("et", "elekter täna kella 18 ja 22 vahel", (18, 22)),
+    ("et", "homme kell 20 hind", (20, 21)),
+    ("et", "hinnad homme hommikul", (6, 12)),
+    ("et", "aga õhtul?", (18, 23)),
+    ("ru", "цены с 18 до 22", (18, 22)),
+    ("ru", "сегодня ночью с 0 до 6", (0, 6)),
+    ("ru", "а утром с 7 до 10?", (7, 10)),
+    ("ru", "цена вечером", (18, 23)),
+    ("en", "how much is electricity right now", (10, 11)),
+]
+
+
+@pytest.mark.parametrize(("language", "text", "hours"), HOURS)
+def test_a_time_of_day_window(language: str, text: str, hours: tuple[int, int]) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert [f.condition for f in shape.filters if isinstance(f.condition, Hours)] == [Hours(*hours)]
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "holidays 1-7 december"),
+        ("et", "hinnad 24.12 kuni 1.1"),
+        ("ru", "праздники с 20 декабря по 10 января"),
+    ],
+)
+def test_days_of_a_month_are_no_hours(language: str, text: str) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert not [f for f in shape.filters if isinstance(f.condition, Hours)]
+
+
+def test_a_span_of_days_stays_one_span_across_the_new_year() -> None:
+    shape = READER.read("праздники в финляндии с 20 декабря по 10 января", "ru")
+    assert [f.condition for f in shape.filters] == [DateRange(date(2026, 12, 20), date(2027, 1, 10))]
+
+
+COMPARISONS = [
+    ("en", "only the hours under 35 pls", Op.LT, 35.0),
+    ("en", "hours cheaper than 40.5", Op.LT, 40.5),
+    ("en", "which cost more than 100", Op.GT, 100.0),
+    ("et", "tunnid alla 35 euro", Op.LT, 35.0),
+    ("et", "kas hind on üle 150", Op.GT, 150.0),
+    ("ru", "часы дешевле 30", Op.LT, 30.0),
+    ("ru", "где больше 50 голосов", Op.GT, 50.0),
+]
+
+
+@pytest.mark.parametrize(("language", "text", "op", "value"), COMPARISONS)
+def test_a_number_compared(language: str, text: str, op: Op, value: float) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    found = [f.condition for f in shape.filters if isinstance(f.condition, Comparison)]
+    assert [(c.op, c.value) for c in found] == [(op, value)]
+
+
+YES_NO = [
+    ("en", "is 26 dec a public holiday in germany?", True),
+    ("en", "hey is my id card ready yet?", True),
+    ("en", "are there any school holidays in march", True),
+    ("en", "so it's under 50 euros?", True),
+    ("en", "is xmas eve a holiday there or not?", True),
+    ("en", "what are the holidays in march?", False),
+    ("en", "electricity prices this evening?", False),
+    ("et", "kas 24. veebruar on puhkepäev", True),
+    ("et", "passi taotlus kas on valmis juba?", True),
+    ("et", "mis on homme elektri hind?", False),
+    ("ru", "прошел ли законопроект?", True),
+    ("ru", "паспорт уже готов?", True),
+    ("ru", "у латышей 31 декабря тоже праздничный день?", True),
+    ("ru", "средняя цена электричества на завтра?", False),
+    ("ru", "а утром с 7 до 10?", False),
+    ("ru", "какие праздники в декабре?", False),
+]
+
+
+@pytest.mark.parametrize(("language", "text", "yes_no"), YES_NO)
+def test_a_yes_no_question(language: str, text: str, yes_no: bool) -> None:
+    assert (READER.read(text, language).kind is Kind.YES_NO) is yes_no  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "every hour of tomorrow's prices"),
+        ("en", "list all holidays in 2027"),
+        ("et", "kõik riigipühad"),
+        ("et", "hinnad iga tunni kaupa"),
+        ("ru", "все праздники списком"),
+        ("ru", "цены по всем часам"),
+    ],
+)
+def test_a_full_list(language: str, text: str) -> None:
+    assert READER.read(text, language).kind is Kind.FULL_LIST  # type: ignore[arg-type]
+
+
+def test_words_for_fields_stay_and_periods_and_cues_go() -> None:
+    shape = READER.read("what is the postal code of ülikooli 18 tartu this year?", "en")
+    assert {"postal", "code", "ulikooli", "18", "tartu"} <= set(shape.terms)
+    assert "year" not in shape.terms and "what" not in shape.terms
+
+
+def test_follow_ups_keep_and_refine_the_last_shape() -> None:
+    average = READER.read("average price last weekend", "en")
+    later = for_param_update(average, READER.read("and the weekend before?", "en"))
+    assert later.aggregation == average.aggregation
+    evening = READER.read("prices tomorrow evening", "en")
+    worst = for_response_question(evening, READER.read("which hour is the worst", "en"))
+    assert Hours(18, 23) in [f.condition for f in worst.filters]
+    assert worst.selection is not None and worst.selection.order is Order.HIGHEST
+    monday = for_param_update(
+        READER.read("cheapest hour on friday", "en"), READER.read("sorry, monday", "en")
+    )
+    assert [f.condition for f in monday.filters if isinstance(f.condition, Weekdays)] == [Weekdays((1,))]
+    assert monday.selection is not None and monday.selection.order is Order.LOWEST
+
+
+@given(st.text(max_size=300), st.sampled_from(["en", "et", "ru"]))
+@settings(max_examples=300, deadline=None)
+def test_any_text_reads_as_some_shape_and_survives_the_proto(text: str, language: str) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    again = answer_shape.from_proto(answer_shape.to_proto(shape))
+    assert again == shape
+    assert answer_shape.from_dict(answer_shape.to_dict(shape)) == shape
+    assert isinstance(shape, AnswerShape)
