@@ -6,7 +6,8 @@ answered (search, calibrated scoring and rejection, affirmations of the assistan
 last offer, the disambiguator and the multi-intent split) lives here.
 
 Flow of `match` (seed API_TOOL_CALLING.md Part 2 and Part 7 Phase 1):
-1. whole-message small talk ("What can you do?") is never an API request;
+1. whole-message small talk ("What can you do?") is never an API request — unless the
+   catalogue itself registers it (`claim`: a catalogue with a "thank you" endpoint);
 2. search once, score on the calibrated scale (classifier_svc/api_matcher.py); a near
    tie is broken by what the conversation was about (its API), or with no conversation
    by looking up before acting;
@@ -47,6 +48,7 @@ from classifier_svc.candidates import (
     Reason,
     Workflow,
 )
+from classifier_svc.conversation import classify_history_question
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import opens_with_acceptance, with_offer
 from classifier_svc.ports import EndpointDisambiguator, EndpointSearch, IntentDecomposer
@@ -130,6 +132,33 @@ class ApiToolMatcher:
         if decision is None:
             return None
         return replace(decision, llm_calls=llm.calls, llm_validated=llm.validated)
+
+    async def claim(self, message: str, lang: Lang) -> Decision | None:
+        """The endpoint for a message the CONTEXT layer would answer itself (small talk, a
+        question about the conversation), when the catalogue takes it: its best accepted
+        endpoint is one registered for conversation (its own examples are small talk or
+        questions about the chat: a catalogue with "thank you" or "repeat" endpoints wants
+        "thanks for your help" and "can you repeat that" routed there), or it is a clear
+        match (high confidence, and it shares a word with the message). A catalogue
+        without such endpoints keeps the friendly answers: a greeting resembles no
+        address search closely and in words at once."""
+        match = assess(await self._search.search(message, self._policy.search_limit), self._policy.profile)
+        best = match.best
+        if best is None:
+            return None
+        registered = converses(best.endpoint)
+        if not registered and (match.confidence is not Confidence.HIGH or best.matched_terms == 0):
+            return None
+        why = "registered for conversation" if registered else "a clear match"
+        return Decision(
+            Workflow.API_TOOL_CALLING,
+            lang,
+            Reason.NEW_MATCH,
+            match.score,
+            endpoints=(best,),
+            reasoning=f"the catalogue's own endpoint for it ({why}); {_explain(match, best)}",
+            evidence=match.evidence,
+        )
 
     async def switch_target(self, session: ActiveSession, message: str) -> Candidate | None:
         """Another endpoint the message clearly asks for instead of the session's, if any.
@@ -325,6 +354,18 @@ class ConversationLookup:
                 rank(found, self._policy.profile), weight=self._policy.context_weight, window=self._window
             )
         return self._context
+
+
+def converses(endpoint: object) -> bool:
+    """Whether an endpoint is registered for conversation itself: one of its examples (or
+    its description) is small talk or a question about the chat, as the CONTEXT layer's
+    rules read them ("thanks for letting me know", "repeat what you just said")."""
+    texts = [*(getattr(endpoint, "examples", ()) or ()), str(getattr(endpoint, "description", "") or "")]
+    return any(
+        classify_small_talk(text) is not None or classify_history_question(text) is not None
+        for text in texts
+        if text
+    )
 
 
 def _has_conjunction(message: str, policy: ApiToolPolicy) -> bool:

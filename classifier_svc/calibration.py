@@ -46,12 +46,15 @@ class GuardThresholds(BaseModel):
 
 
 class WeakMatchThresholds(BaseModel):
-    """When an accepted endpoint is only a weak match (classifier_svc/layer_choice.py):
-    its evidence is below `evidence` and the message shares fewer than `min_words` of its
-    words with the endpoint's text. A weak match never opens a session: the citizen is
-    asked to confirm, or the knowledge base answers."""
+    """When an accepted endpoint is only a weak match (classifier_svc/router.py): its
+    evidence is below `evidence` (`description_evidence` for an endpoint scored by its
+    description) and the message shares fewer than `min_words` of its words with the
+    endpoint's text. A weak match never opens a session: the citizen is asked to
+    confirm, or the knowledge base answers. `atc calibrate` fits the evidence limits and
+    `min_question_words` with the acceptance thresholds (classifier_svc/calibration_fit.py)."""
 
     evidence: float = Field(default=0.02, ge=-1, le=1)
+    description_evidence: float = Field(default=0.02, ge=-1, le=1)
     min_words: int = Field(default=1, ge=0, le=10)
     # Only a message with at least this many content words is judged weak: a short et/ru
     # question often shares no stem with an endpoint's text and is still clear.

@@ -224,7 +224,7 @@ class Router:
         if not self._policy.tool_classifier_enabled:
             return await self.answer_from_knowledge(message, lang, why="tool classifier disabled: RAG only")
         if self._context is not None and (context := await self._context.decide(turn)) is not None:
-            return context
+            return await self._unless_catalogue_claims(context, turn, dry_run, owner_id)
         if (topic := await self._uncovered_topic(message)) is not None:
             return await self._out_of_domain(
                 lang, f"out of scope: {topic}, which the catalogue does not cover"
@@ -260,6 +260,36 @@ class Router:
                 return await self._unless_weak(found, turn)
         return await self._out_of_domain(lang, "no layer matched")
 
+    async def _unless_catalogue_claims(
+        self, context: Decision, turn: TurnContext, dry_run: bool, owner_id: str
+    ) -> Decision:
+        """Small talk or a question about the chat goes to the catalogue when the catalogue
+        takes it (ApiToolMatcher.claim: a "thank you" or "repeat" endpoint of its own, or a
+        clear match); a session under way gives way to it as to any new request. Else the
+        CONTEXT layer's own answer stands, also when the search fails."""
+        if not self._policy.api_tool_enabled:
+            return context
+        try:
+            claimed = await self._api_tool.claim(turn.message, context.language)
+            if claimed is None:
+                return context
+            session = await self._sessions.active_session(turn.chat_id, owner_id)
+        except (InvalidArgument, PermissionDenied):
+            raise
+        except Exception as exc:
+            log.warning("catalogue check of small talk failed (%s: %s)", type(exc).__name__, exc)
+            return context
+        if session is None:
+            return claimed
+        if not dry_run:
+            await self._sessions.drop_session(session.chat_id, owner_id)
+            self._telemetry.increment("intent_switches")
+        return replace(
+            claimed,
+            reason=Reason.INTENT_SWITCH,
+            reasoning=f"switched from {', '.join(session.endpoint_names)}; {claimed.reasoning}",
+        )
+
     async def _knowledge_question(self, turn: TurnContext) -> Decision | None:
         kind = knowledge_class(turn.message)
         if kind is None or self._rag is None or self._rag_for_class is None or has_identifier(turn.message):
@@ -287,8 +317,9 @@ class Router:
         chosen = decision.endpoints[0]
         # A short message names its value more than its topic ("soidukimaks", "A123 staatus"):
         # only a question of a few words that shares none with the endpoint is suspect.
+        limit = weak.evidence if chosen.has_prototype else weak.description_evidence
         if (
-            decision.evidence >= weak.evidence
+            decision.evidence >= limit
             or chosen.matched_terms >= weak.min_words
             or chosen.query_terms < weak.min_question_words
         ):

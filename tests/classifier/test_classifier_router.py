@@ -183,8 +183,10 @@ async def test_no_match_is_out_of_domain_in_the_users_language(detector: Languag
 async def test_small_talk_is_answered_even_when_an_endpoint_scores_high(
     detector: LanguageDetector, message: str, kind: SmallTalkKind, reply_start: str
 ) -> None:
-    # Whole-message small talk is never an API request, whatever the search says.
-    search = ScriptedSearch({"": [cand("get_national_holidays", 0.95)]})
+    # Whole-message small talk is no API request however high an endpoint scores, unless
+    # the catalogue registers it (tests/classifier/test_small_talk_catalogue.py): this
+    # endpoint shares no word with it and is no conversation endpoint.
+    search = ScriptedSearch({"": [cand("get_national_holidays", 0.95, words=0)]})
     decision = await make_router(search, Sessions(), detector).decide("c1", message, None)
     assert decision.workflow is Workflow.CONTEXT
     assert decision.reasoning == f"small talk: {kind.value}"

@@ -82,3 +82,42 @@ def test_calibrate_writes_a_profile_for_the_index_model(
 def test_calibrate_refuses_a_folder_without_the_files(tmp_path: Path) -> None:
     assert cli.main(["calibrate", "--catalog", str(tmp_path), "--out", str(tmp_path / "p.json")]) == 2
     assert not (tmp_path / "p.json").exists()
+
+
+def test_calibrate_takes_case_files_per_catalogue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(routing_harness, "EMBED_CACHE", tmp_path / "cache.sqlite")
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "endpoints.json").write_text(json.dumps(ENDPOINTS), encoding="utf-8")
+    # No routing_cases.jsonl: the in-scope cases and the knowledge questions come from --cases.
+    routing = tmp_path / "routing.jsonl"
+    routing.write_text(
+        "".join(
+            json.dumps({"id": str(i), "query": q, "expected": e}) + "\n"
+            for i, (q, e) in enumerate(CASES)
+            if e is not None
+        ),
+        encoding="utf-8",
+    )
+    knowledge = tmp_path / "knowledge.json"
+    questions = [q for q, e in CASES if e is None] + ["How do I renew my passport?", "What is a black hole?"]
+    knowledge.write_text(json.dumps({"questions": [{"question": q, "lang": "en"} for q in questions]}))
+    out = tmp_path / "profile.json"
+    out.write_text(load_profile().model_dump_json(), encoding="utf-8")
+
+    base = ["calibrate", "--catalog", str(folder)]
+    tail = ["--oos-recall", "0.6", "--out", str(out), "--no-guard", "--no-curated"]
+    assert cli.main([*base, "--cases", str(tmp_path / "absent.jsonl"), *tail]) == 2
+    assert cli.main([*base, "--cases", str(routing), "--cases", str(knowledge), *tail]) == 0
+    profile = load_profile(out)
+    assert f"--catalog {folder} --cases {routing} --cases {knowledge}" in profile.source
+    assert profile.metrics["prototype_oos_recall"] >= 0.6
+    # Every case of both files was searched: fitted, or held out of the fit.
+    metrics = profile.metrics
+    assert metrics["prototype_cases"] + metrics["prototype_heldout_oos_cases"] == len(CASES) + 2
+
+
+def test_case_files_need_a_catalogue_before_them(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as refused:
+        cli.main(["calibrate", "--cases", str(tmp_path / "c.jsonl"), "--catalog", str(tmp_path)])
+    assert refused.value.code == 2
