@@ -147,22 +147,6 @@ def test_plan_keeps_the_chat_and_mesh_secrets_across_restarts(tmp_path: Path) ->
     assert len({s.name: s for s in third.specs}["edge"].env["ATC_EDGE_CHAT_TOKEN_SECRET"]) >= 32
 
 
-def test_a_mesh_pinned_to_a_day_keeps_envoy_on_the_real_clock(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Envoy hangs at start under libfaketime; the Python services keep the faked day.
-    catalogue = tmp_path / "catalogue.json"
-    catalogue.write_text("[]")
-    monkeypatch.setenv("LD_PRELOAD", "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
-    plan = plan_mesh(MeshOptions(port=free_port(), data_dir=tmp_path / "atc", catalogue_file=catalogue))
-    specs = {spec.name: spec for spec in plan.specs}
-    assert specs["envoy"].argv[:3] == ["env", "-u", "LD_PRELOAD"]
-    assert specs["classifier"].argv[0] != "env"
-    monkeypatch.delenv("LD_PRELOAD")
-    plan = plan_mesh(MeshOptions(port=free_port(), data_dir=tmp_path / "atc", catalogue_file=catalogue))
-    assert {spec.name: spec for spec in plan.specs}["envoy"].argv[0] != "env"
-
-
 def test_plan_uses_an_existing_redis_when_given(tmp_path: Path) -> None:
     catalogue = tmp_path / "catalogue.json"
     catalogue.write_text("[]")
