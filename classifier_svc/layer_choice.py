@@ -162,9 +162,13 @@ _EXAMPLE = re.compile(
 
 
 def shape(token: str) -> str:
-    """A value's shape: letters → "A", digits → "9", runs kept by length ("A1234567" →
-    "A9999999", "123ABC" → "999AAA"). Cyrillic look-alike letters count as letters."""
-    return "".join("9" if c.isdigit() else "A" if c.isalpha() else c for c in token.upper())
+    """A value's shape: a run of letters → "A", a run of digits → "9" ("A1234567" → "A9",
+    "123ABC" → "9A"). Runs are not kept by length: an example shows the kind of value, not
+    its only length ("P22334455", "K55555" and a mistyped "A123" are application numbers
+    like "A1234567", which the service then accepts or explains). Cyrillic look-alike
+    letters count as letters."""
+    classes = ("9" if c.isdigit() else "A" if c.isalpha() else c for c in token.upper())
+    return re.sub(r"(A)A+|(9)9+", r"\1\2", "".join(classes))
 
 
 def example_shapes(descriptions: Iterable[str]) -> set[str]:

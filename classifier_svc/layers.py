@@ -67,9 +67,7 @@ class IdentifierLayer:
 
     async def decide(self, turn: TurnContext) -> Decision | None:
         shapes = identifier_shapes(turn.message)
-        # Two requests in one message ("find Viru 4 and the tax for 123ABC") are the
-        # multi-intent split's, not one value's.
-        if not shapes or len(split_intents(turn.message, 2)) >= 2:
+        if not shapes:
             return None
         fitting: list[tuple[Workflow, Candidate]] = []
         for workflow, search in self._searches:
@@ -83,6 +81,11 @@ class IdentifierLayer:
         if len(names) != 1:
             return None
         workflow, chosen = fitting[0]
+        # Two requests in one message ("find Viru 4 and the tax for 123ABC") are the
+        # multi-intent split's, not one value's; a question and its number ("is my card
+        # ready? number A1234567") are one request.
+        if await self._another_request(split_intents(turn.message, 2), workflow, chosen.name):
+            return None
         return Decision(
             workflow,
             turn.language,
@@ -91,6 +94,20 @@ class IdentifierLayer:
             endpoints=(chosen,),
             reasoning=f"identifier shaped like {chosen.name}'s example (cosine={chosen.dense_cosine:.3f})",
         )
+
+    async def _another_request(self, parts: Sequence[str], workflow: Workflow, owner: str) -> bool:
+        """Whether a part of a split message without a value asks for another endpoint (or
+        service) than the value's owner: one the owner's own search puts first for it.
+        Only the owner's search: the cosines of endpoints and services are not on one
+        scale (an endpoint outscores the ID-card service on "is my ID card ready")."""
+        search = dict(self._searches)[workflow]
+        for part in parts:
+            if identifier_shapes(part):
+                continue
+            best = max(await search.search(part, self._limit), key=lambda c: c.dense_cosine, default=None)
+            if best is not None and best.name != owner:
+                return True
+        return False
 
 
 class ServiceLayer:

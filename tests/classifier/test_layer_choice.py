@@ -286,6 +286,55 @@ async def test_a_value_shaped_like_a_parameters_example_routes_to_its_owner(
     assert decision.reasoning.startswith("identifier shaped like")
 
 
+STATUS_QUESTIONS = {
+    "en": "is my passport ready? the number is {}",
+    "et": "kas mu pass on valmis? taotluse nr {}",
+    "ru": "мой паспорт уже готов? номер заявления {}",
+}
+
+# The example's length, longer, shorter, too short, three letters, lower case.
+APPLICATION_NUMBERS = ["A1234567", "P22334455", "K55555", "a123", "ABC1234", "r13579"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "number"),
+    list(itertools.product(STATUS_QUESTIONS, APPLICATION_NUMBERS)),
+)
+async def test_an_application_number_of_any_length_with_its_question_is_one_request(
+    detector: LanguageDetector, lang: str, number: str
+) -> None:
+    # The example shows the kind of number (letters, then digits), not its length: a
+    # number too short or too long still goes to the service, which checks it. A question
+    # followed by its number splits at the "?" but is one request: its first part is
+    # nearer the status service than any other service.
+    status = with_params("document_status", 0.80, "The application number (e.g. A1234567)")
+    tax = with_params("vehicle_tax", 0.81, "The vehicle registration plate number (e.g., 123ABC)")
+    address = with_params("search_address", 0.86, "The address to look up (e.g., Viru tn 4, Tallinn)")
+    router = build(detector, {"": [address, tax]}, services={"": [status]})
+    decision = await router.decide("c1", STATUS_QUESTIONS[lang].format(number), None)
+    assert [c.name for c in decision.endpoints] == ["document_status"]
+    assert decision.reasoning.startswith("identifier shaped like")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "find the address Viru 4 and the tax for 123ABC",
+        "leia aadress Viru 4 ja maks autole 123ABC",
+        "найди адрес Viru 4 и налог на 123ABC",
+    ],
+)
+async def test_a_second_request_without_a_value_leaves_the_split_to_the_multi_intent_layer(
+    detector: LanguageDetector, message: str
+) -> None:
+    # The part without the plate is nearest another endpoint in the plate's own search.
+    tax = with_params("vehicle_tax", 0.80, "The vehicle registration plate number (e.g., 123ABC)")
+    address = with_params("search_address", 0.86, "The address to look up (e.g., Viru tn 4, Tallinn)")
+    router = build(detector, {"123ABC": [tax, address], "Viru 4": [address, tax]})
+    decision = await router.decide("c1", message, None)
+    assert not decision.reasoning.startswith("identifier shaped like")
+
+
 def test_the_demo_catalogue_covers_none_of_the_out_of_scope_topics() -> None:
     # Words of other languages must not meet a topic's by folding or a typo ("recent" is
     # no "recipe", "sünni" no "sunny"): the catalogue's own texts name no such topic.
