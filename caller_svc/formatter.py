@@ -473,7 +473,7 @@ class DeterministicFormatter:
         if span:
             single = parse_day(span[0]) if (span[1] in (None, span[0]) and len(span[0]) == 10) else None
             if weekday and single is not None:
-                # "Thu 24 Dec 2026": the day of the week is what a citizen plans by.
+                # "Thursday, 24 Dec 2026": the day of the week is what a citizen plans by.
                 parts.append(format_day_with_weekday(single, lang))
             else:
                 parts.append(format_span(span[0], span[1], lang, self._zone))

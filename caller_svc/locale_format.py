@@ -28,9 +28,9 @@ def weekday_name(day: date, lang: Lang) -> str:
 
 
 def format_day_with_weekday(day: date, lang: Lang, *, year: bool = True) -> str:
-    """'Wed 2 Dec 2026', 'kolmapäev, 2. detsember 2026', 'среда, 2 декабря 2026'."""
-    if lang == "en":
-        return f"{format_date(day, 'EEE', locale=lang)} {format_day(day, lang, year=year)}"
+    """'Wednesday, 2 Dec 2026', 'kolmapäev, 2. detsember 2026', 'среда, 2 декабря 2026':
+    the weekday in full in every language (it is what a citizen plans by, and what a
+    question about the day of the week asks)."""
     return f"{weekday_name(day, lang)}, {format_day(day, lang, year=year)}"
 
 
