@@ -251,7 +251,18 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
     """Check that the mesh can start (public port free, catalogue present) and
     describe its children. Raises PortTaken or MeshConfigError; starts nothing."""
     ensure_port_free(options.host, options.port)
-    admin_port = options.admin_port or free_port(INTERNAL_HOST)
+    # Each free port is released before its child binds it, so the kernel may hand the
+    # same one out twice: the plan never gives two children one port.
+    given: set[int] = {options.port}
+
+    def distinct_free_port() -> int:
+        while (port := free_port(INTERNAL_HOST)) in given:
+            pass
+        given.add(port)
+        return port
+
+    admin_port = options.admin_port or distinct_free_port()
+    given.add(admin_port)
     ensure_port_free(INTERNAL_HOST, admin_port)
     if options.fixed_ports:
         for port in (*DEFAULT_PORTS.values(), *ENVOY_GRPC_PORTS.values()):
@@ -263,15 +274,15 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
 
     data_dir = options.data_dir.resolve()
     listen = {
-        name: (INTERNAL_HOST, DEFAULT_PORTS[name] if options.fixed_ports else free_port(INTERNAL_HOST))
+        name: (INTERNAL_HOST, DEFAULT_PORTS[name] if options.fixed_ports else distinct_free_port())
         for name in DEFAULT_PORTS
     }
     # Behind Envoy, like in the cluster: only Envoy's listener is on the user's host:port.
-    listen["edge"] = (INTERNAL_HOST, free_port(INTERNAL_HOST))
+    listen["edge"] = (INTERNAL_HOST, distinct_free_port())
     specs: list[ChildSpec] = []
     redis_url = options.redis_url
     if redis_url is None:
-        redis_port = free_port(INTERNAL_HOST)
+        redis_port = distinct_free_port()
         redis_url = f"redis://{INTERNAL_HOST}:{redis_port}/0"
         redis_dir = data_dir / "redis"
         redis_dir.mkdir(parents=True, exist_ok=True)

@@ -203,3 +203,20 @@ async def test_foreground_reports_a_dying_child_and_stops_the_rest(children, tmp
     assert "b exited with code 3; stopping the rest" in output.decode()
     assert "b booting" in output.decode()  # the tail of its log
     assert children.terminated() == ["a"]
+
+
+def test_plan_never_gives_two_children_one_port(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A free port is released before its child binds it, so the kernel may return the same
+    one twice (seen: the indexer and the edge both on one port in `make bench`)."""
+    import itertools
+
+    import devtools.launcher.mesh as mesh_module
+
+    catalogue = tmp_path / "catalogue.json"
+    catalogue.write_text("[]")
+    public = free_port()
+    repeating = itertools.chain([41001, 41001, 41002, 41002, public], itertools.count(41003))
+    monkeypatch.setattr(mesh_module, "free_port", lambda host="127.0.0.1": next(repeating))
+    plan = plan_mesh(MeshOptions(port=public, data_dir=tmp_path / "atc", catalogue_file=catalogue))
+    ports = [spec.address.rsplit(":", 1)[1].split("/")[0] for spec in plan.specs]
+    assert len(set(ports)) == len(ports), ports
