@@ -333,6 +333,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--lang", choices=["en", "et", "ru"], action="append", help="only these languages")
     parser.add_argument("--limit", type=int, default=0, help="at most N cases (0: all)")
+    parser.add_argument(
+        "--category", action="append", help="only cases of this category or shape (repeatable)"
+    )
     parser.add_argument("--concurrency", type=int, default=4, help="chats at once (default 4)")
     parser.add_argument("--transcripts", type=Path, help="write every transcript and verdict (JSONL)")
     parser.add_argument("--json", action="store_true", help="only the JSON line")
@@ -353,6 +356,8 @@ def main(argv: Sequence[str] | None = None, *, pattern: str = "dialogues_*.jsonl
     cases = load_cases(sources, pattern)
     if args.lang:
         cases = [c for c in cases if c.language in args.lang]
+    if args.category:
+        cases = [c for c in cases if c.category in args.category or c.shape in args.category]
     if args.limit:
         cases = cases[: args.limit]
 

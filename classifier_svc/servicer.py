@@ -26,7 +26,7 @@ from services.runtime.channels import downstream_timeout
 from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 from services.runtime.owner import acting_owner
 from services.runtime.relay import BrokenStream, failure_events, relay_events
-from services.tokens import split_tokens
+from services.tokens import split_lines
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ def _text_events(text: str) -> list[classifier_pb2.RouteTurnResponse]:
                 token=turn_event_pb2.Token(text=piece, kind=turn_event_pb2.TOKEN_KIND_ANSWER)
             )
         )
-        for piece in split_tokens(text)
+        for piece in split_lines(text)
     ]
 
 

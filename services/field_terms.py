@@ -14,6 +14,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 import snowballstemmer
 
@@ -39,12 +40,17 @@ def split_words(text: str) -> list[str]:
     return [fold(w) for w in _WORD.findall(_CAMEL.sub(" ", text))]
 
 
-def _stems(word: str) -> set[str]:
-    cached: dict[str, snowballstemmer.stemmer] = _local.__dict__.setdefault("stemmers", {})
-    if not cached:
+# Bounded: a word's stems never change, and one answer compares every word of the
+# question with every key and label of the result (hundreds of stems per turn, most of
+# them the same few dozen words), which made stemming the largest cost of a turn.
+@lru_cache(maxsize=16384)
+def _stems(word: str) -> frozenset[str]:
+    # Snowball stemmers keep state while they work: one set per thread.
+    stemmers: dict[str, snowballstemmer.stemmer] = _local.__dict__.setdefault("stemmers", {})
+    if not stemmers:
         for name in _STEMMERS:
-            cached[name] = snowballstemmer.stemmer(name)
-    return {str(stemmer.stemWord(word)) for stemmer in cached.values()}
+            stemmers[name] = snowballstemmer.stemmer(name)
+    return frozenset(str(stemmer.stemWord(word)) for stemmer in stemmers.values())
 
 
 def words_match(a: str, b: str) -> bool:
