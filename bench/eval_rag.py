@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from classifier_svc.app import router_policy
+from classifier_svc.calibration import CalibrationProfile, load_profile
 from classifier_svc.candidates import Candidate
 from classifier_svc.catalogue_adapters import knowledge_passages, service_candidates
 from classifier_svc.passages import Passage
@@ -81,9 +82,9 @@ def candidates_of(result: SearchResult) -> list[Candidate]:
     return service_candidates(search_response(result))
 
 
-def settings_gates(settings: ClassifierSettings) -> tuple[RagGate, Thresholds]:
+def settings_gates(settings: ClassifierSettings, profile: CalibrationProfile) -> tuple[RagGate, Thresholds]:
     """The RAG and service gates exactly as the classifier wires them."""
-    policy = router_policy(settings)
+    policy = router_policy(settings, profile)
     return policy.rag_gate, policy.service_thresholds
 
 
@@ -191,8 +192,9 @@ async def main(catalog: Path, questions: list[dict[str, Any]], sweep: bool) -> d
         finally:
             await index.close()
     classifier_settings = ClassifierSettings()
-    gate, service = settings_gates(classifier_settings)
-    margin = classifier_settings.service_knowledge_margin
+    profile = load_profile(classifier_settings.calibration_profile or None)
+    gate, service = settings_gates(classifier_settings, profile)
+    margin = profile.service.knowledge_margin
     result = evaluate(searched, service_searched, gate, service, margin)
     if sweep:
         for minimum, coverage in itertools.product([0.78, 0.8, 0.82, 0.84], [0.34, 0.5, 0.6, 0.75]):

@@ -11,7 +11,7 @@ from atc.indexer.v1 import indexer_pb2_grpc
 from atc.loop.v1 import loop_pb2_grpc
 from classifier_svc.adapters import IndexerEndpointSearch, LoopSessionDirectory
 from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
-from classifier_svc.calibration import CalibrationProfile, WeakMatchThresholds, load_profile
+from classifier_svc.calibration import CalibrationProfile, load_profile
 from classifier_svc.catalogue_adapters import (
     IndexerKnowledgeSearch,
     IndexerServiceSearch,
@@ -26,9 +26,7 @@ from classifier_svc.query_vectors import QueryVectors
 from classifier_svc.rag_answer import RagResponder
 from classifier_svc.rag_dspy import DspyRagAnswerer
 from classifier_svc.rag_extractive import ExtractiveAnswerer
-from classifier_svc.rag_gate import RagGate
 from classifier_svc.router import Router, RouterPolicy
-from classifier_svc.service_gate import Thresholds
 from classifier_svc.servicer import ClassifierServicer
 from classifier_svc.settings import ClassifierSettings
 from services.errors import FailedPrecondition
@@ -41,29 +39,18 @@ from services.runtime.telemetry import Telemetry
 log = logging.getLogger(__name__)
 
 
-def router_policy(settings: ClassifierSettings, profile: CalibrationProfile | None = None) -> RouterPolicy:
+def router_policy(settings: ClassifierSettings, profile: CalibrationProfile) -> RouterPolicy:
     return RouterPolicy(
-        weak_match=profile.weak_match if profile is not None else WeakMatchThresholds(),
+        weak_match=profile.weak_match,
         api_tool_enabled=settings.api_tool_enabled,
         context_enabled=settings.context_enabled,
         search_limit=settings.search_limit,
         tool_classifier_enabled=settings.tool_classifier_enabled,
         service_enabled=settings.service_workflow_enabled,
         fallback_to_rag_on_error=settings.fallback_to_rag_on_error,
-        service_knowledge_margin=settings.service_knowledge_margin,
-        service_thresholds=Thresholds(
-            minimum=settings.service_min_threshold,
-            high=settings.service_high_threshold,
-            gap=0.0,
-            min_term_coverage=settings.service_min_term_coverage,
-            dense_only=settings.service_dense_only_threshold,
-        ),
-        rag_gate=RagGate(
-            min_cosine=settings.rag_min_threshold,
-            min_term_coverage=settings.rag_min_term_coverage,
-            dense_only=settings.rag_dense_only_threshold,
-            max_passages=settings.rag_max_passages,
-        ),
+        service_knowledge_margin=profile.service.knowledge_margin,
+        service_thresholds=profile.service.thresholds(),
+        rag_gate=profile.knowledge.gate(settings.rag_max_passages),
         rag_search_limit=settings.rag_search_limit,
     )
 
@@ -134,7 +121,7 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
             loop_stub,
             search,
             timeout=lookup_timeout,
-            override_cosine=settings.follow_up_override_cosine,
+            override_cosine=profile.follow_up_override_cosine,
             search_limit=settings.search_limit,
         ),
         telemetry=telemetry,

@@ -8,6 +8,11 @@ Two kinds of score, because the two vectors live on different scales:
 - `prototype`: cosine of the query and the endpoint's example prototype (query↔query);
 - `description`: cosine of the query and the description passage (query↔passage), for
   endpoints without examples.
+
+Every routing threshold lives here and nowhere else (no settings, no constants in the
+layers): endpoints, services, knowledge passages, the guard, weak matches, switches and
+follow-ups. The router, its layers and the eval harness all read one profile, so a bench
+figure is the figure of the configured profile.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, ValidationError
 
+from classifier_svc.rag_gate import RagGate
+from classifier_svc.service_gate import Thresholds
 from services.errors import FailedPrecondition
 
 DEFAULT_PROFILE_PATH = Path(__file__).with_name("calibration_profile.json")
@@ -61,6 +68,50 @@ class WeakMatchThresholds(BaseModel):
     min_question_words: int = Field(default=3, ge=0, le=20)
 
 
+class ServiceGateThresholds(BaseModel):
+    """The SERVICE layer's gate (the same two signals as endpoints). A service is narrower
+    than the topic words it shares with knowledge questions ("renew my ID card" vs "the
+    status of my ID card application"), so it needs most of the question's words: it is
+    accepted when the cosine reaches `minimum` and `min_term_coverage` of the question's
+    words are in the service's text, or the cosine alone reaches `dense_only`; `high` is a
+    high-confidence match. And it must be within `knowledge_margin` of the best knowledge
+    passage's cosine (the knowledge base is the runner-up: "How do I renew my ID card?" is
+    a question for RAG). Fitted by `bench/eval_rag.py --sweep`."""
+
+    minimum: float = Field(default=0.77, ge=0, le=1)
+    high: float = Field(default=0.82, ge=0, le=1)
+    min_term_coverage: float = Field(default=0.75, ge=0, le=1)
+    dense_only: float = Field(default=0.9, ge=0, le=1)
+    knowledge_margin: float = Field(default=0.035, ge=0, le=1)
+
+    def thresholds(self) -> Thresholds:
+        return Thresholds(
+            minimum=self.minimum,
+            high=self.high,
+            gap=0.0,
+            min_term_coverage=self.min_term_coverage,
+            dense_only=self.dense_only,
+        )
+
+
+class KnowledgeGateThresholds(BaseModel):
+    """The RAG layer's relevance gate over knowledge passages: a passage is relevant with
+    `min_cosine` and `min_term_coverage` of the question's words, or with `dense_only`
+    alone (bench/eval_rag.py calibrates it)."""
+
+    min_cosine: float = Field(default=0.82, ge=0, le=1)
+    min_term_coverage: float = Field(default=0.34, ge=0, le=1)
+    dense_only: float = Field(default=0.9, ge=0, le=1)
+
+    def gate(self, max_passages: int) -> RagGate:
+        return RagGate(
+            min_cosine=self.min_cosine,
+            min_term_coverage=self.min_term_coverage,
+            dense_only=self.dense_only,
+            max_passages=max_passages,
+        )
+
+
 class CalibrationProfile(BaseModel):
     embedding_model: str = Field(min_length=1)
     # Where the numbers came from (command, data, date): a reader must be able to redo it.
@@ -71,6 +122,11 @@ class CalibrationProfile(BaseModel):
     switch_margin: float = Field(default=0.02, ge=0, le=1)
     guard: GuardThresholds = Field(default_factory=GuardThresholds)
     weak_match: WeakMatchThresholds = Field(default_factory=WeakMatchThresholds)
+    service: ServiceGateThresholds = Field(default_factory=ServiceGateThresholds)
+    knowledge: KnowledgeGateThresholds = Field(default_factory=KnowledgeGateThresholds)
+    # A follow-up ("Same for Latvia?") goes to another endpoint only with this dense cosine
+    # and a match in words (classifier_svc/follow_up.py); else it updates the last call.
+    follow_up_override_cosine: float = Field(default=0.82, ge=0, le=1)
     # What the fit measured, for the record.
     metrics: dict[str, float] = Field(default_factory=dict)
 

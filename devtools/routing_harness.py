@@ -152,7 +152,12 @@ def build_router(
         disambiguator=disambiguator,
         decomposer=decomposer,
     )
-    return Router(matcher, NoSessions(), LanguageDetector(), RouterPolicy(weak_match=profile.weak_match))
+    policy = RouterPolicy(
+        weak_match=profile.weak_match,
+        service_thresholds=profile.service.thresholds(),
+        service_knowledge_margin=profile.service.knowledge_margin,
+    )
+    return Router(matcher, NoSessions(), LanguageDetector(), policy)
 
 
 @dataclass(frozen=True)

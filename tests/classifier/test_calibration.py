@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,28 @@ def test_a_reply_that_fits_a_pending_parameter_is_an_answer(
     message: str, pending: tuple[PendingParam, ...], answers: bool
 ) -> None:
     assert answers_pending(message, pending) is answers
+
+
+def test_routing_thresholds_are_the_profiles_not_settings() -> None:
+    from classifier_svc.app import router_policy
+    from classifier_svc.settings import ClassifierSettings
+
+    assert not [
+        name
+        for name in ClassifierSettings.model_fields
+        if any(word in name for word in ("threshold", "margin", "cosine", "coverage"))
+    ]
+    profile = load_profile()
+    changed = profile.model_copy(
+        update={
+            "service": profile.service.model_copy(update={"minimum": 0.5, "knowledge_margin": 0.2}),
+            "knowledge": profile.knowledge.model_copy(update={"min_cosine": 0.6}),
+        }
+    )
+    policy = router_policy(ClassifierSettings(), changed)
+    assert policy.service_thresholds.minimum == 0.5
+    assert policy.service_knowledge_margin == 0.2
+    assert policy.rag_gate.min_cosine == 0.6
+    # The shipped profile states every gate explicitly (a reader sees the numbers).
+    shipped = json.loads(DEFAULT_PROFILE_PATH.read_text(encoding="utf-8"))
+    assert {"service", "knowledge", "follow_up_override_cosine"} <= set(shipped)
