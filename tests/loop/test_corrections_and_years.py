@@ -162,3 +162,26 @@ def test_a_mean_and_a_count_are_still_read() -> None:
     reader = RuleShapeReader(lambda: date(2026, 12, 1))
     assert reader.read("what is the mean price tomorrow", "en").aggregation.function is Function.AVERAGE  # type: ignore[union-attr]
     assert reader.read("сколько будет праздников в мае", "ru").aggregation.function is Function.COUNT  # type: ignore[union-attr]
+
+
+PLATE_SHAPE_DESCRIPTION = "The vehicle registration plate number (e.g., 123ABC)"
+
+
+@pytest.mark.parametrize(
+    ("message", "attempt"),
+    [
+        ("palju AB 1234 eest maksu tuleb maksta", "AB 1234"),
+        ("у меня номер AB 1234, сколько платить?", "AB 1234"),
+        ("what is the tax for XY 99", "XY 99"),
+        ("maks autole 12 ABCD", None),  # four letters: no plate-like pair, and not the shape
+        ("how much tax on 2026 for my car", None),  # a lower-case word and a year
+    ],
+)
+def test_letters_and_digits_written_apart_in_the_wrong_form_are_an_attempt(
+    message: str, attempt: str | None
+) -> None:
+    from loop_svc.extraction.identifiers import attempted_identifier, shape_of
+
+    shape = shape_of(PLATE_SHAPE_DESCRIPTION)
+    assert shape is not None
+    assert attempted_identifier(message, shape) == attempt
