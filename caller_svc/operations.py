@@ -404,7 +404,10 @@ def answer(
         if function is Function.COUNT and named:
             asked = [*named, *(f for f in asked if f not in named)]
         else:
-            outcome.aggregate = aggregate(outcome.rows if selection else filtered, function, outcome.measure)
+            # "the average of the 3 cheapest hours" is over the rows picked; "the average, and
+            # the cheapest and dearest hour" over the asked window (one picked row is no aggregate).
+            picked = selection is not None and len(outcome.rows) > 1
+            outcome.aggregate = aggregate(outcome.rows if picked else filtered, function, outcome.measure)
     outcome.asked = asked
     if comparisons and outcome.measure is not None:
         # The number compared comes first: it is what makes the answer yes or no.

@@ -190,8 +190,7 @@ class ShapedWriter:
         return self._w.scalar(measure.path, value, lang) if value is not None else ""
 
     def _series_line(self, row: Row, outcome: Outcome, lang: Lang) -> str:
-        many_days = len({r.moment.date() for r in outcome.rows if r.moment is not None}) > 1
-        when = self._when(row, outcome.table, lang, many_days)
+        when = self._when(row, outcome.table, lang, _many_days(outcome.table))
         value = self._value(row, outcome.measure, lang)
         return f"{when} — {value}" if when and value else when or value
 
@@ -202,7 +201,7 @@ class ShapedWriter:
         if stats.value is None or stats.low is None or stats.high is None:
             return []
         texts = _TEXTS[lang]
-        many_days = len({r.moment.date() for r in rows if r.moment is not None}) > 1
+        many_days = _many_days(outcome.table)
         label = self._measure_label(outcome.measure, lang)
         average = texts["average"].format(label=label, value=self._scalar(outcome.measure, stats.value, lang))
         low = self._at(stats.low, outcome.measure, outcome.table, lang, many_days)
@@ -240,7 +239,7 @@ class ShapedWriter:
             return []
         if agg.value is None and agg.function is not Function.RANGE:
             return []
-        many_days = len({r.day for r in outcome.rows if r.day is not None}) > 1
+        many_days = _many_days(outcome.table)
         if agg.function is Function.RANGE:
             if agg.low is None or agg.high is None:
                 return []
@@ -299,3 +298,10 @@ def window_text(hours: Hours) -> str:
 
 
 __all__ = ["ShapedWriter", "Writers", "hours_of", "window_text"]
+
+
+def _many_days(table: Table) -> bool:
+    """Whether the answer's rows come from more than one day: then every time named
+    carries its date ("the dearest hour next week" is on a day, not only at 20:00), also
+    when only one row is shown."""
+    return len({r.moment.date() if r.moment is not None else r.day for r in table.rows} - {None}) > 1

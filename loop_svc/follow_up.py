@@ -62,6 +62,16 @@ _FOLLOW_CUE = re.compile(
     r"kuidas on|а|и|тоже|также|то же|а как|теперь)\b",
     re.I,
 )
+# A correction of the last request ("oops, wrong number, it is 101EES", "sorry i mean
+# akadeemia tee 3", "ei, mõtlesin hoopis …", "ой, не тот номер, …"): like "and …", it
+# makes a longer message a candidate for new values of the last call's parameters.
+_CORRECTION_CUE = re.compile(
+    r"^\W*(?:no|nope|sorry|oops|actually|wait|ah|oh|i mean|i meant|ei|oot|oota|vabandust|sorri|"
+    r"tegelikult|ой|ой-ой|нет|извините|простите|точнее|ой нет)\b"
+    r"|\b(?:i mean|i meant|wrong (?:number|plate|one|address|year)|not that one|mõtlesin|"
+    r"vale (?:number|aadress|aasta)|не тот|не та|я имел\w* в виду|перепутал\w*|ошибся|ошиблась)\b",
+    re.I,
+)
 _SHORT_WORDS = 5
 # A question about the rows shown is short ("only the hours under 35 pls", "mitu neist on
 # nädalavahetusel?"); a longer one is a new question even when it has a superlative.
@@ -81,7 +91,7 @@ class RuleFollowUpDetector:
             return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, contexts))
         count = len(words(text))
         cued = bool(_FOLLOW_CUE.search(text))
-        if cued or count <= _SHORT_WORDS:
+        if cued or count <= _SHORT_WORDS or _CORRECTION_CUE.search(text):
             for context in contexts:
                 params: list[ParamSpec] = context.endpoint.params
                 found = self._extractor.extract(

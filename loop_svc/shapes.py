@@ -23,7 +23,7 @@ from datetime import date, datetime, timedelta
 from itertools import pairwise
 from typing import Protocol
 
-from loop_svc.extraction.dates import find_dates, month_of
+from loop_svc.extraction.dates import find_dates, month_of, whole_year
 from loop_svc.schema import ParamSpec
 from services.answer_shape import (
     Aggregation,
@@ -115,11 +115,14 @@ _PLURAL_CUE = re.compile(
     r"(?<!\w)(?:jargmised|viimased|esimesed|eelseisvad|следующие|ближайшие|последние|первые)"
 )
 
-_AVERAGE = re.compile(r"(?<!\w)(?:average|avg|mean|keskmi\w*|средн\w*)(?!\w)")
+# "i mean akadeemia tee 3" is a correction, no mean.
+_AVERAGE = re.compile(r"(?<!\w)(?:average|avg|(?<!\bi )(?<!\byou )mean|keskmi\w*|средн\w*)(?!\w)")
 _SUM = re.compile(r"(?<!\w)(?:total|sum|summa|kokku|итого|сумм\w*|в сумме)(?!\w)")
 _HOW_MANY = re.compile(
     r"(?<!\w)(?:how many|number of|mitu|mitmel|mitme|сколько(?!(?:\s+\w+){0,3}\s+(?:стои\w*|стоил\w*|"
-    r"заплат\w*|плат\w*|налог\w*|длит\w*|длят\w*|цен\w*)))(?!\w)"
+    r"заплат\w*|плат\w*|налог\w*|длит\w*|длят\w*|цен\w*))"
+    # "а сколько будет?": how much it comes to, no count
+    r"(?!\s+(?:это\s+)?(?:будет|выйдет|получится)\s*(?:[?.!]|$)))(?!\w)"
 )
 _PALJU = re.compile(r"(?<!\w)(?:kui )?palju(?!\s+(?:maks\w*|kulu\w*|hind\w*|on hind))(?!\w)")
 _ALTOGETHER = re.compile(r"(?<!\w)(?:altogether|in total|kokku|всего)(?!\w)")
@@ -376,11 +379,20 @@ class RuleShapeReader:
             ):
                 span_days = [((d1 - 1 + k) % 7) + 1 for k in range((d2 - d1) % 7 + 1)]
                 days.extend(span_days)
-        if not days:
-            days = [d for _, _, d in spans]
         negate = False
-        if spans:
+        if not days:
+            # "not Thursday but Friday", "monday not friday": the days said without a
+            # "not" are the ones meant; all of them negated ("not on Mondays") negate the filter.
+            said_not = [
+                bool(_NEGATED.search(text[prev:s]))
+                for prev, (s, _, _) in zip([0, *(e for _, e, _ in spans)], spans, strict=False)
+            ]
+            meant = [d for (_, _, d), negated in zip(spans, said_not, strict=True) if not negated]
+            days = meant or [d for _, _, d in spans]
+            negate = bool(spans) and not meant
+        elif spans:
             negate = bool(_NEGATED.search(text[: spans[0][0]]))
+        if spans:
             used.extend((s, e) for s, e, _ in spans)
         weekend = _WEEKEND.search(text)
         if weekend is not None and not _DATED_WEEKDAY.search(text[: weekend.start()]):
@@ -400,6 +412,10 @@ class RuleShapeReader:
         year_months: list[tuple[int, int, int]] = []
         for mention in findings.dates:
             piece = fold(raw[mention.start : mention.end])
+            if whole_year(mention):
+                # "next year", "järgmisel aastal": like a written year, the request's value.
+                used.append((mention.start, mention.end))
+                continue
             if any(p.search(piece) for _, p in _WEEKDAY) and not re.search(r"\d", piece):
                 if not _DATED_WEEKDAY.search(text[: mention.start]) and not _DATED_WEEKDAY.search(
                     piece + " "

@@ -120,6 +120,17 @@ class DateFindings:
         return [(m.start, m.end) for m in (*self.dates, *self.years)]
 
 
+def whole_year(mention: DateMention) -> bool:
+    """A mention that stands for one calendar year ("next year", "järgmisel aastal")."""
+    last = mention.last
+    return (
+        last is not None
+        and (mention.value.month, mention.value.day) == (1, 1)
+        and (last.month, last.day) == (12, 31)
+        and last.year == mention.value.year
+    )
+
+
 def month_of(word: str) -> int | None:
     """The month a word names in en/et/ru, in any case form, diacritics or not
     ("detsembris", "martsini", "в декабре", "Dec")."""

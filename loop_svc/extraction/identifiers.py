@@ -108,6 +108,10 @@ def find_identifier(text: str, shape: Shape, taken: Sequence[tuple[int, int]] = 
 
 
 _SHORT_WORD = re.compile(r"^[A-Za-z]{2,4}$")
+_SPACED_PAIR = re.compile(
+    r"(?<![\w-])(?:(?P<letters>[A-Za-zА-Яа-яЁё]{1,3}) \d{2,5}|\d{2,5} (?P<letters2>[A-Za-zА-Яа-яЁё]{1,3}))"
+    r"(?![\w-])"
+)
 
 
 def attempted_identifier(
@@ -116,6 +120,15 @@ def attempted_identifier(
     """A token that looks meant as the identifier but has the wrong shape: letters and
     digits mixed ("12AB", "A123"), or — in a reply to the question about it, or written
     in capitals — a short run of letters alone ("XYZ")."""
+    for m in _SPACED_PAIR.finditer(text):
+        # "AB 1234", "ABC 12": letters and digits written apart, in capitals (or in a
+        # reply), in a form the identifier does not have.
+        letters = m.group("letters") or m.group("letters2")
+        joined = (m.group(0).replace(" ", "")).translate(_LOOK_ALIKES)
+        if not outside(list(taken), m.start(), m.end()) or not joined.isascii():
+            continue
+        if (letters.isupper() or reply) and not shape.matches(joined):
+            return m.group(0)
     for m in re.finditer(r"(?<![\w])[0-9A-Za-zА-Яа-яЁё]{2,}(?![\w])", text):
         token = m.group(0).translate(_LOOK_ALIKES)
         if not outside(list(taken), m.start(), m.end()) or not token.isascii():

@@ -51,10 +51,10 @@ _LONG_WEEKDAY_STEMS = [
     ("saturday", "laupae", "суббот"),
     ("sunday", "puhapae", "воскресень"),
 ]
-_NEXT = r"(?:next|coming|järgmi\w*|tuleva\w*|следующ\w*|ближайш\w*)"
-_THIS = r"(?:this|sel|sellel|käesolev\w*|see|eto\w*|эт\w+|текущ\w*)"
-_NEXT_WEEK = re.compile(rf"\b(?:{_NEXT}\s+(?:week|nädal\w*|недел\w*))\b|\bnext\s+wk\b", re.I)
-_THIS_WEEK = re.compile(rf"\b(?:{_THIS}\s+(?:week|nädal\w*|недел\w*))\b", re.I)
+_NEXT = r"(?:next|coming|j[äa]rgmi\w*|tuleva\w*|следующ\w*|ближайш\w*)"
+_THIS = r"(?:this|sel|sellel|k[äa]esolev\w*|see|eto\w*|эт\w+|текущ\w*)"
+_NEXT_WEEK = re.compile(rf"\b(?:{_NEXT}\s+(?:week|n[äa]dal\w*|недел\w*))\b|\bnext\s+wk\b", re.I)
+_THIS_WEEK = re.compile(rf"\b(?:{_THIS}\s+(?:week|n[äa]dal\w*|недел\w*))\b", re.I)
 _NEXT_MONTH = re.compile(rf"\b{_NEXT}\s+(?:month|kuu\w*|месяц\w*)\b", re.I)
 _THIS_MONTH = re.compile(rf"(?<!of\s)\b{_THIS}\s+(?:month|kuu\w*|месяц\w*)\b(?!\s*\d)", re.I)
 _NEXT_YEAR = re.compile(rf"\b{_NEXT}\s+(?:year|aasta\w*|год\w*)\b|\bв\s+следующем\s+году\b", re.I)

@@ -11,7 +11,14 @@ from datetime import UTC, date, datetime, time, tzinfo
 
 from loop_svc.extraction.addresses import find_address, sentence_word
 from loop_svc.extraction.countries import CountryNames
-from loop_svc.extraction.dates import DateFindings, DateMention, find_dates, iso_date, iso_datetime
+from loop_svc.extraction.dates import (
+    DateFindings,
+    DateMention,
+    find_dates,
+    iso_date,
+    iso_datetime,
+    whole_year,
+)
 from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.extraction.identifiers import attempted_identifier, find_identifier
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
@@ -27,6 +34,7 @@ from services.language import Lang
 # "X instead of Y", "not Y", "Y asemel", "вместо Y": Y is being replaced.
 _REPLACED_AFTER = re.compile(r"\b(instead of|rather than|not|mitte|вместо|не)\s+", re.I)
 _REPLACED_BEFORE = re.compile(r"(\S+)\s+(asemel)\b", re.I)
+_PREPOSITIONS = frozenset("on in at for the a from by в во на за с со у к до по".split())
 # Uppercase pairs that are ordinary words more often than country codes.
 _NOT_CODES = frozenset(
     {
@@ -88,9 +96,12 @@ _FILLER = re.compile(
 def _replaced_spans(text: str) -> list[tuple[int, int]]:
     spans = []
     for m in _REPLACED_AFTER.finditer(text):
-        following = words(text[m.end() :])[:1]
+        following = words(text[m.end() :])[:3]
+        # "не в четверг", "not on Friday": the value is the word after the preposition.
+        while len(following) > 1 and following[0].lower in _PREPOSITIONS:
+            following = following[1:]
         if following:
-            spans.append((m.end(), m.end() + following[-1].end))
+            spans.append((m.end(), m.end() + following[0].end))
     for m in _REPLACED_BEFORE.finditer(text):
         spans.append((m.start(1), m.end(1)))
     return spans
@@ -355,8 +366,8 @@ class RuleExtractor:
         if concept is Concept.LANGUAGE:
             return self._language(text, param, replaced, taken, asked_alone)
         if concept is Concept.YEAR:
-            years = [y for y in found.years if outside(replaced, y.start, y.end)]
-            return str(years[0].value.year) if years else None
+            chosen = _asked_year(text, found, replaced)
+            return str(chosen.value.year) if chosen else None
         if concept is Concept.ENUM and all(v.isdigit() for v in param.enum):
             # A count with allowed values ("party_size": 1..6): "for two people", "4 tickets".
             counted = _count(text, param, taken, asked_alone)
@@ -443,6 +454,41 @@ def _render(
     if param.concept is Concept.YEAR:
         return str(value.year)
     return iso_date(value)
+
+
+# A year the question is for: "in 2026", "for 2027", "за 2027 год", "в 2026 году",
+# "2027. aastal", "aastaks 2027"; a year that only describes a thing ("a 2010 car",
+# "2010 года выпуска", "first registered 2009") has none of these.
+_FOR_YEAR_BEFORE = re.compile(r"(?:\b(?:in|for|of|year|aasta|aastal|aastaks|за|на|в|во)\s+)$", re.I)
+_DESCRIBED_BEFORE = re.compile(
+    r"\b(?:registered|built|made|bought|manufactured|produced|registreeritud|ostetud|toodetud|"
+    r"зарегистрирован\w*|куплен\w*|выпущен\w*|выпуска)\b[^.,;]*$",
+    re.I,
+)
+_FOR_YEAR_AFTER = re.compile(
+    r"^\.?\s*(?:aastal|aastaks|aasta\s+eest|aasta\s+kohta|году|год\b|год\w*\s+налог)", re.I
+)
+
+
+def _asked_year(text: str, found: DateFindings, replaced: list[tuple[int, int]]) -> DateMention | None:
+    """The year a year parameter takes: a year named for the question ("next year", "в
+    2026 году", "for 2027") before one that only describes something ("a 2010 car"),
+    else the first year written."""
+    named = (*found.years, *(d for d in found.dates if whole_year(d)))
+    candidates = sorted((m for m in named if outside(replaced, m.start, m.end)), key=lambda m: m.start)
+    if not candidates:
+        return None
+
+    def asked(mention: DateMention) -> bool:
+        if not text[mention.start : mention.end].strip().isdigit():
+            return True  # "next year", "в этом году": said of the question
+        before, after = text[max(0, mention.start - 12) : mention.start], text[mention.end : mention.end + 20]
+        if _DESCRIBED_BEFORE.search(text[max(0, mention.start - 25) : mention.start]):
+            return False  # "registered in 2012", "ostetud 2019. aastal"
+        return bool(_FOR_YEAR_BEFORE.search(before) or _FOR_YEAR_AFTER.match(after))
+
+    marked = [m for m in candidates if asked(m)]
+    return (marked or candidates)[0]
 
 
 def _next_year(day: date) -> date:

@@ -327,3 +327,31 @@ def test_words_pick_rows_only_where_they_tell_rows_apart() -> None:
         votes, AnswerShape(Kind.EXTREME, selection=Selection(Order.HIGHEST, terms=("against",)))
     )
     assert [r.data["title"] for r in most_against.rows] == ["Income Tax Act Amendment Bill"]
+
+
+@given(
+    values=st.lists(prices, min_size=2, max_size=30),
+    day=days,
+    order=st.sampled_from([Order.LOWEST, Order.HIGHEST]),
+)
+@settings(deadline=None)
+def test_an_average_asked_with_one_extreme_is_over_the_whole_window(
+    values: list[float], day: date, order: Order
+) -> None:
+    """ "Average and the cheapest + dearest hour": the average of the window, with its
+    lowest and highest rows, not of the one row picked."""
+    data = local_day_series(day, values)
+    shape = AnswerShape(
+        Kind.AGGREGATE, selection=Selection(order, 0), aggregation=Aggregation(Function.AVERAGE)
+    )
+    outcome = run(data, shape)
+    series = [row["price"] for row in data["data"]["ee"]]
+    assert outcome.aggregate is not None
+    assert outcome.aggregate.value == round(sum(series) / len(series), 2)
+    assert outcome.aggregate.low is not None and outcome.aggregate.high is not None
+    assert number_at(outcome.aggregate.low) == min(series)
+    assert number_at(outcome.aggregate.high) == max(series)
+
+
+def number_at(row: Any) -> float:
+    return float(row.data["price"])

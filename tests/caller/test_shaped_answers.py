@@ -110,6 +110,31 @@ async def test_an_extreme_with_its_local_time_and_value(stub, demo_api_url, lang
     assert len(bullets) == 1 and when in bullets[0] and number(value, lang) in bullets[0], text
 
 
+# A Tallinn week (7-13 December 2026) as the loop sends it.
+WEEK = {"start": "2026-12-06T22:00:00Z", "end": "2026-12-13T21:59:59Z"}
+DAY_WORDS = {"en": "Dec", "et": "detsember", "ru": "декабря"}
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+@pytest.mark.parametrize("order", [Order.LOWEST, Order.HIGHEST])
+async def test_an_extreme_over_several_days_names_its_day(stub, demo_api_url, lang, order) -> None:
+    async with httpx.AsyncClient() as client:
+        body = (await client.get(f"{demo_api_url}/electricity-prices", params=WEEK)).json()
+    row = (min if order is Order.LOWEST else max)(body["data"]["ee"], key=lambda r: r["price"])
+    local = datetime.fromisoformat(row["time"].replace("Z", "+00:00")).astimezone(ZONE)
+    text = await ask(
+        stub,
+        demo_api_url,
+        "get_electricity_prices",
+        WEEK,
+        AnswerShape(Kind.EXTREME, selection=Selection(order)),
+        lang,
+    )
+    (bullet,) = [line for line in text.splitlines() if line.startswith("• ")]
+    assert f"{local:%H:%M}" in bullet and number(row["price"], lang) in bullet, text
+    assert re.search(rf"\b{local.day}\.? {DAY_WORDS[lang]}", bullet), bullet
+
+
 @pytest.mark.parametrize("lang", ["en", "et", "ru"])
 async def test_an_average_over_the_asked_hours(stub, demo_api_url, lang) -> None:
     prices = day_prices(demo_api_url)
