@@ -383,7 +383,9 @@ class RuleShapeReader:
             negate = bool(_NEGATED.search(text[: spans[0][0]]))
             used.extend((s, e) for s, e, _ in spans)
         weekend = _WEEKEND.search(text)
+        weekend_days: tuple[int, int] | None = None
         if weekend is not None and not _DATED_WEEKDAY.search(text[: weekend.start()]):
+            weekend_days = weekend.span()
             days.extend([6, 7])
             negate = negate or bool(_NEGATED.search(text[: weekend.start()]))
             used.append(weekend.span())
@@ -399,6 +401,8 @@ class RuleShapeReader:
         months: list[tuple[int, int]] = []
         year_months: list[tuple[int, int, int]] = []
         for mention in findings.dates:
+            if weekend_days is not None and mention.start < weekend_days[1] and weekend_days[0] < mention.end:
+                continue  # an undated weekend is the Saturday-and-Sunday filter above, not a date
             piece = fold(raw[mention.start : mention.end])
             if any(p.search(piece) for _, p in _WEEKDAY) and not re.search(r"\d", piece):
                 if not _DATED_WEEKDAY.search(text[: mention.start]) and not _DATED_WEEKDAY.search(
