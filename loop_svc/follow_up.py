@@ -62,6 +62,15 @@ _FOLLOW_CUE = re.compile(
     r"kuidas on|а|и|тоже|также|то же|а как|теперь)\b",
     re.I,
 )
+# A correction of the last request ("sorry i meant latvia", "ei, ma mõtlesin tänavust",
+# "ой нет, я имела в виду 2028"): its new value replaces the old one however long it is.
+_CORRECTION = re.compile(
+    r"^\W*(?:sorry|no|nope|oops|actually|rather|ei|vabandust|vabandage|tegelikult|pigem|ой|нет|не|"
+    r"извини\w*|простите|точнее)\b"
+    r"|\b(?:i meant|i mean|i was asking about|mõtlesin|mõtlen|pidasin silmas|küsisin|"
+    r"имел\w* в виду|имею в виду|я про|спрашивал\w*)\b",
+    re.I,
+)
 _SHORT_WORDS = 5
 # A question about the rows shown is short ("only the hours under 35 pls", "mitu neist on
 # nädalavahetusel?"); a longer one is a new question even when it has a superlative.
@@ -80,7 +89,7 @@ class RuleFollowUpDetector:
         if _ABOUT_RESULT.search(text):
             return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, contexts))
         count = len(words(text))
-        cued = bool(_FOLLOW_CUE.search(text))
+        cued = bool(_FOLLOW_CUE.search(text) or _CORRECTION.search(text))
         if cued or count <= _SHORT_WORDS:
             for context in contexts:
                 params: list[ParamSpec] = context.endpoint.params
