@@ -58,7 +58,6 @@ ALIASES: dict[Lang, dict[str, tuple[str, ...]]] = {
         "nelipühade teine püha": _WHIT_MONDAY,
     },
     "ru": {
-        "пасха": ("Easter Sunday",),
         "пасхальные праздники": _EASTER,
         "троица": ("Pentecost",),
         "пятидесятница": ("Pentecost",),
@@ -66,10 +65,7 @@ ALIASES: dict[Lang, dict[str, tuple[str, ...]]] = {
         "иванов день": ("Midsummer Day",),
         "янов день": ("Midsummer Day",),
         "юханнус": ("Midsummer Eve", "Midsummer Day"),
-        "рождество": ("Christmas Day",),
-        "сочельник": ("Christmas Eve",),
         "вознесение": ("Ascension Day",),
-        "новый год": ("New Year's Day",),
     },
 }
 
