@@ -49,3 +49,28 @@ def test_names_the_package_lacks(holiday_names: HolidayNames, text, lang, countr
     assert found, text
     days = found[0].dates
     assert (days[0].isoformat(), days[-1].isoformat()) == (span[0], span[-1]), text
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "known", "span"),
+    [
+        ("and easter monday?", "en", "DE", ("2027-03-29", "2027-03-29")),
+        ("ja lihavõtted?", "et", "FI", ("2027-03-26", "2027-03-29")),
+        ("ja lihavõtted?", "et", "EE", ("2027-03-26", "2027-03-28")),
+        ("а на Троицу?", "ru", "LV", ("2027-05-16", "2027-05-16")),
+    ],
+)
+def test_a_holiday_in_a_follow_up_is_dated_in_the_known_country(
+    holiday_names: HolidayNames, text: str, lang: str, known: str, span: tuple[str, str]
+) -> None:
+    from loop_svc.extraction import CountryNames, RuleExtractor
+    from loop_svc.schema import ParamSpec
+
+    params = [
+        ParamSpec(name="countryIsoCode", type="string", required=True, description="ISO country code"),
+        ParamSpec(name="validFrom", type="date", required=True, description="Start date (YYYY-MM-DD)"),
+        ParamSpec(name="validTo", type="date", required=True, description="End date (YYYY-MM-DD)"),
+    ]
+    extractor = RuleExtractor(CountryNames(), today=lambda: date(2026, 12, 1), holidays=holiday_names)
+    values = extractor.extract(text, params, language=lang, known={"countryIsoCode": known})  # type: ignore[arg-type]
+    assert (values.get("validFrom"), values.get("validTo")) == span, text
