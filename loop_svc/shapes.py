@@ -520,7 +520,10 @@ class RuleShapeReader:
             return Aggregation(Function.DURATION)
         if _AVERAGE.search(text):
             return Aggregation(Function.AVERAGE)
-        if _RANGE.search(text):
+        spread = _RANGE.search(text)
+        if spread is not None and not re.match(r"\W*(?:\w+\s+){0,2}\d", text[spread.end() :]):
+            # "vahemikus 20. detsember kuni 10. jaanuar", "в диапазоне с 1 по 10": the words
+            # name a period, its dates follow; the spread of a number is asked without them.
             return Aggregation(Function.RANGE)
         how_many = _HOW_MANY.search(text) or _PALJU.search(text)
         if how_many is not None:

@@ -391,3 +391,21 @@ def test_an_undated_weekend_filters_the_rows_and_dates_nothing(language: str, te
     conditions = [f.condition for f in shape.filters]
     assert Weekdays((6, 7)) in conditions, text
     assert not any(isinstance(c, DateRange) for c in conditions), text
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "which holidays are in the range 20 december to 10 january"),
+        ("et", "mis pühad jäävad vahemikku 20. detsember kuni 10. jaanuar"),
+        ("et", "pühad vahemikus 1.-10. jaanuar"),
+        ("ru", "праздники в диапазоне с 20 декабря по 10 января"),
+    ],
+)
+def test_a_range_of_dates_is_a_period_not_a_spread(language: str, text: str) -> None:
+    """'Range' before dates names the period asked about; only without them is it the
+    spread of a number ('the price range tomorrow')."""
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert shape.aggregation is None, text
+    assert any(isinstance(f.condition, DateRange) for f in shape.filters), text
+    assert READER.read("what's the price range tomorrow", "en").aggregation is not None
