@@ -408,10 +408,19 @@ def _add_months(day: date, months: int) -> date:
     return date(index // 12, index % 12 + 1, 1)
 
 
+# A season word naming a school break ("winter break", "summer holidays", "зимние
+# каникулы", "talvine vaheaeg"): the break's name, whose dates the rows hold, not the season.
+_BREAK_AFTER = re.compile(
+    r"\s+(?:school\s+)?(?:break|breaks|holidays?|vacations?|каникул\w*|vaheaeg\w*|koolivaheaeg\w*)\b", re.I
+)
+
+
 def _seasons(text: str, today: date, past: bool) -> list[Period]:
     """The season containing today, else the coming one (the last one for the past)."""
     periods = []
     for m in _SEASON.finditer(text):
+        if _BREAK_AFTER.match(text, m.end()):
+            continue
         word = m.group(0).lower()
         first_month = next(start for start, stems in _SEASONS if any(word.startswith(s) for s in stems))
         occurrences = []

@@ -442,3 +442,24 @@ def test_an_undated_weekend_next_to_a_period_is_not_the_period(
 def test_any_weekend_is_no_date(countries: CountryNames, text: str, lang: str) -> None:
     values = _extractor(countries, date(2026, 12, 1)).extract(text, RANGE, language=lang)  # type: ignore[arg-type]
     assert "validFrom" not in values and "validTo" not in values
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [
+        ("when is the winter break", "en", None),
+        ("summer holidays 2028", "en", ("2028-01-01", "2028-12-31")),
+        ("когда зимние каникулы", "ru", None),
+        ("летние каникулы в 2028 году", "ru", ("2028-01-01", "2028-12-31")),
+        ("millal on talvine vaheaeg", "et", None),
+        ("holidays in summer 2027", "en", ("2027-06-01", "2027-08-31")),
+        ("праздники летом 2027", "ru", ("2027-06-01", "2027-08-31")),
+    ],
+)
+def test_a_season_naming_a_school_break_is_not_the_season(
+    countries: CountryNames, text: str, lang: str, expected: tuple[str, str] | None
+) -> None:
+    """'Winter break' is a break the rows name (in March), not December to February."""
+    values = _extractor(countries, date(2026, 12, 1)).extract(text, RANGE, language=lang)  # type: ignore[arg-type]
+    found = (values["validFrom"], values["validTo"]) if "validFrom" in values else None
+    assert found == expected, text
