@@ -76,7 +76,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
     "en": {
         "found": "{n} results:",
         "found_one": "1 result:",
-        "none": "No results were found.",
+        "none": "There are none.",
         "more": "…and {n} more.",
         "multi": "Here are the answers to your {n} requests:",
         "yes": "yes",
@@ -100,7 +100,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
     "ru": {
         "found": "Найдено: {n}.",
         "found_one": "Найдено: 1.",
-        "none": "Ничего не найдено.",
+        "none": "Ничего нет.",
         "more": "…и ещё {n}.",
         "multi": "Ответы на ваши запросы ({n}):",
         "yes": "да",

@@ -42,6 +42,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "between": "The service accepts values from {low} to {high}{what}.",
         "from": "This is only available from {low}{what}.",
         "unsupported": "{value} is not supported by this service.",
+        "supported": "It covers: {values}.",
         "not_found": "Nothing was found for {value}.",
         "check": "Please check it: it is written like {example}.",
         "invalid": "{value} is not in the form the service expects{form}.",
@@ -57,6 +58,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "between": "Teenus lubab väärtusi {low} kuni {high}{what}.",
         "from": "See on saadaval alates {low}{what}.",
         "unsupported": "{value} ei ole selles teenuses toetatud.",
+        "supported": "Teenuses on olemas: {values}.",
         "not_found": "{value} kohta ei leitud midagi.",
         "check": "Palun kontrolli seda: see kirjutatakse kujul {example}.",
         "invalid": "{value} ei ole sellisel kujul, nagu teenus ootab{form}.",
@@ -72,6 +74,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "between": "Сервис допускает значения от {low} до {high}{what}.",
         "from": "Это доступно только начиная с {low}{what}.",
         "unsupported": "{value} этим сервисом не поддерживается.",
+        "supported": "Доступны: {values}.",
         "not_found": "По запросу {value} ничего не найдено.",
         "check": "Проверьте, пожалуйста: значение пишется так: {example}.",
         "invalid": "{value} не в том виде, который ожидает сервис{form}.",
@@ -98,6 +101,13 @@ _FROM = re.compile(
     re.I,
 )
 _UNSUPPORTED = re.compile(r"not (?:supported|available|covered|allowed)|unsupported|unknown", re.I)
+# The values an error says are taken instead: "Supported countries: DE, EE, FI.",
+# "Allowed values are: a, b", "valid options: x, y".
+_SUPPORTED_LIST = re.compile(
+    r"(?:supported|available|allowed|valid|accepted)(?:\s+[a-z]+){0,2}?\s*(?:are|is|:)\s*:?\s*"
+    r"((?:[\w-]+)(?:\s*(?:,|;|\bor\b|\band\b)\s*[\w-]+)*)",
+    re.I,
+)
 _NOT_FOUND = re.compile(
     r"not found|no \w+ (?:is |was )?(?:registered|found)|does not exist|no such|unknown \w+", re.I
 )
@@ -219,6 +229,16 @@ def _form(message: str, lang: Lang) -> str:
     return _TEXTS[lang]["and"].join(parts)
 
 
+def _listed(message: str, lang: Lang) -> str | None:
+    """The values the error lists as taken, each country code by its name in `lang`."""
+    m = _SUPPORTED_LIST.search(message)
+    if m is None:
+        return None
+    values = [v for v in re.split(r"\s*(?:,|;|\bor\b|\band\b)\s*", m.group(1)) if v]
+    shown = [(country_name(v, lang) or v) if len(v) == 2 and v.isalpha() else v for v in values]
+    return ", ".join(shown)
+
+
 def explain(
     body: Any, params: Mapping[str, str], specs: Sequence[ParamSpec], lang: Lang, label: Any = None
 ) -> str | None:
@@ -260,6 +280,9 @@ def explain(
                 sentence += " " + texts["check"].format(example=example)
         elif _UNSUPPORTED.search(message) and value:
             sentence = texts["unsupported"].format(value=value)
+            listed = _listed(message, lang)
+            if listed:
+                sentence += " " + texts["supported"].format(values=listed)
         elif _INVALID.search(message) and value:
             sentence = texts["invalid"].format(value=value, form=form_text)
         elif value:

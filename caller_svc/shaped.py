@@ -23,7 +23,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
     "en": {
         "yes": "Yes.",
         "no": "No.",
-        "none": "No results were found.",
+        "none": "There are none.",
         "none_matching": "None of the {n} results match.",
         "count": "{n} in total.",
         "count_one": "1 in total.",
@@ -65,7 +65,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
     "ru": {
         "yes": "Да.",
         "no": "Нет.",
-        "none": "Ничего не найдено.",
+        "none": "Ничего нет.",
         "none_matching": "Ни один из {n} результатов не подходит.",
         "count": "Всего: {n}.",
         "count_one": "Всего: 1.",

@@ -62,14 +62,15 @@ _FOLLOW_CUE = re.compile(
     r"kuidas on|а|и|тоже|также|то же|а как|теперь)\b",
     re.I,
 )
-# A correction of the last request ("oops, wrong number, it is 101EES", "sorry i mean
-# akadeemia tee 3", "ei, mõtlesin hoopis …", "ой, не тот номер, …"): like "and …", it
-# makes a longer message a candidate for new values of the last call's parameters.
-_CORRECTION_CUE = re.compile(
-    r"^\W*(?:no|nope|sorry|oops|actually|wait|ah|oh|i mean|i meant|ei|oot|oota|vabandust|sorri|"
-    r"tegelikult|ой|ой-ой|нет|извините|простите|точнее|ой нет)\b"
-    r"|\b(?:i mean|i meant|wrong (?:number|plate|one|address|year)|not that one|mõtlesin|"
-    r"vale (?:number|aadress|aasta)|не тот|не та|я имел\w* в виду|перепутал\w*|ошибся|ошиблась)\b",
+# A correction of the last request ("oops, wrong number, it is 101EES", "sorry i meant
+# latvia", "ei, ma mõtlesin tänavust", "ой нет, я имела в виду 2028"): like "and …", it
+# makes a message of any length a candidate for new values of the last call's parameters.
+_CORRECTION = re.compile(
+    r"^\W*(?:sorry|no|nope|oops|actually|rather|wait|ah|oh|ei|oot|oota|vabandust|vabandage|sorri|"
+    r"tegelikult|pigem|ой|нет|не|извини\w*|простите|точнее)\b"
+    r"|\b(?:i meant|i mean|i was asking about|wrong (?:number|plate|one|address|year)|not that one|"
+    r"mõtlesin|mõtlen|pidasin silmas|küsisin|vale (?:number|aadress|aasta)|"
+    r"имел\w* в виду|имею в виду|я про|спрашивал\w*|не тот|не та|перепутал\w*|ошибся|ошиблась)\b",
     re.I,
 )
 _SHORT_WORDS = 5
@@ -90,8 +91,8 @@ class RuleFollowUpDetector:
         if _ABOUT_RESULT.search(text):
             return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, contexts))
         count = len(words(text))
-        cued = bool(_FOLLOW_CUE.search(text))
-        if cued or count <= _SHORT_WORDS or _CORRECTION_CUE.search(text):
+        cued = bool(_FOLLOW_CUE.search(text) or _CORRECTION.search(text))
+        if cued or count <= _SHORT_WORDS:
             for context in contexts:
                 params: list[ParamSpec] = context.endpoint.params
                 found = self._extractor.extract(

@@ -179,6 +179,10 @@ _AVAILABLE: dict[Lang, str] = {
 }
 _NUMBER_IN_ERROR = re.compile(r"(?<![\w.])\d{1,4}(?!\w|\.\d)")
 _CODE_EXAMPLE = re.compile(r"\b([A-Z]{2})\b")
+# "Supported countries: DE, EE, FI." in an error: the codes the service takes.
+_LISTED_CODES = re.compile(
+    r"(?:supported|available|allowed|valid)[\w ]*:\s*([A-Z]{2}(?:\s*,\s*[A-Z]{2})*)", re.I
+)
 
 
 def _country_name(code: str, lang: Lang) -> str:
@@ -204,7 +208,13 @@ def available_values(param: ParamSpec, sent: str, error_body: str) -> list[str]:
     if param.enum:
         return [v for v in param.enum if v != sent]
     if param.concept is Concept.COUNTRY:
-        return [c for c in dict.fromkeys(_CODE_EXAMPLE.findall(param.description)) if c != sent.upper()]
+        examples = _CODE_EXAMPLE.findall(param.description)
+        listed = _LISTED_CODES.search(error_body)
+        taken = _CODE_EXAMPLE.findall(listed.group(1)) if listed else []
+        # The error's list is what the service takes; the description's examples lead it
+        # (the home country is offered first), or stand alone when the error lists none.
+        codes = [c for c in examples if c in taken] + taken if taken else examples
+        return [c for c in dict.fromkeys(codes) if c != sent.upper()]
     if param.concept in (Concept.YEAR, Concept.INTEGER, Concept.NUMBER):
         numbers = [n for n in _NUMBER_IN_ERROR.findall(error_body) if n != sent]
         if param.concept is Concept.YEAR:

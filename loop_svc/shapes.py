@@ -395,7 +395,9 @@ class RuleShapeReader:
         if spans:
             used.extend((s, e) for s, e, _ in spans)
         weekend = _WEEKEND.search(text)
+        weekend_days: tuple[int, int] | None = None
         if weekend is not None and not _DATED_WEEKDAY.search(text[: weekend.start()]):
+            weekend_days = weekend.span()
             days.extend([6, 7])
             negate = negate or bool(_NEGATED.search(text[: weekend.start()]))
             used.append(weekend.span())
@@ -411,6 +413,8 @@ class RuleShapeReader:
         months: list[tuple[int, int]] = []
         year_months: list[tuple[int, int, int]] = []
         for mention in findings.dates:
+            if weekend_days is not None and mention.start < weekend_days[1] and weekend_days[0] < mention.end:
+                continue  # an undated weekend is the Saturday-and-Sunday filter above, not a date
             piece = fold(raw[mention.start : mention.end])
             if whole_year(mention):
                 # "next year", "järgmisel aastal": like a written year, the request's value.
@@ -532,7 +536,10 @@ class RuleShapeReader:
             return Aggregation(Function.DURATION)
         if _AVERAGE.search(text):
             return Aggregation(Function.AVERAGE)
-        if _RANGE.search(text):
+        spread = _RANGE.search(text)
+        if spread is not None and not re.match(r"\W*(?:\w+\s+){0,2}\d", text[spread.end() :]):
+            # "vahemikus 20. detsember kuni 10. jaanuar", "в диапазоне с 1 по 10": the words
+            # name a period, its dates follow; the spread of a number is asked without them.
             return Aggregation(Function.RANGE)
         how_many = _HOW_MANY.search(text) or _PALJU.search(text)
         if how_many is not None:

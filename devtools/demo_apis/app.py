@@ -85,7 +85,10 @@ def _date_range(request: Request) -> tuple[date, date]:
 def _country(request: Request, supported: frozenset[str] | set[str]) -> str:
     country = _required(request, "countryIsoCode").upper()
     if country not in supported:
-        raise _validation("countryIsoCode", f"The country '{country}' is not supported.")
+        listed = ", ".join(sorted(supported))
+        raise _validation(
+            "countryIsoCode", f"The country '{country}' is not supported. Supported countries: {listed}."
+        )
     return country
 
 

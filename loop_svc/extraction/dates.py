@@ -108,6 +108,8 @@ class DateMention:
     # A window inside the day(s), local time ("now" → this hour).
     opens: time | None = None
     closes: time | None = None
+    # An undated weekend (periods.Period.loose): dropped when another period is named.
+    loose: bool = False
 
 
 @dataclass
@@ -226,7 +228,15 @@ def find_dates(
         role = period.role or _connector(text, period.start)
         found.append(
             DateMention(
-                period.value, period.start, period.end, role, None, period.last, period.opens, period.closes
+                period.value,
+                period.start,
+                period.end,
+                role,
+                None,
+                period.last,
+                period.opens,
+                period.closes,
+                period.loose,
             )
         )
     holiday_found = _holidays(text, lang, today, taken, found, holidays, country, skip, families=False)
@@ -258,6 +268,9 @@ def find_dates(
                     date(year, 1, 1), m.start(), m.end(), _connector(text, m.start()), last=date(year, 12, 31)
                 )
             )
+    if any(d.loose for d in found) and (years or any(not d.loose for d in found)):
+        # "holidays on the weekend in 2027": the year is the period, the weekend its days.
+        found = [d for d in found if not d.loose]
     found.sort(key=lambda d: d.start)
     years.sort(key=lambda d: d.start)
     return DateFindings(found, years)

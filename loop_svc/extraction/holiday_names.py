@@ -34,6 +34,40 @@ _GENERIC = frozenset(
     | {"день", "праздник", "праздники", "второй", "первый", "год"}
 )
 _MIN_STEM = 4
+# Names people use that the package's name tables lack (their holidays by the package's
+# English names): the church and folk names of the movable feasts and of midsummer, and
+# the whole of Easter said in one word ("lihavõtted", "Easter holidays").
+_EASTER = ("Good Friday", "Easter Sunday", "Easter Monday")
+_WHIT_MONDAY = ("Pentecost Monday", "Whit Monday")
+ALIASES: dict[Lang, dict[str, tuple[str, ...]]] = {
+    "en": {
+        "whitsun": ("Pentecost",),
+        "whit sunday": ("Pentecost",),
+        "whitsunday": ("Pentecost",),
+        "whit monday": _WHIT_MONDAY,
+        "easter holidays": _EASTER,
+        "boxing day": ("Second Day of Christmas",),
+        "st john's day": ("Midsummer Day",),
+    },
+    "et": {
+        "lihavõtted": _EASTER,
+        "lihavõttepühad": _EASTER,
+        "ülestõusmispühad": _EASTER,
+        "nelipühad": ("Pentecost",),
+        "nelipüha": ("Pentecost",),
+        "nelipühade teine püha": _WHIT_MONDAY,
+    },
+    "ru": {
+        "пасхальные праздники": _EASTER,
+        "троица": ("Pentecost",),
+        "пятидесятница": ("Pentecost",),
+        "духов день": _WHIT_MONDAY,
+        "иванов день": ("Midsummer Day",),
+        "янов день": ("Midsummer Day",),
+        "юханнус": ("Midsummer Eve", "Midsummer Day"),
+        "вознесение": ("Ascension Day",),
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -94,6 +128,10 @@ class HolidayNames:
                         name_stems = tuple(s for s, _, _ in _stems(one_local, lang))
                         if name_stems and one_english:
                             self._names[lang].append(_Name(one_english, name_stems))
+        for lang, aliases in ALIASES.items():
+            for alias, english_names in aliases.items():
+                alias_stems = tuple(s for s, _, _ in _stems(alias, lang))
+                self._names[lang].extend(_Name(english, alias_stems) for english in english_names)
         self._dates: dict[tuple[str, int], dict[str, list[date]]] = {}
 
     def _by_english(self, country: str, year: int) -> dict[str, list[date]]:

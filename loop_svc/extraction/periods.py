@@ -62,6 +62,10 @@ class Period:
     # A time window inside the period, local time ("now" → the current hour).
     opens: time | None = None
     closes: time | None = None
+    # A weekend no word dates ("on the weekend", "nädalavahetusel"): the coming one when
+    # the message names no other period, else the rows' weekdays ("which holidays fall on
+    # the weekend this year" asks about this year's Saturdays and Sundays).
+    loose: bool = False
 
 
 def month_bounds(year: int, month: int) -> tuple[date, date]:
@@ -318,10 +322,26 @@ _WEEKEND = re.compile(
 )
 
 
+# A weekend named in general, never one weekend: "on a weekend", "on weekends",
+# "nädalavahetustel" (plural), "langeb nädalavahetusele" (onto), "выпадает на выходные".
+_ANY_WEEKEND = re.compile(
+    r"\ba\s+week-?end\b|\bweek-?ends\b|\bnadalavahetuste\w*|\bnadalavahetusele\b|"
+    r"(?:выпада|выпадет|приход|приходит|попада|будет|будут)\w*\s+(?:\w+\s+)?на\s+выходн\w*|"
+    r"\bвыходн\w+\s+дн\w+",
+    re.I,
+)
+_DATING_WORD = re.compile(
+    rf"\b(?:{_LAST_WORD}|{_NEXT_WORD}|this|sel|sellel|see|selle|kaesolev\w*|jooksv\w*|эт\w+|текущ\w*)\b", re.I
+)
+
+
 def _weekends(text: str, today: date) -> list[Period]:
     folded = text
     periods = []
+    general = [m.span() for m in _ANY_WEEKEND.finditer(folded)]
     for m in _WEEKEND.finditer(folded):
+        if any(s < m.end() and m.start() < e for s, e in general):
+            continue  # any weekend: a filter of the rows (loop_svc.shapes), not a period
         if m.group("word").startswith("выходн") and not re.search(
             r"(?:на|в|во|эти|этих|прошл\w*|следующ\w*|ближайш\w*)\s+$",
             folded[max(0, m.start("word") - 15) : m.start("word")],
@@ -336,7 +356,8 @@ def _weekends(text: str, today: date) -> list[Period]:
                 saturday = today - timedelta(days=8)
         elif m.group("next") and today.weekday() >= 5:
             saturday += timedelta(days=7)
-        periods.append(Period(saturday, m.start(), m.end(), saturday + timedelta(days=1)))
+        loose = not _DATING_WORD.search(folded[m.start() : m.start("word")])
+        periods.append(Period(saturday, m.start(), m.end(), saturday + timedelta(days=1), loose=loose))
     return periods
 
 
@@ -387,10 +408,19 @@ def _add_months(day: date, months: int) -> date:
     return date(index // 12, index % 12 + 1, 1)
 
 
+# A season word naming a school break ("winter break", "summer holidays", "зимние
+# каникулы", "talvine vaheaeg"): the break's name, whose dates the rows hold, not the season.
+_BREAK_AFTER = re.compile(
+    r"\s+(?:school\s+)?(?:break|breaks|holidays?|vacations?|каникул\w*|vaheaeg\w*|koolivaheaeg\w*)\b", re.I
+)
+
+
 def _seasons(text: str, today: date, past: bool) -> list[Period]:
     """The season containing today, else the coming one (the last one for the past)."""
     periods = []
     for m in _SEASON.finditer(text):
+        if _BREAK_AFTER.match(text, m.end()):
+            continue
         word = m.group(0).lower()
         first_month = next(start for start, stems in _SEASONS if any(word.startswith(s) for s in stems))
         occurrences = []

@@ -171,13 +171,18 @@ class RuleExtractor:
                 hit = find_identifier(text, shape) if shape is not None else registration_number(text)
                 if hit is not None:
                     identifiers.append((hit.start, hit.end))
+        # A holiday is dated in the country the message names, else in the one already
+        # known ("and Whit Monday?" after Germany is Germany's).
+        known_country = next(
+            (known[p.name] for p in params if p.concept is Concept.COUNTRY and known.get(p.name)), None
+        )
         found = find_dates(
             text,
             language,
             self._today(),
             self._hour(),
             holidays=self._holidays,
-            country=countries[0].code if countries else None,
+            country=countries[0].code if countries else known_country,
             skip=[(m.start, m.end) for m in countries],
             reserved=identifiers,
         )

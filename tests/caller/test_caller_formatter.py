@@ -192,8 +192,8 @@ def test_multi_result_sections_and_failures() -> None:
 
 def test_empty_and_failed_single_results() -> None:
     formatter = DeterministicFormatter()
-    assert formatter.format([ResultToFormat("get_x", True, [])], "en") == "X: No results were found."
-    assert formatter.format([ResultToFormat("x", True, [])], "ru") == "Результат запроса: Ничего не найдено."
+    assert formatter.format([ResultToFormat("get_x", True, [])], "en") == "X: There are none."
+    assert formatter.format([ResultToFormat("x", True, [])], "ru") == "Результат запроса: Ничего нет."
     assert (
         formatter.format([ResultToFormat("x", False, {"errors": {}}, "Viga.")], "et")
         == "Päringu tulemus: Viga."

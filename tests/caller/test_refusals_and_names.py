@@ -100,3 +100,26 @@ def test_holiday_names_in_the_readers_language_where_a_source_has_them() -> None
     other = [{"language": "EN", "text": "Company Day"}, {"language": "LV", "text": "Uzņēmuma diena"}]
     assert pick_name(other, "ru", names, country="LV", day=christmas) == "Uzņēmuma diena"
     assert pick_name(LATVIA, "ru", NoTranslations(), country="LV", day=christmas) == "Pirmie Ziemassvētki"
+
+
+@pytest.mark.parametrize(
+    ("listed", "names"),
+    [
+        ("Supported countries: DE, EE, FI, LT, LV.",
+         {"en": ["Germany", "Latvia"], "et": ["Saksamaa", "Läti"], "ru": ["Германия", "Латвия"]}),
+        ("Supported countries: EE.", {"en": ["Estonia"], "et": ["Eesti"], "ru": ["Эстония"]}),
+        ("Allowed values are: EE or LV", {"en": ["Estonia", "Latvia"], "et": ["Läti"], "ru": ["Латвия"]}),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+def test_an_unsupported_value_is_explained_with_what_the_service_takes(listed, names, lang) -> None:
+    """The API's own list of what it takes (not a list kept here) is said with the refusal,
+    each country by its name in the reader's language."""
+    body = problem("countryIsoCode", f"The country 'NO' is not supported. {listed}")
+    text = explain(body, {"countryIsoCode": "NO"}, [ParamSpec("countryIsoCode")], lang)
+    assert text is not None
+    assert {"en": "Norway", "et": "Norra", "ru": "Норвегия"}[lang] in text
+    for name in names[lang]:
+        assert name in text, text
+    if lang != "en":
+        assert "supported" not in text.lower() and "allowed" not in text.lower()

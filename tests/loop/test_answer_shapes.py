@@ -370,3 +370,42 @@ def test_any_text_reads_as_some_shape_and_survives_the_proto(text: str, language
     assert again == shape
     assert answer_shape.from_dict(answer_shape.to_dict(shape)) == shape
     assert isinstance(shape, AnswerShape)
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "which of them are on a weekend"),
+        ("en", "was that on a weekend?"),
+        ("en", "any on weekends?"),
+        ("et", "mitu neist on nädalavahetusel?"),
+        ("et", "kas mõni langeb nädalavahetusele"),
+        ("ru", "какие из них выпадают на выходные"),
+        ("ru", "сколько из них на выходных"),
+    ],
+)
+def test_an_undated_weekend_filters_the_rows_and_dates_nothing(language: str, text: str) -> None:
+    """Asked of a list, "on a weekend" keeps its Saturdays and Sundays: it is not the
+    coming weekend's dates (which would keep none of a year's holidays)."""
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    conditions = [f.condition for f in shape.filters]
+    assert Weekdays((6, 7)) in conditions, text
+    assert not any(isinstance(c, DateRange) for c in conditions), text
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "which holidays are in the range 20 december to 10 january"),
+        ("et", "mis pühad jäävad vahemikku 20. detsember kuni 10. jaanuar"),
+        ("et", "pühad vahemikus 1.-10. jaanuar"),
+        ("ru", "праздники в диапазоне с 20 декабря по 10 января"),
+    ],
+)
+def test_a_range_of_dates_is_a_period_not_a_spread(language: str, text: str) -> None:
+    """'Range' before dates names the period asked about; only without them is it the
+    spread of a number ('the price range tomorrow')."""
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert shape.aggregation is None, text
+    assert any(isinstance(f.condition, DateRange) for f in shape.filters), text
+    assert READER.read("what's the price range tomorrow", "en").aggregation is not None

@@ -252,6 +252,9 @@ def test_a_refused_value_is_followed_by_what_the_service_takes() -> None:
     assert questions.available_values(country, "FI", '{"errors": {"countryIsoCode": ["not supported"]}}') == [
         "EE"
     ]
+    refused = "The country 'SE' is not supported. Supported countries: FI, EE."
+    listed = '{"errors": {"countryIsoCode": ["' + refused + '"]}}'
+    assert questions.available_values(country, "SE", listed) == ["EE", "FI"]  # the example first
     assert questions.available_values(year, "2024", '{"detail": "The tax applies from 2025."}') == ["2025"]
     for lang, name in (("en", "Estonia"), ("et", "Eesti"), ("ru", "Эстония")):
         text = questions.after_refusal([country], {"countryIsoCode": ["EE"]}, lang)  # type: ignore[arg-type]

@@ -135,3 +135,26 @@ async def test_the_master_switch_turns_every_read_off(
 
     monkeypatch.setenv("ATC_RESPONSE_CACHE_ENABLED", "false")
     assert LoopSettings().response_cache_enabled is False
+
+
+@pytest.mark.parametrize(
+    ("message", "language", "updated"),
+    [
+        ("sorry, what i actually meant was the holidays of latvia", "en", {"countryIsoCode": "LV"}),
+        ("no no, I was asking about the year 2027 of course", "en",
+         {"validFrom": "2027-01-01", "validTo": YEAR_END}),
+        ("ei, tegelikult mõtlesin ma hoopis Läti pühasid", "et", {"countryIsoCode": "LV"}),
+        ("vabandust, ma pidasin silmas ikka 2027. aastat", "et",
+         {"validFrom": "2027-01-01", "validTo": YEAR_END}),
+        ("ой нет, я имела в виду вообще-то праздники в Латвии", "ru", {"countryIsoCode": "LV"}),
+        ("не, я спрашивал про 2027 год, а не про этот", "ru",
+         {"validFrom": "2027-01-01", "validTo": YEAR_END}),
+    ],
+)  # fmt: skip
+def test_a_correction_of_any_length_updates_the_last_call(
+    extractor: RuleExtractor, holidays: EndpointSpec, message: str, language: str, updated: dict[str, str]
+) -> None:
+    context = LastCallContext(api_name=holidays.name, endpoint=holidays, collected_params=HOLIDAYS_2026)
+    follow = RuleFollowUpDetector(extractor).detect(message, [context], language)  # type: ignore[arg-type]
+    assert follow.kind is FollowUpKind.PARAM_UPDATE, message
+    assert follow.updated_params == updated, message

@@ -405,3 +405,61 @@ def test_an_ordinal_day_of_a_named_month_is_that_day_not_the_month(
         "departure_date": date(2027, month, first).isoformat(),
         "return_date": date(2027, month, first + length).isoformat(),
     }, text
+
+
+# A weekend no word dates, next to another period, is that period's Saturdays and Sundays
+# (a filter of the rows, loop_svc.shapes), not the coming weekend.
+WEEKEND_IN_A_PERIOD = [
+    ("en", "which holidays fall on a weekend in {year}", "{year}"),
+    ("en", "holidays on the weekend in {month_en} {year}", "{month_en} {year}"),
+    ("en", "are any of the {year} holidays on weekends", "{year}"),
+    ("et", "millised pühad on {year}. aastal nädalavahetusel", "{year}"),
+    ("et", "mitu püha langeb {year} nädalavahetusele", "{year}"),
+    ("ru", "какие праздники в {year} году выпадают на выходные", "{year}"),
+    ("ru", "праздники на выходных в {year}", "{year}"),
+]
+
+
+@settings(max_examples=30, deadline=None)
+@given(year=st.integers(2025, 2030), month=st.integers(1, 12))
+def test_an_undated_weekend_next_to_a_period_is_not_the_period(
+    countries: CountryNames, year: int, month: int
+) -> None:
+    extractor = _extractor(countries, date(2026, 12, 1))
+    for lang, template, _ in WEEKEND_IN_A_PERIOD:
+        text = template.format(year=year, month_en=EN[month - 1])
+        values = extractor.extract(text, RANGE, language=lang)  # type: ignore[arg-type]
+        start, end = date.fromisoformat(values["validFrom"]), date.fromisoformat(values["validTo"])
+        assert end - start > timedelta(days=20), text
+        assert start.year == year, text
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [("was that on a weekend?", "en"), ("any of them on weekends", "en"),
+     ("kas see langeb nädalavahetusele", "et"), ("это выпадает на выходные?", "ru")],
+)  # fmt: skip
+def test_any_weekend_is_no_date(countries: CountryNames, text: str, lang: str) -> None:
+    values = _extractor(countries, date(2026, 12, 1)).extract(text, RANGE, language=lang)  # type: ignore[arg-type]
+    assert "validFrom" not in values and "validTo" not in values
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "expected"),
+    [
+        ("when is the winter break", "en", None),
+        ("summer holidays 2028", "en", ("2028-01-01", "2028-12-31")),
+        ("когда зимние каникулы", "ru", None),
+        ("летние каникулы в 2028 году", "ru", ("2028-01-01", "2028-12-31")),
+        ("millal on talvine vaheaeg", "et", None),
+        ("holidays in summer 2027", "en", ("2027-06-01", "2027-08-31")),
+        ("праздники летом 2027", "ru", ("2027-06-01", "2027-08-31")),
+    ],
+)
+def test_a_season_naming_a_school_break_is_not_the_season(
+    countries: CountryNames, text: str, lang: str, expected: tuple[str, str] | None
+) -> None:
+    """'Winter break' is a break the rows name (in March), not December to February."""
+    values = _extractor(countries, date(2026, 12, 1)).extract(text, RANGE, language=lang)  # type: ignore[arg-type]
+    found = (values["validFrom"], values["validTo"]) if "validFrom" in values else None
+    assert found == expected, text
