@@ -1,7 +1,10 @@
 """Hands complete calls to caller_svc and relays its stream, then:
 
-- writes the response cache (L1 per call, L2 for the turn) in a background task
-  that never delays the answer: the bodies come from CallerService.GetResult;
+- writes the response cache (L1 per call, L2 for the turn) after the answer and before
+  the turn's End: the next message may be a follow-up on this answer, and a client may
+  send it the moment End arrives (a write left running behind End lost that race under
+  load, and the follow-up was routed as a new question). The bodies come from
+  CallerService.GetResult;
 - on a 4xx whose body names a parameter (by name, or by the value we sent), stops
   relaying, reopens the session without that value and asks for it again.
 """
@@ -163,15 +166,13 @@ class CallRelay:
                         ):
                             question = await self._reask(call, outcome.result_id, turn)
                     if question is not None and event.HasField("end"):
-                        self._remember_in_background(succeeded, turn)
+                        await self._remember_before_end(succeeded, turn)
                         for asked in question:
                             yield asked
                         return
                     if event.HasField("end"):
                         event.end.llm_calls += turn.llm_calls
-                        # Scheduled before End goes out: a reader that stops at End (every
-                        # hop above does, and may cancel) must not cut the write off.
-                        self._remember_in_background(succeeded, turn)
+                        await self._remember_before_end(succeeded, turn)
                     yield event
         except BrokenStream as broken:
             log.warning("chat %s: %s", turn.chat_id, broken.message)
@@ -197,11 +198,14 @@ class CallRelay:
         except Exception as error:  # the store may be away too: the turn still ends politely
             log.warning("chat %s: session not kept for a retry: %r", turn.chat_id, error)
 
-    def _remember_in_background(self, succeeded: list[tuple[Call, str]], turn: Turn) -> None:
+    async def _remember_before_end(self, succeeded: list[tuple[Call, str]], turn: Turn) -> None:
+        """The cache written before End goes out. In a task of its own, shielded: a reader
+        that goes away while it runs (a hop above cancels) does not cut the write off."""
         if succeeded and turn.remember and self._cache is not None:
             task = asyncio.create_task(self._remember(self._cache, list(succeeded), turn))
             self._background.add(task)
             task.add_done_callback(self._background.discard)
+            await asyncio.shield(task)
 
     async def _stored(self, result_id: str, owner_id: str) -> caller_pb2.StoredResult | None:
         try:

@@ -449,21 +449,18 @@ async def test_a_new_turn_never_replaces_another_owners_session(mesh: Mesh) -> N
     assert await mesh.redis.get("session:chat-q") == before
 
 
-async def test_the_cache_is_written_when_the_reader_stops_at_end(mesh: Mesh) -> None:
-    # Every hop above the loop stops reading at End and may cancel its call; the caller's
-    # stream may stay open a while after End. The turn's cache write must not wait for
-    # either: it is scheduled when End passes.
+async def test_the_cache_is_written_when_end_arrives(mesh: Mesh) -> None:
+    # The next message may be a follow-up on this answer, sent the moment End arrives:
+    # the turn's cache is written before End goes out (a write still running behind End
+    # lost that race under load). Every hop above the loop stops reading at End and may
+    # cancel; the caller's stream may stay open a while after End.
     mesh.caller.result_id = "result-1"
     mesh.caller.hold_after_end = True
     call = mesh.loop.RunTurn(_turn("chat-cache", "holidays 2026-01-01 2026-12-31 EE", HOLIDAYS))
     async for response in call:
         if response.event.HasField("end"):
             break
-    call.cancel()
-    for _ in range(200):  # up to 10 s on a loaded machine; no timing is asserted
-        if await mesh.redis.exists("atc:last:chat-cache"):
-            break
-        await asyncio.sleep(0.05)
     stored = json.loads(await mesh.redis.get("atc:last:chat-cache") or "[]")
+    call.cancel()
     assert [c["api_name"] for c in stored] == ["get_public_holidays"]
     assert stored[0]["raw_response"] == {"holidays": 12}
