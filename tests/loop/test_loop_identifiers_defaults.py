@@ -63,7 +63,9 @@ def test_an_application_number_like_the_example(countries: CountryNames, prefix:
     number=st.integers(100_000, 99_999_999),
     lower=st.booleans(),
     before=st.sampled_from(["nr", "no", "is", "on", "number", "taotlus", "номер", "заявка", "my"]),
-    sentence=st.sampled_from(["status {}", "kus mu taotlus on, {}", "проверь {} пожалуйста", "{} kas valmis"]),
+    sentence=st.sampled_from(
+        ["status {}", "kus mu taotlus on, {}", "проверь {} пожалуйста", "{} kas valmis"]
+    ),
 )
 def test_a_word_before_the_number_is_not_part_of_it(
     countries: CountryNames, prefix: str, number: int, lower: bool, before: str, sentence: str
