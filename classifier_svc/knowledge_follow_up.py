@@ -87,13 +87,19 @@ def answer_text(message: str, previous: PreviousExchange) -> str:
     return f"{previous.question} {message}"
 
 
-def names_its_topic(message: str, passages: Sequence[Passage], words: WordMatcher) -> bool:
-    """A word of the message, other than what it asks (its aspect cue words), is in the
-    title of the best page found for it: "ja pass?" names the passport page."""
+def names_its_topic(
+    message: str, passages: Sequence[Passage], words: WordMatcher, previous: PreviousExchange
+) -> bool:
+    """A word of the message, other than what it asks (its aspect cue words) and what the
+    previous exchange already said, is in the title of the best page found for it: "ja
+    pass?" after the ID card names the passport page; "kui kiiresti see registreeritakse?"
+    after an answer on registering a residence names nothing new, though another page's
+    title ("Lapse sünni registreerimine") has the word too."""
     if not passages:
         return False
     _, cues = aspects_of(message)
-    own = {w for w in words.words(message) if fold(w) not in cues}
+    said = words.words(f"{previous.question} {previous.reply}")
+    own = {w for w in words.words(message) if fold(w) not in cues and not words.match(w, said)}
     return bool(own) and bool(words.found(own, words.words(passages[0].title)))
 
 

@@ -338,7 +338,7 @@ class Router:
         turn = replace(turn, language=lang)
         question = answer_text(turn.message, previous)
         own = await self._rag.decide(turn)
-        if own is not None and names_its_topic(turn.message, own.passages, self._words):
+        if own is not None and names_its_topic(turn.message, own.passages, self._words, previous):
             if asks_of_its_own(turn.message):
                 return None  # a question of its own, routed as usual
             return replace(own, query=question, reasoning=f"a follow-up on a new topic; {own.reasoning}")

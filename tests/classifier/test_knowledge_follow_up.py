@@ -33,6 +33,8 @@ KNOWLEDGE = {
     "прописаться": page("residence", "Регистрация места жительства", 0.9, "ru"),
     "P7777777": page("passport", "Applying for an Estonian passport", 0.88),
     "ja pass": page("passport", "Eesti passi taotlemine", 0.9, "et"),
+    "how long until they register": page("birth", "Registering a child's birth", 0.9),
+    "kiiresti see registreeritakse": page("birth", "Lapse sünni registreerimine", 0.9, "et"),
     "how long": page("birth", "Registering a child's birth", 0.88),
     "kui kaua": page("birth", "Lapse sünni registreerimine", 0.88, "et"),
     "сколько": page("birth", "Регистрация рождения ребёнка", 0.88, "ru"),
@@ -67,6 +69,9 @@ def router(detector: LanguageDetector) -> Router:
         ("et", "mitu päeva on aega elukoht registreerida", "kas netis saab"),
         ("ru", "как прописаться в съёмной квартире", "а сколько ждать?"),
         ("ru", "как прописаться в съёмной квартире", "а через интернет можно?"),
+        # A word of the previous exchange that another page's title has too names nothing new.
+        ("en", "how soon do i need to register my new address", "how long until they register it?"),
+        ("et", "mitu päeva on aega elukoht registreerida", "kui kiiresti see registreeritakse?"),
     ],
 )
 async def test_a_follow_up_without_a_topic_stays_on_the_previous_page(
