@@ -315,7 +315,9 @@ class DeterministicFormatter:
         parts = []
         for field_path in asked:
             value = value_at(row.data, field_path)
-            if value is None or (is_code(value) and labels.value(field_path, str(value), lang) is None):
+            if value is None or (
+                is_code(value, field_path) and labels.value(field_path, str(value), lang) is None
+            ):
                 continue
             full = f"{path}.{field_path}" if path else field_path
             label = self._field_label(full, field_path.rsplit(".", 1)[-1], lang, labels)
@@ -367,7 +369,7 @@ class DeterministicFormatter:
                 continue
             inner_path = f"{path}.{key}" if path else key
             label = self._label(inner_path, key, lang, labels)
-            if is_code(value) and labels.value(inner_path, str(value), lang) is None:
+            if is_code(value, inner_path) and labels.value(inner_path, str(value), lang) is None:
                 continue  # a machine code ("ready_for_pickup") is no answer
             if is_multilingual(value) or is_scalar(value):
                 text = self._scalar(inner_path, value, lang, labels)
@@ -507,7 +509,7 @@ class DeterministicFormatter:
                 for k, v in item.items()
                 if is_scalar(v)
                 and not is_noise(k)
-                and not (is_code(v) and labels.value(k, str(v), lang) is None)
+                and not (is_code(v, k) and labels.value(k, str(v), lang) is None)
             ][:3]
             pieces = []
             for k, v in shown:

@@ -37,8 +37,21 @@ _CODE = re.compile(r"^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9
 _MAX_DEPTH = 2
 
 
-def is_code(value: Any) -> bool:
-    return isinstance(value, str) and bool(_CODE.match(value.strip()))
+# A field named as a code ("statusCode", "status_code", "code") whose value is one
+# lower-case word ("received") is the machine form of a text shown beside it.
+_CODE_KEY = re.compile(r"(?:^|_|[a-z])(?:code|Code|CODE)$")
+_CODE_WORD = re.compile(r"^[a-z]+$")
+
+
+def is_code(value: Any, key: str = "") -> bool:
+    """A machine code: a snake_case or CONSTANT_CASE token, or one lower-case word in a
+    field named as a code. `key` is the field's name or path."""
+    if not isinstance(value, str):
+        return False
+    text = value.strip()
+    if _CODE.match(text):
+        return True
+    return bool(_CODE_WORD.match(text)) and bool(_CODE_KEY.search(key.rsplit(".", 1)[-1]))
 
 
 def parse_day(text: str) -> date | None:

@@ -277,7 +277,7 @@ class ShapedWriter:
         rest = [p for p in outcome.table.fields if p not in asked_paths]
         for path in [*asked_paths, *([] if outcome.fields_only else rest)]:
             value = value_at(row.data, path)
-            if value is None or (is_code(value) and self._labels.value(path, str(value), lang) is None):
+            if value is None or (is_code(value, path) and self._labels.value(path, str(value), lang) is None):
                 continue
             f = outcome.table.fields[path]
             text = self._w.scalar(path, value, lang)

@@ -23,6 +23,15 @@ from classifier_svc.candidates import ActiveSession, Candidate, Decision, PriorM
 from classifier_svc.catalogue_overview import CatalogueOverview, Offer, Overview
 from classifier_svc.follow_up import FollowUpRouting
 from classifier_svc.guard import Guard
+from classifier_svc.knowledge_follow_up import (
+    answer_text,
+    asks_of_its_own,
+    names_its_topic,
+    on_cited_page,
+    previous_exchange,
+    search_text,
+    short_enough,
+)
 from classifier_svc.layer_choice import covered_topics, has_identifier, knowledge_class, uncovered_topic
 from classifier_svc.layers import (
     ApiToolLayer,
@@ -39,6 +48,7 @@ from classifier_svc.layers import (
 from classifier_svc.messages import SEARCH_UNAVAILABLE, confirm, out_of_domain
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch, SessionDirectory, SessionLookupFailed
 from classifier_svc.rag_gate import RagGate
+from classifier_svc.rag_lexical import WordMatcher
 from classifier_svc.service_gate import Thresholds
 from services.errors import InvalidArgument, PermissionDenied
 from services.language import Lang, LanguageDetector
@@ -83,7 +93,9 @@ class Router:
         telemetry: DomainTelemetry | None = None,
         guard: Guard | None = None,
         overview: CatalogueOverview | None = None,
+        words: WordMatcher | None = None,
     ) -> None:
+        self._words = words or WordMatcher()
         self._telemetry = telemetry or NoTelemetry()
         self._overview = overview
         self._guard = GuardLayer(guard) if guard is not None else None
@@ -240,6 +252,9 @@ class Router:
     async def _new_question(self, turn: TurnContext) -> Decision:
         """A message that is no follow-up of the chat's last call, with no session under way."""
         lang = turn.language
+        # "And how much does it cost?" after a knowledge or status answer continues it.
+        if (followed := await self._knowledge_follow_up(turn)) is not None:
+            return followed
         # A question about a procedure (fees, applying, validity, documents needed, a lost
         # document) is the knowledge base's, unless the citizen gives an identifier.
         if (known := await self._knowledge_question(turn)) is not None:
@@ -292,6 +307,50 @@ class Router:
         if found is None:
             return None
         return replace(found, reasoning=f"a knowledge question ({kind}); {found.reasoning}")
+
+    async def _knowledge_follow_up(self, turn: TurnContext) -> Decision | None:
+        """A short message after a knowledge answer (or a document's status) that names no
+        topic of its own, or a new topic but nothing to ask of it ("ja pass?"), answered
+        from that page (classifier_svc/knowledge_follow_up.py). A message that shares words
+        with an endpoint ("and the electricity price tomorrow?") is left to the layers."""
+        previous = previous_exchange(turn.history)
+        if (
+            previous is None
+            or self._rag is None
+            or not short_enough(turn.message)
+            or has_identifier(turn.message)
+        ):
+            return None
+        after_status = has_identifier(previous.question)
+        if not previous.cited_urls and not after_status:
+            return None
+        lang = turn.requested or self._detector.detect(
+            turn.message, fallback=self._detector.detect(previous.question)
+        )
+        turn = replace(turn, language=lang)
+        question = answer_text(turn.message, previous)
+        own = await self._rag.decide(turn)
+        if own is not None and names_its_topic(turn.message, own.passages, self._words, previous):
+            if asks_of_its_own(turn.message):
+                return None  # a question of its own, routed as usual
+            return replace(own, query=question, reasoning=f"a follow-up on a new topic; {own.reasoning}")
+        if self._policy.api_tool_enabled:
+            endpoint = await self._api_tool.match(turn.message, lang, turn.history)
+            if endpoint is not None and any(c.matched_terms > 0 for c in endpoint.endpoints[:1]):
+                return None
+        searched = replace(turn, message=search_text(turn.message, previous))
+        found = await self._rag_for_class.decide(searched) if self._rag_for_class is not None else None
+        if found is None:
+            return None
+        passages = on_cited_page(found.passages, previous) or (list(found.passages) if after_status else [])
+        if not passages:
+            return None
+        return replace(
+            found,
+            passages=tuple(passages),
+            query=question,
+            reasoning=f"a follow-up of the previous answer; {found.reasoning}",
+        )
 
     async def _unless_weak(self, decision: Decision, turn: TurnContext) -> Decision:
         """A weak endpoint match (little evidence, no word of the message in the

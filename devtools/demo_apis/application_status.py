@@ -24,12 +24,18 @@ DOCUMENTS = {
     "id_card": {"en": "ID card", "et": "ID-kaart", "ru": "ID-карта"},
     "passport": {"en": "Passport", "et": "Pass", "ru": "Паспорт"},
 }
-PICKUP_OFFICES = (
-    "Tallinn, Tammsaare tee 47 (PPA service office)",
-    "Tartu, Riia 132 (PPA service office)",
-    "Pärnu, Ringi 10 (PPA service office)",
-    "Narva, Rahu 38 (PPA service office)",
-    "Jõhvi, Rahu 38 (PPA service office)",
+# The office's address, and what it is in each language (the status and the document
+# come in en/et/ru; so does the office, or an Estonian answer would say "service office").
+PICKUP_ADDRESSES = (
+    "Tallinn, Tammsaare tee 47",
+    "Tartu, Riia 132",
+    "Pärnu, Ringi 10",
+    "Narva, Rahu 38",
+    "Jõhvi, Rahu 38",
+)
+OFFICE_KIND = {"en": "PPA service office", "et": "PPA teenindus", "ru": "бюро обслуживания PPA"}
+PICKUP_OFFICES = tuple(
+    {lang: f"{address} ({kind})" for lang, kind in OFFICE_KIND.items()} for address in PICKUP_ADDRESSES
 )
 
 
@@ -80,5 +86,5 @@ def application_status(raw_number: str) -> dict[str, Any]:
         "statusCode": STATUS_CODES[stage],
     }
     if STATUS_CODES[stage] == "ready_for_pickup":
-        result["pickupOffice"] = PICKUP_OFFICES[checksum % len(PICKUP_OFFICES)]
+        result["pickupOffice"] = _lang_entries(PICKUP_OFFICES[checksum % len(PICKUP_OFFICES)])
     return result

@@ -87,14 +87,18 @@ _WORD = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
-    """Every word, and every two words joined by one space or dash ("456 def"), with
-    Cyrillic look-alike letters read as Latin."""
+    """Every word, and every two words joined by one space or dash where a run of
+    letters meets one of digits or digits meet digits ("456 def"), with Cyrillic
+    look-alike letters read as Latin."""
     words = [(m.group(0).translate(_LOOK_ALIKES), m.start(), m.end()) for m in _WORD.finditer(text)]
     found = []
     for i, (word, start, end) in enumerate(words):
         if i + 1 < len(words):
             following, next_start, next_end = words[i + 1]
-            if next_start - end == 1 and text[end] in " -":
+            # Runs meet across the space ("456 def", "AB 12345", "A1234 567"); two words
+            # of letters never do: "nr p98765432", "on P1111111" are a word and the number.
+            letters_meet = word[-1:].isalpha() and following[:1].isalpha()
+            if next_start - end == 1 and text[end] in " -" and not letters_meet:
                 found.append((word + following, start, next_end))
         found.append((word, start, end))
     return found

@@ -20,6 +20,7 @@ from atc.common.v1 import catalogue_pb2
 from caller_svc.endpoint import ParamSpec
 from caller_svc.formatter import DeterministicFormatter, ResultToFormat
 from caller_svc.names import HolidayNames
+from caller_svc.rows import is_code
 from caller_svc.servicer import label_book
 from devtools.demo_apis.app import create_app
 from devtools.demo_apis.catalogue import load_catalogue
@@ -84,7 +85,8 @@ CALLS: dict[str, list[dict[str, str]]] = {
     ],
     "get_parliament_votings": [{"limit": "20"}, {"limit": "500"}],
 }
-SERVICE_NUMBERS = ["A1234567", "P7654321", "B0000042", "AB12"]
+# Every status: ready for pickup (with its office), received, in processing; and a bad number.
+SERVICE_NUMBERS = ["A1234567", "P7654321", "B0000042", "P1111111", "AB12"]
 # Words of English error texts and of the catalogue's English labels that are not
 # Estonian or Russian words too.
 ENGLISH = re.compile(
@@ -181,11 +183,24 @@ async def test_no_field_names_codes_or_english_in_any_answer(lang: str) -> None:
             leaked = [k for k in keys if re.search(rf"\b{re.escape(k)}\b", text)]
             assert not leaked, (base.endpoint_name, shape, leaked, text[:400])
             assert not CODE.search(text), (base.endpoint_name, shape, text[:400])
+            # Nor a one-word code of a field named as one ("statusCode": "received").
+            coded = [v for k, v in _fields(data) if is_code(v, k) and re.search(rf"\b{v}\b", text)]
+            assert not coded, (base.endpoint_name, shape, coded, text[:400])
             # Names the APIs give (bill titles, street names) may be in any language; the
             # words of our own labels and texts may not be English.
             english = [w for w in ENGLISH.findall(_without_api_texts(text, data)) if w.lower() != "eur"]
             assert not english, (base.endpoint_name, shape, english, text[:400])
     assert checked == len(SHAPES) * (sum(len(c) for c in CALLS.values()) + len(SERVICE_NUMBERS))
+
+
+def _fields(data: Any) -> Iterator[tuple[str, Any]]:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield key, value
+            yield from _fields(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from _fields(item)
 
 
 def _api_texts(data: Any) -> Iterator[str]:

@@ -57,6 +57,27 @@ def test_an_application_number_like_the_example(countries: CountryNames, prefix:
     }
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    prefix=st.text("ABCPTX", min_size=1, max_size=2),
+    number=st.integers(100_000, 99_999_999),
+    lower=st.booleans(),
+    before=st.sampled_from(["nr", "no", "is", "on", "number", "taotlus", "номер", "заявка", "my"]),
+    sentence=st.sampled_from(
+        ["status {}", "kus mu taotlus on, {}", "проверь {} пожалуйста", "{} kas valmis"]
+    ),
+)
+def test_a_word_before_the_number_is_not_part_of_it(
+    countries: CountryNames, prefix: str, number: int, lower: bool, before: str, sentence: str
+) -> None:
+    # "nr p98765432", "on P1111111": a word of letters is never joined to the number's prefix.
+    typed = f"{prefix.lower() if lower else prefix}{number}"
+    text = sentence.format(f"{before} {typed}")
+    assert RuleExtractor(countries).extract(text, [APPLICATION], language="en") == {
+        "applicationNumber": f"{prefix}{number}"
+    }
+
+
 @pytest.mark.parametrize(
     ("param", "message", "attempt"),
     [
