@@ -234,6 +234,8 @@ def small_talk_reply(kind: SmallTalkKind, lang: Lang, overview: Overview) -> str
         return messages.HOW_ARE_YOU[lang]
     if kind is SmallTalkKind.LANGUAGES:
         return messages.LANGUAGES[lang]
+    if kind is SmallTalkKind.SPEAKS_LANGUAGE:
+        return f"{messages.YES[lang]} {messages.LANGUAGES[lang]}"
     if kind is SmallTalkKind.IDENTITY:
         return f"{messages.IDENTITY[lang]} {messages.capabilities(overview, lang)}"
     return messages.capabilities(overview, lang)

@@ -27,6 +27,9 @@ class SmallTalkKind(StrEnum):
     CAPABILITIES = "capabilities"
     IDENTITY = "identity"
     LANGUAGES = "languages"
+    # "Do you speak English?", "kas sa eesti keelt oskad": a yes/no question about one of
+    # the languages the assistant answers in.
+    SPEAKS_LANGUAGE = "speaks_language"
 
 
 @dataclass(frozen=True)
@@ -196,6 +199,8 @@ def classify_small_talk(message: str) -> SmallTalk | None:
         return SmallTalk(kind, _lang_of(found, "thanks" if thanks is not None else "bye") or lang)
     if has("how_are_you"):
         return SmallTalk(SmallTalkKind.HOW_ARE_YOU, _lang_of(found, "how_are_you") or lang)
+    if has("language_name") and has("speak") and not has("what"):
+        return SmallTalk(SmallTalkKind.SPEAKS_LANGUAGE, lang)
     if (has("language_word") and (has("speak") or has("what"))) or (has("language_name") and has("speak")):
         return SmallTalk(SmallTalkKind.LANGUAGES, lang)
     if has("you") and (has("being") or has("who")):

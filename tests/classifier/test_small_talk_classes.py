@@ -45,9 +45,19 @@ BODIES: dict[SmallTalkKind, dict[str, list[str]]] = {
         "ru": ["кто ты", "ты бот", "вы живой человек или бот", "ты робот"],
     },
     SmallTalkKind.LANGUAGES: {
-        "en": ["do you speak english", "what languages do you speak", "can i write to you in russian"],
-        "et": ["kas sa räägid eesti keelt", "mis keeltes sa räägid", "kas saab vene keeles kirjutada"],
-        "ru": ["ты говоришь по-русски", "на каком языке можно общаться", "на каких языках ты говоришь"],
+        "en": ["what languages do you speak", "which languages do you understand"],
+        "et": ["mis keeltes sa räägid", "mis keeles saab kirjutada"],
+        "ru": ["на каком языке можно общаться", "на каких языках ты говоришь"],
+    },
+    # A yes/no question about one language: the answer starts with the yes.
+    SmallTalkKind.SPEAKS_LANGUAGE: {
+        "en": ["do you speak english", "can i write to you in russian", "do you know estonian"],
+        "et": [
+            "kas sa räägid eesti keelt",
+            "kas saab vene keeles kirjutada",
+            "kas sa eesti keelt ikka oskad",
+        ],
+        "ru": ["ты говоришь по-русски", "можно писать по-эстонски", "вы понимаете по-английски"],
     },
     SmallTalkKind.HOW_ARE_YOU: {
         "en": ["how are you", "how's it going"],
@@ -370,8 +380,8 @@ def test_an_acknowledgement_before_thanks_or_goodbye(kind: SmallTalkKind, lang: 
     [
         ("good morning! how are you doing today?", SmallTalkKind.HOW_ARE_YOU),
         ("доброе утро) а на каких языках с тобой можно разговаривать?", SmallTalkKind.LANGUAGES),
-        ("tere hommikust, kas sa eesti keelt ikka oskad", SmallTalkKind.LANGUAGES),
-        ("do you know russian?", SmallTalkKind.LANGUAGES),
+        ("tere hommikust, kas sa eesti keelt ikka oskad", SmallTalkKind.SPEAKS_LANGUAGE),
+        ("tere! do you speak english?", SmallTalkKind.SPEAKS_LANGUAGE),
         ("mis teemadel sul juhendeid on?", SmallTalkKind.CAPABILITIES),
         ("what topics do you have information on", SmallTalkKind.CAPABILITIES),
         ("по каким темам у тебя есть информация?", SmallTalkKind.CAPABILITIES),
@@ -397,3 +407,9 @@ def test_longer_small_talk(message: str, kind: SmallTalkKind) -> None:
 )
 def test_an_acknowledgement_before_a_request_is_a_request(message: str) -> None:
     assert classify_small_talk(message) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+def test_do_you_speak_it_is_answered_yes_first(lang: str) -> None:
+    reply = small_talk_reply(SmallTalkKind.SPEAKS_LANGUAGE, lang, CATALOGUE)  # type: ignore[arg-type]
+    assert reply.split()[0].strip("!").lower() in ("yes", "jah", "да")
