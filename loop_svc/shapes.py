@@ -117,8 +117,10 @@ _PLURAL_CUE = re.compile(
 
 _AVERAGE = re.compile(r"(?<!\w)(?:average|avg|mean|keskmi\w*|средн\w*)(?!\w)")
 _SUM = re.compile(r"(?<!\w)(?:total|sum|summa|kokku|итого|сумм\w*|в сумме)(?!\w)")
+# "Во сколько" is "at what time", not "how many" ("а самое свежее когда было и во сколько?").
 _HOW_MANY = re.compile(
-    r"(?<!\w)(?:how many|number of|mitu|mitmel|mitme|сколько(?!(?:\s+\w+){0,3}\s+(?:стои\w*|стоил\w*|"
+    r"(?<!\w)(?:how many|number of|mitu|mitmel|mitme|"
+    r"(?<!во )(?<!в )сколько(?!(?:\s+\w+){0,3}\s+(?:стои\w*|стоил\w*|"
     r"заплат\w*|плат\w*|налог\w*|длит\w*|длят\w*|цен\w*)))(?!\w)"
 )
 _PALJU = re.compile(r"(?<!\w)(?:kui )?palju(?!\s+(?:maks\w*|kulu\w*|hind\w*|on hind))(?!\w)")
