@@ -109,7 +109,7 @@ class ApiToolMatcher:
 
     async def match(self, message: str, lang: Lang, history: Sequence[PriorMessage] = ()) -> Decision | None:
         """The endpoint(s) for a new message, or None when no endpoint answers it."""
-        if classify_small_talk(message) is not None:
+        if classify_small_talk(message) is not None and with_offer(message, history) is None:
             return None
         llm = LlmUse()
         decision = None

@@ -23,6 +23,7 @@ from classifier_svc.conversation import classify_history_question, recap
 from classifier_svc.guard import Guard, refusal
 from classifier_svc.layer_choice import example_shapes, identifier_shapes
 from classifier_svc.multi_intent import split_intents
+from classifier_svc.offers import with_offer
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds, assess
@@ -279,7 +280,12 @@ class ContextLayer:
         self._overview = overview
 
     async def decide(self, turn: TurnContext) -> Decision | None:
-        if (talk := classify_small_talk(turn.message)) is not None:
+        talk = classify_small_talk(turn.message)
+        # "That would be great, thanks" after "Do you want to reserve a table?" accepts the
+        # offer: the catalogue answers it, not small talk.
+        if talk is not None and with_offer(turn.message, turn.history) is not None:
+            talk = None
+        if talk is not None:
             lang = turn.requested or talk.language
             return Decision(
                 Workflow.CONTEXT,
