@@ -33,6 +33,12 @@ class HistoryQuestion(StrEnum):
     LAST_ANSWER = "last_answer"
 
 
+# Questions about what the citizen said (not about the assistant's answers).
+CITIZENS_WORDS = frozenset(
+    {HistoryQuestion.QUESTIONS, HistoryQuestion.FIRST_QUESTION, HistoryQuestion.LAST_QUESTION}
+)
+
+
 @dataclass(frozen=True)
 class ConversationQuestion:
     kind: HistoryQuestion

@@ -186,3 +186,21 @@ async def test_a_real_catalogue_with_conversation_endpoints(
 ) -> None:
     decision = await assistant.decide("c1", message, None)
     assert [c.name for c in decision.endpoints] == [expected], decision.reasoning
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what plate did i give you?",
+        "mis numbri ma sulle andsin",
+        "напомни, какой номер машины я тебе называл?",
+    ],
+)
+async def test_a_question_about_the_citizens_own_words_is_no_clear_match(
+    detector: LanguageDetector, message: str
+) -> None:
+    # The value noun ("plate", "номер машины") matches the vehicle tax clearly; the
+    # question is still about what was said.
+    tax = with_examples(cand("vehicle_tax", 0.9, matched=2, of=2), "tax for my car plate", "налог на машину")
+    decision = await build(detector, [tax, cand("other", 0.79)]).decide("c1", message, None)
+    assert decision.workflow is Workflow.CONTEXT and decision.reply, (message, decision.reasoning)
