@@ -52,7 +52,7 @@ from classifier_svc.conversation import classify_history_question
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import opens_with_acceptance, with_offer
 from classifier_svc.ports import EndpointDisambiguator, EndpointSearch, IntentDecomposer
-from classifier_svc.small_talk import classify_small_talk
+from classifier_svc.small_talk import SmallTalkKind, classify_small_talk
 from services.language import Lang
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,10 @@ class ApiToolMatcher:
 
     async def match(self, message: str, lang: Lang, history: Sequence[PriorMessage] = ()) -> Decision | None:
         """The endpoint(s) for a new message, or None when no endpoint answers it."""
-        if classify_small_talk(message) is not None and with_offer(message, history) is None:
+        talk = classify_small_talk(message)
+        if talk is not None and (
+            talk.kind is not SmallTalkKind.THANKS or with_offer(message, history) is None
+        ):
             return None
         llm = LlmUse()
         decision = None

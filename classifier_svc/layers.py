@@ -282,8 +282,13 @@ class ContextLayer:
     async def decide(self, turn: TurnContext) -> Decision | None:
         talk = classify_small_talk(turn.message)
         # "That would be great, thanks" after "Do you want to reserve a table?" accepts the
-        # offer: the catalogue answers it, not small talk.
-        if talk is not None and with_offer(turn.message, turn.history) is not None:
+        # offer: the catalogue answers it, not small talk. A goodbye accepts nothing ("ok
+        # bye" after "How can I help you today?").
+        if (
+            talk is not None
+            and talk.kind is SmallTalkKind.THANKS
+            and with_offer(turn.message, turn.history) is not None
+        ):
             talk = None
         if talk is not None:
             lang = turn.requested or talk.language
