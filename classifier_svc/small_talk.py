@@ -213,7 +213,8 @@ def classify_small_talk(message: str) -> SmallTalk | None:
         return SmallTalk(SmallTalkKind.IDENTITY, lang)
     if has("greet") and _first(found, "greet") == 0:
         return SmallTalk(SmallTalkKind.GREETING, _lang_of(found, "greet") or lang)
-    if has("attention"):
+    # Not "mida ma küsisin?": with a question word it asks about something.
+    if has("attention") and not has("what"):
         return SmallTalk(SmallTalkKind.GREETING, _lang_of(found, "attention") or lang)
     return None
 
