@@ -52,7 +52,7 @@ from classifier_svc.conversation import classify_history_question
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import opens_with_acceptance, with_offer
 from classifier_svc.ports import EndpointDisambiguator, EndpointSearch, IntentDecomposer
-from classifier_svc.small_talk import classify_small_talk
+from classifier_svc.small_talk import SmallTalkKind, classify_small_talk
 from services.language import Lang
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,10 @@ class ApiToolMatcher:
 
     async def match(self, message: str, lang: Lang, history: Sequence[PriorMessage] = ()) -> Decision | None:
         """The endpoint(s) for a new message, or None when no endpoint answers it."""
-        if classify_small_talk(message) is not None:
+        talk = classify_small_talk(message)
+        if talk is not None and (
+            talk.kind is not SmallTalkKind.THANKS or with_offer(message, history) is None
+        ):
             return None
         llm = LlmUse()
         decision = None
@@ -133,7 +136,7 @@ class ApiToolMatcher:
             return None
         return replace(decision, llm_calls=llm.calls, llm_validated=llm.validated)
 
-    async def claim(self, message: str, lang: Lang) -> Decision | None:
+    async def claim(self, message: str, lang: Lang, *, registered_only: bool = False) -> Decision | None:
         """The endpoint for a message the CONTEXT layer would answer itself (small talk, a
         question about the conversation), when the catalogue takes it: its best accepted
         endpoint is one registered for conversation (its own examples are small talk or
@@ -141,13 +144,17 @@ class ApiToolMatcher:
         "thanks for your help" and "can you repeat that" routed there), or it is a clear
         match (high confidence, and it shares a word with the message). A catalogue
         without such endpoints keeps the friendly answers: a greeting resembles no
-        address search closely and in words at once."""
+        address search closely and in words at once. With `registered_only` (a question
+        about the chat, which names what was asked: "what plate did I give you?") only an
+        endpoint registered for conversation takes it."""
         match = assess(await self._search.search(message, self._policy.search_limit), self._policy.profile)
         best = match.best
         if best is None:
             return None
         registered = converses(best.endpoint)
-        if not registered and (match.confidence is not Confidence.HIGH or best.matched_terms == 0):
+        if not registered and (
+            registered_only or match.confidence is not Confidence.HIGH or best.matched_terms == 0
+        ):
             return None
         why = "registered for conversation" if registered else "a clear match"
         return Decision(

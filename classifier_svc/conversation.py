@@ -33,6 +33,12 @@ class HistoryQuestion(StrEnum):
     LAST_ANSWER = "last_answer"
 
 
+# Questions about what the citizen said (not about the assistant's answers).
+CITIZENS_WORDS = frozenset(
+    {HistoryQuestion.QUESTIONS, HistoryQuestion.FIRST_QUESTION, HistoryQuestion.LAST_QUESTION}
+)
+
+
 @dataclass(frozen=True)
 class ConversationQuestion:
     kind: HistoryQuestion
@@ -43,16 +49,38 @@ _LANGS: tuple[Lang, ...] = ("en", "et", "ru")
 # Word classes per language (classifier_svc/lexicon.py): a question about the chat joins
 # a question word with asking/saying/talking and a person ("what did I ask first?").
 _WORDS: dict[str, tuple[str, str, str]] = {
-    "what": ("what, which", "mida, mis, millest, millise, millised, mille", "что, о чем, какой, какие, чем"),
+    "what": (
+        "what, which",
+        "mida, mis, millest, millise, millised, mille, mille kohta, missugune",
+        "что, о чем, про что, какой, какие, какую, каким, чем",
+    ),
+    # The citizen's questions and messages ("my last message", "mu eelmine sõnum").
     "asked": (
-        "asked, question, questions",
-        "küsisin, küsisime, küsinud, küsin, küsimus, küsimused, küsimuse",
-        "спрашивал, спрашивала, спросил, спросила, спрашивали, вопрос, вопросы",
+        "asked, ask, question, questions, message, messages",
+        "küsisin, küsisime, küsinud, küsin, küsimus, küsimused, küsimuse, sõnum, sõnumi, sõnumit",
+        "спрашивал, спрашивала, спросил, спросила, спрашивали, вопрос, вопросы, сообщение, сообщения",
+    ),
+    # What a citizen does with a value: gives, names, mentions it ("what plate did I give
+    # you?", "какой номер я тебе называл?"). Whose words they are, the subject tells.
+    "told": (
+        "gave, give, given, mentioned, mention, named, told, tell, said, say, typed, wrote, entered, sent"
+        ", provided",
+        "andsin, mainisin, nimetasin, ütlesin, kirjutasin, sisestasin, saatsin, andnud, maininud",
+        "называл, назвал, называла, назвала, говорил, говорила, сказал, сказала, писал, написал, писала"
+        ", написала, давал, дал, давала, дала, упоминал, упомянул, указал, указывал, вводил, ввел, ввёл",
     ),
     "me": ("i, me, my", "ma, mina, mu, minu", "я, мой, мои, моя, меня"),
-    "you": ("you, u, your", "sa, sina, te, teie, su, sinu", "ты, вы, твой, ваш, тебя, вас"),
+    "you": (
+        "you, u, your",
+        "sa, sina, te, teie, su, sinu, sult, sinult, teilt, sulle, teile",
+        "ты, вы, твой, ваш, тебя, вас, тебе, вам",
+    ),
+    # The subject of the verb: "what did I tell you" is the citizen's, "what did you tell
+    # me" the assistant's.
+    "i_subject": ("i", "ma, mina", "я"),
+    "you_subject": ("you, u", "sa, sina, te, teie", "ты, вы"),
     "said": (
-        "said, answered, told, replied, wrote",
+        "said, say, tell, answered, told, replied, wrote",
         "vastasid, vastasite, ütlesid, ütlesite, vastus, vastuse, kirjutasid",
         "сказал, сказали, ответил, ответили, ответ, написал, говорил",
     ),
@@ -61,15 +89,16 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "korda, kordad, uuesti, veelkord, veel kord",
         "повтори, повторите, еще раз, снова",
     ),
+    "remind": ("remind, remind me", "tuleta meelde, meenuta", "напомни, напомните"),
     "first": (
         "first, beginning, start, originally",
         "esimene, esimesena, alguses, kõigepealt",
         "первый, первым, сначала, вначале, в начале",
     ),
     "last": (
-        "last, previous, just, before, latest",
-        "viimane, viimati, eelmine, just, enne, äsja, hiljuti",
-        "последний, предыдущий, только что, раньше",
+        "last, previous, just, before, latest, ago, moment ago, minute ago",
+        "viimane, viimati, eelmine, eelmise, just, enne, äsja, hiljuti, hetk tagasi",
+        "последний, предыдущий, только что, раньше, перед этим",
     ),
     "talked": (
         "talk, talked, discuss, discussed, chat, chatted, conversation, speak, spoke",
@@ -78,9 +107,9 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     ),
     "we": ("we, us, our", "me, meie, meil", "мы, нас, наш"),
     "summary": (
-        "summarise, summarize, summary, recap",
-        "kokkuvõte, kokku, võta kokku",
-        "подведи, итог, итоги, резюме",
+        "summarise, summarize, summary, recap, sum up, sum it up",
+        "kokkuvõte, kokkuvõtet, kokku, võta kokku",
+        "подведи, итог, итоги, резюме, подытожь, перескажи",
     ),
     # Asking about what was said, not about what can be asked: a past tense or "just".
     "past": (
@@ -89,7 +118,17 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "спрашивал, спрашивала, спросил, спросила, был, была, было, сказал, сказали, ответил, ответили"
         ", говорили",
     ),
-    "so_far": ("so far, until now", "seni, siiani, praeguseni", "до этого, пока, уже"),
+    "so_far": (
+        "so far, until now, today, here",
+        "seni, siiani, praeguseni, täna, siin",
+        "до этого, пока, уже, сегодня, здесь, тут",
+    ),
+    # How the recap is asked for ("make a short summary", "самый первый"): no topic.
+    "manner": (
+        "please, short, brief, briefly, quick, quickly, make, give me, very, again",
+        "palun, lühike, lühidalt, lühikese, tee, anna, kõige, olen, oled",
+        "пожалуйста, коротко, кратко, покороче, сделай, дай, самый, мне",
+    ),
 }
 _LEXICON = Lexicon(
     [
@@ -98,38 +137,58 @@ _LEXICON = Lexicon(
         for i, lang in enumerate(_LANGS)
     ]
 )
-MAX_WORDS = 10
+MAX_WORDS = 14
+# Words beyond the classes above: one ("can u repeat the price u just told me"), or a
+# few when the question is about the citizen's own words, which name the thing asked
+# about ("what was the plate number I asked about earlier?").
+MAX_EXTRA = 1
+MAX_EXTRA_OWN_WORDS = 3
 
 
 def _langs(found: Found, name: str) -> list[Lang]:
     return [lang for lang in _LANGS if f"{name}_{lang}" in found]
 
 
+def _first_at(found: Found, name: str) -> int | None:
+    positions = [p for lang in _LANGS for p in found.positions.get(f"{name}_{lang}", ())]
+    return min(positions) if positions else None
+
+
 def classify_history_question(message: str) -> ConversationQuestion | None:
     """A question about the conversation itself, or None. It must be one as a whole:
-    at most one word beyond the classes above and function words ("can u repeat the
-    price u just told me" names what to repeat), no numbers."""
+    at most a word or two beyond the classes above and function words, no numbers."""
     text = " ".join(message.strip().split())
     if not text or any(c.isdigit() for c in text):
         return None
     found = _LEXICON.find(text)
-    if not found.words or found.words > MAX_WORDS:
-        return None
-    extra = [t for t in found.uncovered() if t not in STOPWORDS]
-    if len(extra) > 1:
+    # Politeness and manner ("please give me a short …") do not make a question longer.
+    manner = sum(len(found.positions.get(f"manner_{lang}", ())) for lang in _LANGS)
+    if not found.words or found.words - manner > MAX_WORDS:
         return None
     has = lambda name: bool(_langs(found, name))  # noqa: E731
-    votes = [name.rsplit("_", 1)[-1] for name in found.positions]
+    i_at, you_at = _first_at(found, "i_subject"), _first_at(found, "you_subject")
+    citizen_speaks = i_at is not None and (you_at is None or i_at < you_at)
+    # The citizen's own words: their questions or messages, or a value they gave.
+    own_words = (has("asked") and has("me")) or (has("told") and citizen_speaks)
+    extra = [t for t in found.uncovered() if t not in STOPWORDS]
+    if len(extra) > (MAX_EXTRA_OWN_WORDS if own_words else MAX_EXTRA):
+        return None
+    votes = [name.rsplit("_", 1)[-1] for name in found.positions if not name.startswith("manner")]
     lang: Lang = max(_LANGS, key=lambda lg: (votes.count(lg), lg == "en"))
-    if has("summary") and (has("talked") or has("we")):
+    if has("summary") and (has("talked") or has("we") or own_words):
         return ConversationQuestion(HistoryQuestion.SUMMARY, lang)
-    if has("repeat") and (has("said") or has("you") or has("last")):
+    if has("repeat") and (has("said") or has("you") or has("last")) and not citizen_speaks:
         return ConversationQuestion(HistoryQuestion.LAST_ANSWER, lang)
-    if not has("what") and not has("repeat"):
+    if not (has("what") or has("repeat") or has("remind")):
         return None
-    if not (has("past") or has("repeat") or has("first") or has("last")):
+    # A value the citizen gave is in the past by itself ("какой номер я тебе давал").
+    told_before = has("told") and citizen_speaks
+    if (
+        not (has("past") or has("repeat") or has("first") or has("last") or has("remind") or has("so_far"))
+        and not told_before
+    ):
         return None
-    if has("asked") and has("me"):
+    if own_words:
         if has("first"):
             return ConversationQuestion(HistoryQuestion.FIRST_QUESTION, lang)
         if has("last"):

@@ -75,11 +75,12 @@ _CONCEPTS = [
         "id card, id, identity card, passport, driving licence, driving license, driver's license, licence",
         "license, document, documents, certificate, diploma, signature, stamp, prescription",
         "residence permit",
-        "visa, birth certificate, sick note, ballot",
+        "visa, birth certificate, sick note, ballot, registration, birth registration, address registration"
+        ", residence registration",
         "id-kaart, idkaart, pass, passi, juhiluba, juhiload, dokument, tunnistus, diplom, allkiri, tempel",
-        "elamisluba, retsept, sünnitunnistus, haiguleht, viisa",
+        "elamisluba, retsept, sünnitunnistus, haiguleht, viisa, elukohateade, elukohateatis, registreering",
         "паспорт, id-карта, айди, айдишка, удостоверение, права, документ, справка, диплом, подпись",
-        "печать, рецепт, вид на жительство, виза, больничный",
+        "печать, рецепт, вид на жительство, виза, больничный, прописка, регистрация",
     ),
     Concept.of(
         "evade",
@@ -97,11 +98,12 @@ _CONCEPTS = [
     Concept.of(
         "conceal",
         "hide, conceal, not declare, undeclared, without telling, secretly, under the table, off the books",
-        "cash in hand, black market, cheat",
+        "cash in hand, black market, cheat, without them knowing, so they don't find out",
         "varjata, varjama, peita, peitma, salaja, mustalt, ümbrikupalk, ümbrikus, deklareerimata, petta",
         "ilma teatamata, teatamata",
         "скрыть, скрывать, спрятать, утаить, тайно, в черную, вчерную, неофициально, без оформления",
-        "обмануть, обманывать, в конверте, незаметно",
+        "обмануть, обманывать, в конверте, незаметно, по-черному, по черному, чтобы не узнали"
+        ", чтобы не узнала",
     ),
     Concept.of(
         "benefit",
@@ -112,10 +114,12 @@ _CONCEPTS = [
     ),
     Concept.of(
         "harm_act",
-        "kill, murder, poison, hurt, injure, stab, shoot, beat up, attack, strangle, kidnap",
+        "kill, murder, poison, hurt, injure, stab, shoot, beat up, attack, strangle, kidnap, slash, vandalise"
+        ", vandalize, set fire to, puncture",
         "tappa, tapma, mõrvata, mürgitada, mürgitama, vigastada, pussitada, tulistada, peksta, rünnata",
-        "röövida",
+        "röövida, lõhkuda, süüdata, rehvid katki",
         "убить, убивать, отравить, ранить, зарезать, застрелить, избить, напасть, задушить, похитить",
+        "порезать, проколоть, поджечь",
     ),
     Concept.of(
         "person",
@@ -204,9 +208,12 @@ _CONCEPTS = [
     Concept.of(
         "role_play",
         "you are now, act as, pretend to be, pretend you are, from now on you, developer mode, jailbreak",
-        "dan mode, do anything now, roleplay as, no restrictions",
-        "sa oled nüüd, käitu nagu, teeskle, alates nüüdsest oled, arendaja režiim, piiranguteta",
-        "ты теперь, веди себя как, притворись, представь что ты, режим разработчика, без ограничений",
+        "dan mode, do anything now, roleplay as, no restrictions, now you are, you have no rules"
+        ", have no rules",
+        "sa oled nüüd, käitu nagu, teeskle, alates nüüdsest oled, arendaja režiim, piiranguteta"
+        ", nüüd oled sa, sul pole reegleid",
+        "ты теперь, веди себя как, притворись, представь что ты, режим разработчика, без ограничений"
+        ", теперь ты, у тебя нет правил",
     ),
 ]
 LEXICON = Lexicon(_CONCEPTS)
@@ -234,6 +241,20 @@ _VICTIM = Lexicon(
             "spot, check if, protect, scammed",
             "teatada, varastati, ohver, karistus, trahv, kas on seadusevastane, ära tunda, kaitsta",
             "сообщить, заявить, украли, жертва, наказание, штраф, распознать, защитить",
+        )
+    ]
+)
+
+
+# Reporting an act done to oneself ("how do I report that someone slashed my tyres") is
+# a victim's question; a question about the penalty for one is not exempt here.
+_REPORTING = Lexicon(
+    [
+        Concept.of(
+            "reporting",
+            "report, reported, i was, we were",
+            "teatada, teatan, avaldus",
+            "сообщить, заявить, заявление",
         )
     ]
 )
@@ -306,6 +327,8 @@ def rule_verdict(message: str) -> GuardVerdict | None:
     if category is None:
         return None
     if category in ("forgery", "intrusion", "fraud") and "victim" in _VICTIM.find(message):
+        return None
+    if category == "violence" and "reporting" in _REPORTING.find(message):
         return None
     if category == "weapons" and "lawful" in _LAWFUL.find(message):
         return None

@@ -24,6 +24,7 @@ from classifier_svc.conversation import classify_history_question, recap
 from classifier_svc.guard import Guard, refusal
 from classifier_svc.layer_choice import example_shapes, identifier_shapes
 from classifier_svc.multi_intent import split_intents
+from classifier_svc.offers import with_offer
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds, assess
@@ -238,6 +239,8 @@ def small_talk_reply(kind: SmallTalkKind, lang: Lang, overview: Overview) -> str
         return messages.HOW_ARE_YOU[lang]
     if kind is SmallTalkKind.LANGUAGES:
         return messages.LANGUAGES[lang]
+    if kind is SmallTalkKind.SPEAKS_LANGUAGE:
+        return f"{messages.YES[lang]} {messages.LANGUAGES[lang]}"
     if kind is SmallTalkKind.IDENTITY:
         return f"{messages.IDENTITY[lang]} {messages.capabilities(overview, lang)}"
     return messages.capabilities(overview, lang)
@@ -281,7 +284,17 @@ class ContextLayer:
         self._overview = overview
 
     async def decide(self, turn: TurnContext) -> Decision | None:
-        if (talk := classify_small_talk(turn.message)) is not None:
+        talk = classify_small_talk(turn.message)
+        # "That would be great, thanks" after "Do you want to reserve a table?" accepts the
+        # offer: the catalogue answers it, not small talk. A goodbye accepts nothing ("ok
+        # bye" after "How can I help you today?").
+        if (
+            talk is not None
+            and talk.kind is SmallTalkKind.THANKS
+            and with_offer(turn.message, turn.history) is not None
+        ):
+            talk = None
+        if talk is not None:
             lang = turn.requested or talk.language
             return Decision(
                 Workflow.CONTEXT,

@@ -61,6 +61,9 @@ LANGUAGES: dict[Lang, str] = {
     "ru": "Мне можно писать на русском, эстонском или английском языке – я отвечу на том же языке.",
 }
 
+# "Do you speak English?": the language named is one of the three the assistant answers in.
+YES: dict[Lang, str] = {"en": "Yes!", "et": "Jah!", "ru": "Да!"}
+
 _CAN_HELP: dict[Lang, str] = {
     "en": "I can look these up for you: {offers}.",
     "et": "Saan teie eest järele vaadata: {offers}.",

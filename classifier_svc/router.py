@@ -21,6 +21,7 @@ from classifier_svc.api_tool import ApiToolMatcher
 from classifier_svc.calibration import KnowledgeGateThresholds, ServiceGateThresholds, WeakMatchThresholds
 from classifier_svc.candidates import ActiveSession, Candidate, Decision, PriorMessage, Reason, Workflow
 from classifier_svc.catalogue_overview import CatalogueOverview, Offer, Overview
+from classifier_svc.conversation import CITIZENS_WORDS, classify_history_question
 from classifier_svc.follow_up import FollowUpRouting
 from classifier_svc.guard import Guard
 from classifier_svc.knowledge_follow_up import (
@@ -277,7 +278,12 @@ class Router:
         if not self._policy.api_tool_enabled:
             return context
         try:
-            claimed = await self._api_tool.claim(turn.message, context.language)
+            # A question about the citizen's own words names the thing asked about ("какой
+            # номер машины я тебе называл?"): only an endpoint registered for conversation
+            # takes it ("what is your age again" may still be a clear match's).
+            question = classify_history_question(turn.message)
+            own_words = question is not None and question.kind in CITIZENS_WORDS
+            claimed = await self._api_tool.claim(turn.message, context.language, registered_only=own_words)
             if claimed is None:
                 return context
             session = await self._sessions.active_session(turn.chat_id, owner_id)

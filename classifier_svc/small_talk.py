@@ -27,6 +27,9 @@ class SmallTalkKind(StrEnum):
     CAPABILITIES = "capabilities"
     IDENTITY = "identity"
     LANGUAGES = "languages"
+    # "Do you speak English?", "kas sa eesti keelt oskad": a yes/no question about one of
+    # the languages the assistant answers in.
+    SPEAKS_LANGUAGE = "speaks_language"
 
 
 @dataclass(frozen=True)
@@ -49,10 +52,29 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "aitäh, aitah, tänan, tänud, suur aitäh, tänks",
         "спасибо, спс, благодарю, спасибочки, большое спасибо",
     ),
+    # Leaving counts as a goodbye: "ok, ma lähen nüüd, nägemist", "мне пора".
     "bye": (
-        "bye, goodbye, good bye, see you, see ya, farewell, have a nice day, take care",
-        "head aega, nägemist, nägemiseni, tšau, head päeva, kohtumiseni, ilusat päeva",
-        "пока, до свидания, всего доброго, хорошего дня, до встречи",
+        "bye, goodbye, good bye, see you, see ya, farewell, have a nice day, take care, gotta go"
+        ", got to go, have to go, i'm off, im off, i'm leaving",
+        "head aega, nägemist, nägemiseni, tšau, head päeva, kohtumiseni, ilusat päeva, ma lähen"
+        ", lähen nüüd, pean minema, hakkan minema",
+        "пока, до свидания, всего доброго, хорошего дня, до встречи, мне пора, я пошел, я пошла, ухожу",
+    ),
+    # An acknowledgement before a thanks or a goodbye ("ok thx", "cool, thanks!",
+    # "ладно, пока"): it leaves the message small talk.
+    "ack": (
+        "ok, okay, k, cool, great, nice, perfect, alright, all right, fine, good, super, awesome"
+        ", got it, understood, i see",
+        "ok, okei, selge, hästi, hea, tore, super, väga hea, sain aru, arusaadav, olgu, vahva",
+        "ок, окей, ладно, хорошо, отлично, понятно, ясно, супер, класс, понял, поняла",
+    ),
+    # Asking for attention before the question comes ("got a minute?", "есть минутка?",
+    # "mul on küsimus"): answered like a greeting, with an offer to help.
+    "attention": (
+        "got a minute, have a minute, a moment, a sec, a second, a question, ask something"
+        ", ask you something, quick question",
+        "hetk, hetkeks, minutike, minut aega, küsimus, küsida, üks küsimus, aega",
+        "минутка, минутку, минуту, секунду, есть время, вопрос, спросить, можно вопрос",
     ),
     "how_are_you": (
         "how are you, how are you doing, how's it going, hows it going, how do you do, what's up, whats up",
@@ -62,7 +84,7 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     # "what can you do / help me with", "millega sa aidata saad", "что ты умеешь".
     "you": (
         "you, u, ya, yourself, talking to, chatting with, speaking to",
-        "sa, sina, te, teie, sind, teid, sinuga, teiega",
+        "sa, sina, te, teie, sind, teid, sinuga, teiega, sul, teil, sinult, teilt",
         "ты, вы, тебя, вас, тобой, вами",
     ),
     "can": (
@@ -81,9 +103,9 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "что, чем, чего, какие, каких, каком, какой, как",
     ),
     "services": (
-        "services, topics, things, questions",
-        "teenuseid, teenused, teemad, teemadel, asju, küsimusi",
-        "услуги, темы, вопросы, сервисы",
+        "services, topics, things, questions, guides, information, info, subjects",
+        "teenuseid, teenused, teemad, teemadel, asju, küsimusi, juhendeid, juhendid, infot, teavet",
+        "услуги, темы, вопросы, сервисы, справки, информация, информацию, темам",
     ),
     "help_alone": ("help, help me, menu, options", "abi, appi, aita", "помощь, помоги, помогите, меню"),
     "who": ("who, whom", "kes, kellega", "кто, кем, с кем"),
@@ -102,10 +124,12 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "eesti keelt, vene keelt, inglise keelt, inglise keeles, eesti keeles, vene keeles",
         "по-русски, по-эстонски, по-английски, английский, эстонский, русский",
     ),
+    # "kas sa eesti keelt oskad", "do you know english": knowing a language is speaking it.
     "speak": (
-        "speak, talk, write, understand, communicate, answer",
-        "räägid, räägite, rääkida, kirjutada, saad aru, mõistad, suhelda, vastad",
-        "говоришь, говорите, общаться, писать, понимаешь, понимаете, разговаривать, отвечаешь",
+        "speak, talk, write, understand, communicate, answer, know",
+        "räägid, räägite, rääkida, kirjutada, saad aru, mõistad, suhelda, vastad, oskad, oskate",
+        "говоришь, говорите, общаться, писать, понимаешь, понимаете, разговаривать, отвечаешь, знаешь"
+        ", знаете, владеешь",
     ),
     # What turns a thanks into a request: a question word, "and", an imperative.
     "request": (
@@ -114,9 +138,9 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "а, и, также, но, теперь, что, когда, где, какой, какие, как, покажи, скажи, найди, дай, проверь",
     ),
     "filler": (
-        "please, pls, plz, actually, even, really, then, me, just, ok, okay, so, well, anyway",
-        "palun, üldse, siis, õige, mulle, mind, ikka, no, noh, okei, nii, oled, olete",
-        "пожалуйста, вообще, мне, меня, же, ну, ладно, тогда, вот, сейчас",
+        "please, pls, plz, actually, even, really, then, me, just, ok, okay, so, well, anyway, today",
+        "palun, üldse, siis, õige, mulle, mul, mind, ikka, no, noh, okei, nii, oled, olete, täna, on",
+        "пожалуйста, вообще, мне, меня, же, ну, ладно, тогда, вот, сейчас, сегодня, есть",
     ),
 }
 _CONCEPTS = [
@@ -124,7 +148,9 @@ _CONCEPTS = [
 ]
 LEXICON = Lexicon(_CONCEPTS)
 # Small talk is short: a longer message is a request that happens to open politely.
-MAX_WORDS = 9
+# (A greeting in front counts: "доброе утро, а на каких языках с тобой можно
+# разговаривать?" is ten words; the whole message must still be small-talk words.)
+MAX_WORDS = 12
 _DIGIT = re.compile(r"\d")
 
 
@@ -166,8 +192,15 @@ def classify_small_talk(message: str) -> SmallTalk | None:
             return SmallTalk(kind, _lang_of(found, "thanks" if thanks is not None else "bye") or lang)
     if not _whole(found):
         return None
+    # Thanks or goodbye after an acknowledgement ("ok thx", "ладно, пока, хорошего дня",
+    # "ok, ma lähen nüüd, nägemist"): nothing but small-talk words, so nothing is asked.
+    if (thanks is not None or bye is not None) and "?" not in text:
+        kind = SmallTalkKind.THANKS if thanks is not None else SmallTalkKind.GOODBYE
+        return SmallTalk(kind, _lang_of(found, "thanks" if thanks is not None else "bye") or lang)
     if has("how_are_you"):
         return SmallTalk(SmallTalkKind.HOW_ARE_YOU, _lang_of(found, "how_are_you") or lang)
+    if has("language_name") and has("speak") and not has("what"):
+        return SmallTalk(SmallTalkKind.SPEAKS_LANGUAGE, lang)
     if (has("language_word") and (has("speak") or has("what"))) or (has("language_name") and has("speak")):
         return SmallTalk(SmallTalkKind.LANGUAGES, lang)
     if has("you") and (has("being") or has("who")):
@@ -180,6 +213,9 @@ def classify_small_talk(message: str) -> SmallTalk | None:
         return SmallTalk(SmallTalkKind.IDENTITY, lang)
     if has("greet") and _first(found, "greet") == 0:
         return SmallTalk(SmallTalkKind.GREETING, _lang_of(found, "greet") or lang)
+    # Not "mida ma küsisin?": with a question word it asks about something.
+    if has("attention") and not has("what"):
+        return SmallTalk(SmallTalkKind.GREETING, _lang_of(found, "attention") or lang)
     return None
 
 

@@ -118,8 +118,10 @@ _PLURAL_CUE = re.compile(
 # "i mean akadeemia tee 3" is a correction, no mean.
 _AVERAGE = re.compile(r"(?<!\w)(?:average|avg|(?<!\bi )(?<!\byou )mean|keskmi\w*|средн\w*)(?!\w)")
 _SUM = re.compile(r"(?<!\w)(?:total|sum|summa|kokku|итого|сумм\w*|в сумме)(?!\w)")
+# "Во сколько" is "at what time", not "how many" ("а самое свежее когда было и во сколько?").
 _HOW_MANY = re.compile(
-    r"(?<!\w)(?:how many|number of|mitu|mitmel|mitme|сколько(?!(?:\s+\w+){0,3}\s+(?:стои\w*|стоил\w*|"
+    r"(?<!\w)(?:how many|number of|mitu|mitmel|mitme|"
+    r"(?<!во )(?<!в )сколько(?!(?:\s+\w+){0,3}\s+(?:стои\w*|стоил\w*|"
     r"заплат\w*|плат\w*|налог\w*|длит\w*|длят\w*|цен\w*))"
     # "а сколько будет?": how much it comes to, no count
     r"(?!\s+(?:это\s+)?(?:будет|выйдет|получится)\s*(?:[?.!]|$)))(?!\w)"

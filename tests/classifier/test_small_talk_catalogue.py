@@ -18,7 +18,7 @@ import pytest_asyncio
 
 from classifier_svc.api_tool import converses
 from classifier_svc.calibration import load_profile
-from classifier_svc.candidates import ActiveSession, Candidate, Reason, Workflow
+from classifier_svc.candidates import ActiveSession, Candidate, PriorMessage, Reason, Workflow
 from classifier_svc.router import Router, RouterPolicy
 from devtools.routing_harness import build_router, indexed_catalogue
 from services.language import LanguageDetector
@@ -186,3 +186,34 @@ async def test_a_real_catalogue_with_conversation_endpoints(
 ) -> None:
     decision = await assistant.decide("c1", message, None)
     assert [c.name for c in decision.endpoints] == [expected], decision.reasoning
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what plate did i give you?",
+        "mis numbri ma sulle andsin",
+        "напомни, какой номер машины я тебе называл?",
+    ],
+)
+async def test_a_question_about_the_citizens_own_words_is_no_clear_match(
+    detector: LanguageDetector, message: str
+) -> None:
+    # The value noun ("plate", "номер машины") matches the vehicle tax clearly; the
+    # question is still about what was said.
+    tax = with_examples(cand("vehicle_tax", 0.9, matched=2, of=2), "tax for my car plate", "налог на машину")
+    decision = await build(detector, [tax, cand("other", 0.79)]).decide("c1", message, None)
+    assert decision.workflow is Workflow.CONTEXT and decision.reply, (message, decision.reasoning)
+
+
+@pytest.mark.parametrize("message", ["ok bye", "ok, head aega", "ладно, пока"])
+async def test_a_goodbye_after_the_greetings_question_is_a_goodbye(
+    detector: LanguageDetector, message: str
+) -> None:
+    # "How can I help you today?" ends with a question, and "ok" is a yes; a goodbye
+    # accepts nothing.
+    history = [PriorMessage("user", "hei"), PriorMessage("assistant", "Hello! How can I help you today?")]
+    decision = await build(detector, [ADDRESS, cand("other", 0.79)]).decide(
+        "c1", message, None, history=history
+    )
+    assert decision.workflow is Workflow.CONTEXT and decision.reply, (message, decision.reasoning)

@@ -45,9 +45,19 @@ BODIES: dict[SmallTalkKind, dict[str, list[str]]] = {
         "ru": ["кто ты", "ты бот", "вы живой человек или бот", "ты робот"],
     },
     SmallTalkKind.LANGUAGES: {
-        "en": ["do you speak english", "what languages do you speak", "can i write to you in russian"],
-        "et": ["kas sa räägid eesti keelt", "mis keeltes sa räägid", "kas saab vene keeles kirjutada"],
-        "ru": ["ты говоришь по-русски", "на каком языке можно общаться", "на каких языках ты говоришь"],
+        "en": ["what languages do you speak", "which languages do you understand"],
+        "et": ["mis keeltes sa räägid", "mis keeles saab kirjutada"],
+        "ru": ["на каком языке можно общаться", "на каких языках ты говоришь"],
+    },
+    # A yes/no question about one language: the answer starts with the yes.
+    SmallTalkKind.SPEAKS_LANGUAGE: {
+        "en": ["do you speak english", "can i write to you in russian", "do you know estonian"],
+        "et": [
+            "kas sa räägid eesti keelt",
+            "kas saab vene keeles kirjutada",
+            "kas sa eesti keelt ikka oskad",
+        ],
+        "ru": ["ты говоришь по-русски", "можно писать по-эстонски", "вы понимаете по-английски"],
     },
     SmallTalkKind.HOW_ARE_YOU: {
         "en": ["how are you", "how's it going"],
@@ -193,3 +203,213 @@ def test_questions_about_the_chat_are_answered_from_its_history(
     question = classify_history_question(message)
     assert question is not None and question.kind is kind, message
     assert fact in recap(question, HISTORY, question.language).lower()
+
+
+# Questions about a value the citizen gave earlier, generated: the thing asked about is
+# named ("which plate", "какой номер машины"), the verb is giving, naming or mentioning.
+OWN_HISTORY = [
+    PriorMessage("user", "tax for 345JKL please"),
+    PriorMessage("assistant", "The vehicle tax for 345JKL is 50 €."),
+    PriorMessage("user", "postal code of viru 4 tallinn"),
+    PriorMessage("assistant", "Viru 4, Tallinn: 10140."),
+]
+OWN_WORDS = {
+    "en": [
+        f"{lead}{wh} {noun} did i {verb}{to}{when}{closer}"
+        for lead, wh, noun, verb, to, when, closer in itertools.product(
+            ["", "remind me, "],
+            ["what", "which"],
+            ["plate", "plate number", "address"],
+            ["give", "mention", "tell", "ask about"],
+            ["", " you"],
+            ["", " earlier", " at the start"],
+            ["", "?"],
+        )
+    ],
+    "et": [
+        f"{lead}{wh} {noun} ma {to}{verb}{when}{closer}"
+        for lead, wh, noun, verb, to, when, closer in itertools.product(
+            ["", "tuleta meelde, "],
+            ["mis", "millise"],
+            ["numbri", "aadressi", "auto numbri"],
+            ["andsin", "ütlesin", "mainisin", "kirjutasin"],
+            ["", "sulle ", "teile "],
+            ["", " enne", " alguses"],
+            ["", "?"],
+        )
+    ],
+    "ru": [
+        f"{lead}{wh} {noun} я {to}{verb}{when}{closer}"
+        for lead, wh, noun, verb, to, when, closer in itertools.product(
+            ["", "напомни, "],
+            ["какой", "что за"],
+            ["номер", "адрес", "номер машины"],
+            ["называл", "говорил", "давал", "писал", "указывал"],
+            ["", "тебе ", "вам "],
+            ["", " раньше", " в начале"],
+            ["", "?"],
+        )
+    ],
+}
+
+
+@given(st.sampled_from([(lang, m) for lang, ms in OWN_WORDS.items() for m in ms]))
+def test_a_question_about_a_value_the_citizen_gave_quotes_it(case: tuple[str, str]) -> None:
+    lang, message = case
+    question = classify_history_question(message)
+    assert question is not None and question.language == lang, message
+    assert question.kind is not HistoryQuestion.LAST_ANSWER, message
+    reply = recap(question, OWN_HISTORY, question.language).lower()
+    assert "345jkl" in reply or "viru" in reply, (message, reply)
+
+
+SUMMARY_ASKS = {
+    "en": [
+        f"{lead}{verb} {what}"
+        for lead, verb, what in itertools.product(
+            ["", "please ", "can you "],
+            ["sum up", "summarise", "give me a short recap of"],
+            ["what we talked about", "what i asked", "what i have asked so far", "our chat"],
+        )
+    ],
+    "et": [
+        f"{lead}{verb}, {what}"
+        for lead, verb, what in itertools.product(
+            ["", "palun "],
+            ["tee kokkuvõte", "tee lühike kokkuvõte", "võta kokku"],
+            [
+                "mida ma küsinud olen",
+                "millest me rääkisime",
+                "mida ma täna küsisin",
+                "mida ma siin seni küsinud olen",
+            ],
+        )
+    ],
+    "ru": [
+        f"{lead}{verb} {what}"
+        for lead, verb, what in itertools.product(
+            ["", "пожалуйста, "],
+            ["подведи итог,", "кратко перескажи,", "подытожь,"],
+            ["о чём мы говорили", "что я спрашивал", "что я сегодня спросил"],
+        )
+    ],
+}
+
+
+@pytest.mark.parametrize(("lang", "message"), [(lg, m) for lg, ms in SUMMARY_ASKS.items() for m in ms])
+def test_a_summary_of_the_chat_names_both_questions(lang: str, message: str) -> None:
+    question = classify_history_question(message)
+    assert question is not None and question.kind is HistoryQuestion.SUMMARY, message
+    assert question.language == lang, message
+    reply = recap(question, OWN_HISTORY, question.language).lower()
+    assert "345jkl" in reply and "viru" in reply
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "fact"),
+    [
+        ("what did I ask you a moment ago?", HistoryQuestion.LAST_QUESTION, "viru"),
+        ("mis mu eelmine sõnum oli?", HistoryQuestion.LAST_QUESTION, "viru"),
+        ("mille kohta ma sult kõige esimesena küsisin", HistoryQuestion.FIRST_QUESTION, "345jkl"),
+        ("а про что был мой самый первый вопрос?", HistoryQuestion.FIRST_QUESTION, "345jkl"),
+        ("what did you tell me", HistoryQuestion.LAST_ANSWER, "10140"),
+        ("mis sa mulle vastasid", HistoryQuestion.LAST_ANSWER, "10140"),
+        ("что ты мне ответил", HistoryQuestion.LAST_ANSWER, "10140"),
+    ],
+)
+def test_first_last_and_the_assistants_own_words(message: str, kind: HistoryQuestion, fact: str) -> None:
+    question = classify_history_question(message)
+    assert question is not None and question.kind is kind, message
+    assert fact in recap(question, OWN_HISTORY, question.language).lower()
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "remind me when the next holiday in finland is",
+        "напомни, когда следующий праздник",
+        "tuleta meelde, millal on järgmine riigipüha",
+        "what did the riigikogu vote on last week",
+        "what is my vehicle tax",
+        "what questions can i ask",
+        "mis on minu auto maks",
+        "какой налог на мою машину",
+    ],
+)
+def test_requests_that_mention_asking_or_my_are_not_about_the_chat(message: str) -> None:
+    assert classify_history_question(message) is None
+
+
+# An acknowledgement before a thanks or a goodbye; leaving as a goodbye; a greeting in
+# front of a longer small-talk question; asking for attention.
+ACKS = {
+    "en": ["ok", "cool", "great", "alright"],
+    "et": ["ok", "selge", "hästi", "olgu"],
+    "ru": ["ок", "ладно", "хорошо", "понятно"],
+}
+CLOSINGS = {
+    SmallTalkKind.THANKS: {
+        "en": ["thx", "thanks", "thank you"],
+        "et": ["aitäh", "tänan"],
+        "ru": ["спасибо", "спс"],
+    },
+    SmallTalkKind.GOODBYE: {
+        "en": ["bye", "see you", "gotta go, bye"],
+        "et": ["nägemist", "head aega", "ma lähen nüüd, nägemist"],
+        "ru": ["пока", "до свидания", "мне пора, пока, хорошего дня"],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("kind", "lang", "message"),
+    [
+        (kind, lang, f"{ack}{sep}{closing}{closer}")
+        for kind, by_lang in CLOSINGS.items()
+        for lang, closings in by_lang.items()
+        for ack, sep, closing, closer in itertools.product(ACKS[lang], [" ", ", "], closings, ["", "!"])
+    ],
+)
+def test_an_acknowledgement_before_thanks_or_goodbye(kind: SmallTalkKind, lang: str, message: str) -> None:
+    talk = classify_small_talk(message)
+    assert talk is not None and talk.kind is kind and talk.language == lang, message
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("good morning! how are you doing today?", SmallTalkKind.HOW_ARE_YOU),
+        ("доброе утро) а на каких языках с тобой можно разговаривать?", SmallTalkKind.LANGUAGES),
+        ("tere hommikust, kas sa eesti keelt ikka oskad", SmallTalkKind.SPEAKS_LANGUAGE),
+        ("tere! do you speak english?", SmallTalkKind.SPEAKS_LANGUAGE),
+        ("mis teemadel sul juhendeid on?", SmallTalkKind.CAPABILITIES),
+        ("what topics do you have information on", SmallTalkKind.CAPABILITIES),
+        ("по каким темам у тебя есть информация?", SmallTalkKind.CAPABILITIES),
+        ("hi, got a minute?", SmallTalkKind.GREETING),
+        ("tere, mul on küsimus", SmallTalkKind.GREETING),
+        ("здравствуйте, есть минутка?", SmallTalkKind.GREETING),
+    ],
+)
+def test_longer_small_talk(message: str, kind: SmallTalkKind) -> None:
+    talk = classify_small_talk(message)
+    assert talk is not None and talk.kind is kind, message
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ok, and what about latvia?",
+        "great, now show me the prices for tomorrow",
+        "ok thanks, and the tax for 123ABC",
+        "ладно, а какие праздники в латвии",
+        "selge, aga mis on homme elektri hind",
+    ],
+)
+def test_an_acknowledgement_before_a_request_is_a_request(message: str) -> None:
+    assert classify_small_talk(message) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+def test_do_you_speak_it_is_answered_yes_first(lang: str) -> None:
+    reply = small_talk_reply(SmallTalkKind.SPEAKS_LANGUAGE, lang, CATALOGUE)  # type: ignore[arg-type]
+    assert reply.split()[0].strip("!").lower() in ("yes", "jah", "да")

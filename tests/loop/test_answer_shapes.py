@@ -137,6 +137,22 @@ def test_how_much_it_costs_is_no_count(language: str, text: str) -> None:
     assert shape.aggregation is None
 
 
+@pytest.mark.parametrize("lead", ["", "а ", "и "])
+@pytest.mark.parametrize("prep", ["во", "в"])
+@pytest.mark.parametrize(
+    "rest",
+    [
+        "{p} сколько было голосование",
+        "когда было и {p} сколько",
+        "{p} сколько начинаются каникулы",
+        "самое свежее {p} сколько?",
+    ],
+)
+def test_at_what_time_is_no_count(lead: str, prep: str, rest: str) -> None:
+    shape = READER.read(lead + rest.format(p=prep), "ru")
+    assert shape.aggregation is None
+
+
 MONTH_FORMS = {
     "en": ["in {m}", "during {m}", "which of those are in {m}"],
     "et": ["{m}", "millised neist on {m}", "mis pühad on {m}?"],
