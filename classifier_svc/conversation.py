@@ -9,6 +9,7 @@ answers from the history instead (see ConversationAnswerer).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -19,6 +20,8 @@ from classifier_svc.lexicon import Concept, Found, Lexicon
 from services.language import LANGUAGE_NAMES, Lang
 from services.llm import counted
 from services.text import STOPWORDS
+
+_DIGIT = re.compile(r"\d")
 
 if TYPE_CHECKING:
     import dspy
@@ -158,7 +161,7 @@ def classify_history_question(message: str) -> ConversationQuestion | None:
     """A question about the conversation itself, or None. It must be one as a whole:
     at most a word or two beyond the classes above and function words, no numbers."""
     text = " ".join(message.strip().split())
-    if not text or any(c.isdigit() for c in text):
+    if not text or _DIGIT.search(text):
         return None
     found = _LEXICON.find(text)
     # Politeness and manner ("please give me a short …") do not make a question longer.

@@ -28,8 +28,9 @@ from enum import StrEnum
 def fold(text: str) -> str:
     """Lower case without diacritics, one space between words: how cues are compared."""
     decomposed = unicodedata.normalize("NFKD", text.lower().replace("ё", "е"))
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return re.sub(r"\s+", " ", stripped).strip()
+    if not decomposed.isascii():  # nothing to strip in ASCII (most text: no work per character)
+        decomposed = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return re.sub(r"\s+", " ", decomposed).strip()
 
 
 class Aspect(StrEnum):
@@ -490,19 +491,31 @@ def is_yes_no(text: str, aspects: tuple[Aspect, ...] = ()) -> bool:
 
 
 MAX_QUESTION_PARTS = 4
+# Only the beginning of a message is split into its questions (about what the embedding
+# reads of it): a pasted wall of text is not analysed clause by clause to its end.
+MAX_SPLIT_CHARS = 1_000
+# `_opens_a_question` reads the first words after a conjunction only.
+_OPENING_CHARS = 80
 
 
 def split_question(question: str) -> list[QuestionPart]:
     """The question's clauses that each ask something of their own ("how long does it
     take and how much does it cost" → two parts); a clause without an aspect or a
     question of its own stays with its neighbour."""
+    question = question.strip()
+    if len(question) > MAX_SPLIT_CHARS:
+        # At the last sentence end within the limit (else a word's end): a clause cut in
+        # two would be asked as a question of its own.
+        head = question[:MAX_SPLIT_CHARS]
+        cut = max(head.rfind(mark) for mark in ".?!\n") + 1 or head.rfind(" ")
+        question = head[:cut] if cut > 0 else head
     pieces: list[str] = []
-    for sentence in _SENTENCE_BREAK.split(question.strip()):
+    for sentence in _SENTENCE_BREAK.split(question):
         if not sentence.strip():
             continue
         start = 0
         for match in _CONJUNCTION.finditer(sentence):
-            rest = fold(sentence[match.end() :])
+            rest = fold(sentence[match.end() : match.end() + _OPENING_CHARS])
             if _opens_a_question(rest):
                 pieces.append(sentence[start : match.start()])
                 start = match.end()
