@@ -232,7 +232,7 @@ def _said(term: str, concept: frozenset[str]) -> bool:
 
 def _has_word(term: str, words: set[str]) -> bool:
     """The term in some form, also inside a compound ("hääletas" in "lõpphääletus")."""
-    head = term[: max(5, len(term) - 2)]
+    head = term[: max(5, len(term) - 3)]
     return matches_any(term, words) or (len(term) >= 5 and any(head in w for w in words))
 
 

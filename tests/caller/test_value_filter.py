@@ -136,6 +136,7 @@ def test_a_question_naming_no_value_filters_nothing() -> None:
     for message, lang in (
         ("who voted against", "en"),
         ("kes hääletas vastu", "et"),
+        ("kuidas hääletati automaksu seaduse muutmist", "et"),
         ("сколько всего голосовали", "ru"),
         ("show the votes", "en"),
     ):
