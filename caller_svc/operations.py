@@ -42,6 +42,20 @@ _MONEY = frozenset("eur euro euros eurot eurit €  евро евр raha maks ta
 _STATUS = frozenset("status state olek seisund staatus статус состояние".split())
 _TOTAL = frozenset("total annual sum kokku aasta aastamaks итог итого годовой overall".split())
 _MAX_SHOWN_VERDICT_ROWS = 5
+# How a yes/no outcome is said in the three languages, when the result has one flag to
+# say it of ("which of those passed", "millised kukkusid läbi", "какие не прошли"): the
+# concept, not any field's name. Folded; matched in their inflected forms.
+_OUTCOME_YES = frozenset(
+    """pass passed passing accepted adopted approved succeeded successful carried
+    labi laks voeti voetud kiideti kinnitati прошел прошли прошло прошла принят приняли принято
+    одобрен одобрили утвержден""".split()
+)
+_OUTCOME_NO = frozenset(
+    """fail failed failing rejected defeated declined refused kukkus kukkusid kukkunud tagasi lukati
+    lukatud провал провалился провалились провалены отклонен отклонили отвергнут отвергли""".split()
+)
+# Negation of what follows ("did not pass", "ei läinud läbi", "не прошли").
+_NEGATION = frozenset("not no never didn't wasn't weren't isn't aren't ei pole mitte не нет".split())
 
 
 @dataclass(frozen=True)
@@ -212,6 +226,71 @@ def text_filter(rows: list[Row], table: Table, words: Sequence[str]) -> list[Row
     return [r for r, s in zip(rows, scores, strict=True) if s == best]
 
 
+def _said(term: str, concept: frozenset[str]) -> bool:
+    return any(words_match(term, fold(w)) for w in concept)
+
+
+def _has_word(term: str, words: set[str]) -> bool:
+    """The term in some form, also inside a compound ("hääletas" in "lõpphääletus")."""
+    head = term[: max(5, len(term) - 3)]
+    return matches_any(term, words) or (len(term) >= 5 and any(head in w for w in words))
+
+
+def _negated(question: str) -> bool:
+    return any(w in _NEGATION for w in fold(question).replace("’", "'").split()) or "n't" in question
+
+
+def value_filter(
+    rows: list[Row], table: Table, labels: LabelBook, terms: Sequence[str], question: str
+) -> list[Row] | None:
+    """The rows whose true/false or enumerated field has the value the question names
+    ("which of those did not pass", "only the final votes", "какие не прошли"); None when
+    it names none. A flag is named by its own key and labels or, when it is the result's
+    only flag, by how an outcome is said; an enumerated value by its raw value or its
+    labels in any language, when the word names that value and not all of them. A
+    negation in the question keeps the other rows."""
+    if len(rows) < 2 or not terms:
+        return None
+    negate = _negated(question)
+    flags = [f for f in table.fields.values() if f.kind == "bool"]
+    for f in flags:
+        # A word that names another field too ("vastu": "Vastu võetud" and "Vastu") names neither.
+        others = [o for o in table.fields.values() if o is not f]
+        named = any(
+            matches_any(t, f.words) and not any(matches_any(t, o.words) for o in others) for t in terms
+        )
+        yes = named or (len(flags) == 1 and any(_said(t, _OUTCOME_YES) for t in terms))
+        no = len(flags) == 1 and any(_said(t, _OUTCOME_NO) for t in terms)
+        if not (yes or no):
+            continue
+        # A failure word outweighs: "kukkusid läbi" (fell through) says "läbi" too.
+        wanted = (not no) != negate
+        kept = [r for r in rows if isinstance(v := value_at(r.data, f.path), bool) and v == wanted]
+        return kept
+    for f in table.fields.values():
+        found = labels.field_label(f.path)
+        if f.kind != "text" or found is None or len(found.values) < 2:
+            continue
+        words = {
+            value: {*split_words(value), *(w for text in texts.values() for w in split_words(text))}
+            for value, texts in found.values.items()
+        }
+        # A word every value has ("vote" in "final vote" and "vote on a motion") tells none apart.
+        hits = {
+            value: sum(
+                1 for t in terms if matches_any(t, ws) and not all(_has_word(t, o) for o in words.values())
+            )
+            for value, ws in words.items()
+        }
+        best = max(hits.values())
+        chosen = [value for value, n in hits.items() if n == best]
+        if best == 0 or len(chosen) != 1:
+            continue
+        kept = [r for r in rows if (value_at(r.data, f.path) == chosen[0]) != negate]
+        return kept
+    return None
+
+
 def apply_filters(
     rows: list[Row], filters: Sequence[RowFilter], table: Table, labels: LabelBook, terms: Sequence[str]
 ) -> list[Row]:
@@ -371,6 +450,15 @@ def answer(
         f for f in shape.filters if not (shape.kind is Kind.YES_NO and f.condition in comparisons)
     ]
     filtered = apply_filters(rows, plain_filters, table, labels, terms)
+    # A yes/no question about a row is answered by its flag, not by dropping the row.
+    by_value = (
+        value_filter(filtered, table, labels, terms, shape.question)
+        if shape.kind is not Kind.YES_NO
+        else None
+    )
+    if by_value is not None:
+        filtered = by_value
+        value_terms = []
     if not any(isinstance(f.condition, TextMatch) for f in shape.filters) and value_terms:
         by_text = text_filter(filtered, table, value_terms)
         if by_text is not None:

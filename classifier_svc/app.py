@@ -9,6 +9,7 @@ import logging
 from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.indexer.v1 import indexer_pb2_grpc
 from atc.loop.v1 import loop_pb2_grpc
+from classifier_svc.action_words import ActionWords
 from classifier_svc.adapters import IndexerEndpointSearch, LoopSessionDirectory
 from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
 from classifier_svc.calibration import CalibrationProfile, load_profile
@@ -108,6 +109,7 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
         api_tool_policy(settings, profile),
         disambiguator=DspyEndpointDisambiguator(lm) if lm is not None else None,
         decomposer=DspyIntentDecomposer(lm) if lm is not None else None,
+        actions=ActionWords(LanguageDetector()),
     )
     router = Router(
         api_tool,

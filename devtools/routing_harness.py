@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from classifier_svc.action_words import ActionWords
 from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
 from classifier_svc.calibration import CalibrationProfile
 from classifier_svc.candidates import (
@@ -151,6 +152,7 @@ def build_router(
         ApiToolPolicy(profile=profile, multi_intent_enabled=multi_intent),
         disambiguator=disambiguator,
         decomposer=decomposer,
+        actions=ActionWords(LanguageDetector()),
     )
     policy = RouterPolicy(
         weak_match=profile.weak_match,
