@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from datetime import date
 from pathlib import Path
+from typing import cast
 
 import pytest
 from hypothesis import given, settings
@@ -23,6 +24,7 @@ from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.loop import TurnLoop
 from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.session import Session
+from services.language import Lang
 
 TODAY = date(2026, 3, 10)
 CATALOGUE = Path(__file__).resolve().parents[2] / "devtools" / "demo_apis" / "catalogue.json"
@@ -30,11 +32,7 @@ CATALOGUE = Path(__file__).resolve().parents[2] / "devtools" / "demo_apis" / "ca
 # Per language: the phrasings of one request per endpoint, with the value kinds they state.
 PLATES = ("123ABC", "456XYZ", "789GHI", "512KLM")
 YEARS = ("2025", "2027")
-ADDRESSES = {
-    "en": ("Viru 4 Tallinn", "Suur-Sepa 16 Pärnu", "Narva mnt 7 Tallinn"),
-    "et": ("Viru 4 Tallinn", "Suur-Sepa 16 Pärnu", "Narva mnt 7 Tallinn"),
-    "ru": ("Viru 4 Tallinn", "Suur-Sepa 16 Pärnu", "Narva mnt 7 Tallinn"),
-}
+ADDRESSES = ("Viru 4 Tallinn", "Suur-Sepa 16 Pärnu", "Narva mnt 7 Tallinn")
 COUNTRIES = {
     "en": ("Latvia", "Finland", "Germany", "Estonia"),
     "et": ("Lätis", "Soomes", "Saksamaal", "Eestis"),
@@ -59,17 +57,27 @@ TEMPLATES: dict[str, dict[str, tuple[str, ...]]] = {
     "et": {
         "get_vehicle_tax_info": ("palju on {plate} automaks", "arvuta {plate} sõidukimaks {year}. aastaks"),
         "search_address": ("mis on {address} postiindeks", "leia aadress {address}"),
-        "get_national_holidays": ("millised riigipühad on {country} {month}", "kas 24. detsember on {country} püha"),
+        "get_national_holidays": (
+            "millised riigipühad on {country} {month}",
+            "kas 24. detsember on {country} püha",
+        ),
         "get_electricity_prices": ("mis on elektri hind {day}", "millal on elekter {day} kõige odavam"),
     },
     "ru": {
-        "get_vehicle_tax_info": ("сколько налог на машину {plate}", "налог на автомобиль {plate} за {year} год"),
+        "get_vehicle_tax_info": (
+            "сколько налог на машину {plate}",
+            "налог на автомобиль {plate} за {year} год",
+        ),
         "search_address": ("почтовый индекс {address}", "найди адрес {address}"),
         "get_national_holidays": ("какие праздники в {country} в {month}", "24 декабря праздник в {country}"),
         "get_electricity_prices": ("цена электричества {day}", "когда электричество {day} дешевле всего"),
     },
 }
-CONJUNCTIONS = {"en": (" and ", ", and also ", " plus "), "et": (" ja ", " ning ", ", ja ka "), "ru": (" и ", ", а также ")}
+CONJUNCTIONS = {
+    "en": (" and ", ", and also ", " plus "),
+    "et": (" ja ", " ning ", ", ja ka "),
+    "ru": (" и ", ", а также "),
+}
 
 
 def _catalogue() -> dict[str, EndpointSpec]:
@@ -98,8 +106,12 @@ def loop() -> TurnLoop:
     return TurnLoop(RuleExtractor(CountryNames(), today=lambda: TODAY, holidays=HolidayNames()))
 
 
-def _collected(loop: TurnLoop, message: str, endpoints: list[str], lang: str, parts: list[str] | None) -> Session:
-    session = loop.new_session("chat", [ENDPOINTS[e] for e in endpoints], language=lang, original_query=message)  # type: ignore[arg-type]
+def _collected(
+    loop: TurnLoop, message: str, endpoints: list[str], lang: Lang, parts: list[str] | None
+) -> Session:
+    session = loop.new_session(
+        "chat", [ENDPOINTS[e] for e in endpoints], language=lang, original_query=message
+    )
     if parts is not None:
         session.parts = dict(zip(endpoints, parts, strict=True))
     step = loop.advance(session, message)
@@ -115,7 +127,7 @@ def two_requests(draw: st.DrawFn) -> tuple[str, str, str, str, str, str]:
     values = {
         "plate": draw(st.sampled_from(PLATES)),
         "year": draw(st.sampled_from(YEARS)),
-        "address": draw(st.sampled_from(ADDRESSES[lang])),
+        "address": draw(st.sampled_from(ADDRESSES)),
         "country": draw(st.sampled_from(COUNTRIES[lang])),
         "month": draw(st.sampled_from(MONTHS[lang])),
         "day": draw(st.sampled_from(DAYS[lang])),
@@ -129,7 +141,8 @@ def two_requests(draw: st.DrawFn) -> tuple[str, str, str, str, str, str]:
 @settings(max_examples=150, deadline=None)
 @given(two_requests())
 def test_each_request_gets_the_values_of_its_own_part(loop: TurnLoop, case: tuple[str, ...]) -> None:
-    lang, message, first, a, second, b = case
+    code, message, first, a, second, b = case
+    lang = cast(Lang, code)
     parts = split_intents(message, 3)
     assert parts == [a, b]  # the classifier's split is the two requests
     both = _collected(loop, message, [first, second], lang, parts)
@@ -146,7 +159,7 @@ def test_each_request_gets_the_values_of_its_own_part(loop: TurnLoop, case: tupl
         ("ru", "какие госпраздники и какие школьные каникулы в декабре"),
     ],
 )
-def test_a_value_stated_once_at_the_end_serves_both(loop: TurnLoop, lang: str, message: str) -> None:
+def test_a_value_stated_once_at_the_end_serves_both(loop: TurnLoop, lang: Lang, message: str) -> None:
     endpoints = ["get_national_holidays", "get_school_holidays"]
     both = _collected(loop, message, endpoints, lang, split_intents(message, 3))
     december = {"validFrom": "2026-12-01", "validTo": "2026-12-31"}
@@ -162,7 +175,7 @@ def test_a_value_stated_once_at_the_end_serves_both(loop: TurnLoop, lang: str, m
         ("ru", "когда электричество завтра дешевле всего и когда начинаются школьные каникулы"),
     ],
 )
-def test_an_earlier_parts_value_is_not_a_later_parts(loop: TurnLoop, lang: str, message: str) -> None:
+def test_an_earlier_parts_value_is_not_a_later_parts(loop: TurnLoop, lang: Lang, message: str) -> None:
     endpoints = ["get_electricity_prices", "get_school_holidays"]
     both = _collected(loop, message, endpoints, lang, split_intents(message, 3))
     assert both.collected["get_electricity_prices"]["start"].startswith("2026-03-11")
