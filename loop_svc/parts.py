@@ -3,10 +3,12 @@
 "When is Independence Day next year and what is the tax on 512KLM": the classifier
 matched each endpoint from its own part of the message, so each endpoint's values come
 from its own part ("next year" is the holiday's, not the tax's). A value stated once for
-several requests is shared the way coordination shares it: a later part's value also
-serves an earlier part that states none of that kind ("public holidays and school
-holidays in December": both in December), never the other way round ("electricity
-tomorrow and when do the school holidays start": the school holidays are not tomorrow's).
+several requests is shared with a part that states none of that kind (a parameter of the
+same name): "public holidays and school holidays in December" (both in December), "when
+are the Christmas school holidays and which public holidays fall in them" (the holidays
+of the school holidays' period). A part's own value always wins, and a value of another
+kind is never shared ("electricity tomorrow and when do the school holidays start": the
+prices' day is not the school holidays' period).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ def values_by_part(
     endpoints: Sequence[EndpointSpec], parts: Mapping[str, str], message: str, read: Reader
 ) -> tuple[dict[str, dict[str, str]], int]:
     """Each endpoint's values (by endpoint name) read from its own part of `message`, with
-    the values a later part shares with it, and the model calls the reading took. An
+    the values another part shares with it, and the model calls the reading took. An
     endpoint without a part reads the whole message."""
     folded = message.casefold()
 
@@ -42,9 +44,11 @@ def values_by_part(
     shared: dict[str, dict[str, str]] = {}
     for index, endpoint in enumerate(ordered):
         values = dict(own[endpoint.name])
-        for later in ordered[index + 1 :]:
+        # A later part first ("X and Y in December" shares the trailing December), then an
+        # earlier one ("X in December and which Y fall in it").
+        for other in [*ordered[index + 1 :], *reversed(ordered[:index])]:
             for param in endpoint.params:
-                if param.name not in values and param.name in own[later.name]:
-                    values[param.name] = own[later.name][param.name]
+                if param.name not in values and param.name in own[other.name]:
+                    values[param.name] = own[other.name][param.name]
         shared[endpoint.name] = values
     return shared, calls

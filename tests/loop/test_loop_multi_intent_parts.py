@@ -5,7 +5,7 @@ requests for four endpoints and several value kinds each (plate, year, address, 
 month, relative day, a day and month). The parts are the classifier's split
 (classifier_svc.multi_intent.split_intents), routed as gold. Property: each endpoint's
 values equal those its part gives when it is the whole message; a value stated once for
-both is shared only by an earlier part that states none of its kind."""
+both is shared with a part that states none of its kind, never across kinds."""
 
 from __future__ import annotations
 
@@ -170,12 +170,31 @@ def test_a_value_stated_once_at_the_end_serves_both(loop: TurnLoop, lang: Lang, 
 @pytest.mark.parametrize(
     ("lang", "message"),
     [
+        ("en", "which school holidays are there in December and which public holidays fall in that time"),
+        ("et", "millised koolivaheajad on detsembris ja mis riigipühad sinna jäävad"),
+        ("ru", "какие школьные каникулы в декабре и какие праздники приходятся на это время"),
+    ],
+)
+def test_a_period_stated_once_at_the_start_serves_the_part_that_refers_to_it(
+    loop: TurnLoop, lang: Lang, message: str
+) -> None:
+    endpoints = ["get_school_holidays", "get_national_holidays"]
+    parts = split_intents(message, 3)
+    both = _collected(loop, message, endpoints, lang, parts)
+    alone = _collected(loop, parts[0], endpoints[:1], lang, None).collected["get_school_holidays"]
+    assert alone  # the month gives dates
+    assert both.collected["get_national_holidays"].items() >= alone.items()
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
         ("en", "cheapest electricity hour tomorrow and when do the school holidays start"),
         ("et", "millal on elekter homme kõige odavam ja millal algab koolivaheaeg"),
         ("ru", "когда электричество завтра дешевле всего и когда начинаются школьные каникулы"),
     ],
 )
-def test_an_earlier_parts_value_is_not_a_later_parts(loop: TurnLoop, lang: Lang, message: str) -> None:
+def test_a_value_of_another_kind_is_not_shared(loop: TurnLoop, lang: Lang, message: str) -> None:
     endpoints = ["get_electricity_prices", "get_school_holidays"]
     both = _collected(loop, message, endpoints, lang, split_intents(message, 3))
     assert both.collected["get_electricity_prices"]["start"].startswith("2026-03-11")
