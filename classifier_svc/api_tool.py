@@ -245,14 +245,16 @@ class ApiToolMatcher:
                 whole_evidence=match.evidence,
             )
             if parallel:
+                chosen = [c for c, _ in parallel]
                 return Decision(
                     Workflow.API_TOOL_CALLING,
                     lang,
                     Reason.NEW_MATCH,
-                    min(c.prototype_cosine or c.description_cosine for c in parallel),
+                    min(c.prototype_cosine or c.description_cosine for c in chosen),
                     ExecutionMode.PARALLEL,
-                    tuple(parallel),
-                    reasoning="multi-intent: " + ", ".join(c.name for c in parallel),
+                    tuple(chosen),
+                    endpoint_queries=tuple(part for _, part in parallel),
+                    reasoning="multi-intent: " + ", ".join(c.name for c in chosen),
                 )
         if best is None:
             return None
@@ -312,8 +314,9 @@ class ApiToolMatcher:
         *,
         whole: Candidate | None = None,
         whole_evidence: float = float("-inf"),
-    ) -> list[Candidate]:
-        """Endpoints of the message's sub-intents, when there are at least two distinct ones.
+    ) -> list[tuple[Candidate, str]]:
+        """Endpoints of the message's sub-intents, when there are at least two distinct ones,
+        each with the part of the message it was matched from.
         Two intents dilute one vector, so each focused part must match at least as clearly
         as the whole message did; a fragment of one intent ("please go ahead") does not.
         When the whole message clearly matches one endpoint (`whole`), the split must keep
@@ -334,8 +337,8 @@ class ApiToolMatcher:
         if len(parts) < 2:
             return []
         results = await asyncio.gather(*(self._search.search(p, self._policy.search_limit) for p in parts))
-        chosen: dict[str, Candidate] = {}
-        for candidates in results:
+        chosen: dict[str, tuple[Candidate, str]] = {}
+        for text, candidates in zip(parts, results, strict=True):
             part = assess(candidates, self._policy.profile)
             if part.best is None:
                 continue
@@ -344,7 +347,7 @@ class ApiToolMatcher:
             else:
                 clear = part.best.name == whole.name or part.confidence is not Confidence.NONE
             if clear:
-                chosen.setdefault(part.best.name, part.best)
+                chosen.setdefault(part.best.name, (part.best, text))
         if whole is not None:
             if whole.name not in chosen:
                 return []

@@ -118,6 +118,10 @@ class Decision:
     confidence: float = 0.0
     mode: ExecutionMode = ExecutionMode.SINGLE
     endpoints: tuple[Candidate, ...] = ()
+    # A message split into several requests: the part each endpoint was matched from,
+    # index-aligned with `endpoints` (the loop reads each endpoint's values from its own
+    # part). Empty when the whole message is one request.
+    endpoint_queries: tuple[str, ...] = ()
     reasoning: str = ""
     # What the classifier answers itself (CONTEXT and OOD), in the turn's language.
     reply: str = ""

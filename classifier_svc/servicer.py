@@ -76,6 +76,13 @@ def prior_messages(turn: chat_pb2.ChatTurn) -> list[PriorMessage]:
     ]
 
 
+def _endpoint_queries(decision: Decision) -> tuple[str, ...]:
+    """The part of the message each endpoint was matched from ("" for the whole message)."""
+    if len(decision.endpoint_queries) == len(decision.endpoints):
+        return decision.endpoint_queries
+    return ("",) * len(decision.endpoints)
+
+
 def to_classification(decision: Decision) -> classifier_pb2.Classification:
     return classifier_pb2.Classification(
         workflow=_WORKFLOW[decision.workflow],
@@ -87,8 +94,9 @@ def to_classification(decision: Decision) -> classifier_pb2.Classification:
                 dense_cosine=c.dense_cosine,
                 hybrid_rank=c.hybrid_rank,
                 score=c.prototype_cosine if c.has_prototype else c.description_cosine,
+                query=query,
             )
-            for c in decision.endpoints
+            for c, query in zip(decision.endpoints, _endpoint_queries(decision), strict=True)
         ],
         reason=_REASON[decision.reason],
         reasoning=decision.reasoning,
@@ -284,6 +292,7 @@ class ClassifierServicer(classifier_pb2_grpc.ClassifierServiceServicer):
         request = loop_pb2.RunTurnRequest(
             turn=turn,
             endpoints=[c.endpoint for c in decision.endpoints],
+            endpoint_queries=list(decision.endpoint_queries),
             language=language.to_proto(decision.language),
             resume_session=decision.reason is Reason.SESSION_RESUME,
         )

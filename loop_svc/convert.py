@@ -61,7 +61,13 @@ def endpoint_to_proto(spec: EndpointSpec) -> catalogue_pb2.Endpoint:
 
 
 def turn_request(request: loop_pb2.RunTurnRequest) -> TurnRequest:
+    # The parts are index-aligned with the endpoints; a misaligned list is ignored (the
+    # whole message then serves every endpoint, as for a one-request message).
+    aligned = len(request.endpoint_queries) == len(request.endpoints)
     return TurnRequest(
+        parts={e.name: q for e, q in zip(request.endpoints, request.endpoint_queries, strict=False) if q}
+        if aligned
+        else {},
         chat_id=request.turn.chat_id,
         message=request.turn.message,
         endpoints=[endpoint_from_proto(e) for e in request.endpoints],

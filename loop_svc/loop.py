@@ -25,6 +25,7 @@ from loop_svc.constraints import clamp, too_long
 from loop_svc.defaults import Defaults
 from loop_svc.extraction.dialogue import Message, ParamExtractor, track
 from loop_svc.extraction.values import wants_out, yes_no
+from loop_svc.parts import values_by_part
 from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.session import Session, SessionState
 from services.language import Lang
@@ -125,14 +126,36 @@ class TurnLoop:
             original_query=original_query,
         )
 
-    def _extract(self, session: Session, message: str, history: str) -> tuple[dict[str, str], int]:
+    def _extract(
+        self, session: Session, message: str, history: str, params: Sequence[ParamSpec] | None = None
+    ) -> tuple[dict[str, str], int]:
         """Values in the message (and, for a model, the history), and the model calls it took."""
+        params = session.params if params is None else params
         counting = getattr(self._extractor, "extract_with_calls", None)
         kwargs = {"language": session.language, "asked": session.asked, "known": session.known}
         if counting is not None:
-            values, calls = counting(message, session.params, history=history, **kwargs)
+            values, calls = counting(message, params, history=history, **kwargs)
             return dict(values), int(calls)
-        return self._extractor.extract(message, session.params, **kwargs), 0  # type: ignore[arg-type]
+        return self._extractor.extract(message, params, **kwargs), 0  # type: ignore[arg-type]
+
+    def _extract_by_part(
+        self, session: Session, message: str, history: str
+    ) -> tuple[dict[str, str], int] | None:
+        """The first turn of a message split into several requests: each endpoint's values
+        from its own part (loop_svc.parts), applied to that endpoint only; None otherwise."""
+        if session.turn_count != 1 or not session.parts or message.strip() != session.original_query:
+            return None
+        per_endpoint, calls = values_by_part(
+            session.endpoints,
+            session.parts,
+            message,
+            lambda text, params: self._extract(session, text, history, params),
+        )
+        merged: dict[str, str] = {}
+        for name, values in per_endpoint.items():
+            session.apply_to(name, values)
+            merged.update(values)
+        return merged, calls
 
     def seed_from_history(self, session: Session, history: Sequence[tuple[str, str]]) -> Session:
         """A new session with the values the conversation so far states (the last
@@ -158,13 +181,17 @@ class TurnLoop:
             session.state = SessionState.COLLECTING_PARAMS
 
         offered, session.offered = session.offered, {}
-        extracted, llm_calls = self._extract(session, message, history)
-        if offered and not extracted and yes_no(message) is True:
-            extracted = dict(offered)  # "yes" to the nearest period offered
-        if session.turn_count > 1 and not extracted and wants_out(message):
-            # "no", "cancel", "something else": the pending question is dropped, not repeated.
-            return done(Abandoned("cancelled", questions.CANCELLED[lang]), None, {})
-        session.apply(extracted)
+        by_part = self._extract_by_part(session, message, history)
+        if by_part is not None:
+            extracted, llm_calls = by_part  # applied per endpoint already
+        else:
+            extracted, llm_calls = self._extract(session, message, history)
+            if offered and not extracted and yes_no(message) is True:
+                extracted = dict(offered)  # "yes" to the nearest period offered
+            if session.turn_count > 1 and not extracted and wants_out(message):
+                # "no", "cancel", "something else": the pending question is dropped, not repeated.
+                return done(Abandoned("cancelled", questions.CANCELLED[lang]), None, {})
+            session.apply(extracted)
         if self._defaults is not None:
             session.apply(self._defaults.fill(session.params, session.known))
         missing = session.missing()

@@ -149,7 +149,8 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
                     yield _response(event)
             calls = []
             for c in result.calls:
-                part = self._part(step.original_query, c.endpoint, result.calls)
+                own = step.finished.parts.get(c.endpoint.name) if step.finished is not None else None
+                part = own or self._part(step.original_query, c.endpoint, result.calls)
                 shape = await self._shape_of(part, step.language)
                 calls.append(Call(c.endpoint, widened(c.params, c.endpoint.params, shape), shape=shape))
             relay = Turn(

@@ -46,6 +46,10 @@ class Session(BaseModel):
     # The nearest values the API can serve, offered instead of ones it cannot ("at most 7
     # days: shall I show 1–7 December?"): a "yes" takes them.
     offered: dict[str, str] = Field(default_factory=dict)
+    # A message split into several requests: the part of it each endpoint answers, by
+    # endpoint name ("car tax for 123ABC" / "the postcode of Viru 4"). Each endpoint's
+    # values are read from its own part, and its answer's shape too.
+    parts: dict[str, str] = Field(default_factory=dict)
 
     def readable_by(self, owner_id: str) -> bool:
         """A session bound to an owner is only for that owner."""
@@ -70,6 +74,15 @@ class Session(BaseModel):
             mine = {k: v for k, v in values.items() if k in names}
             if mine:
                 self.collected.setdefault(endpoint.name, {}).update(mine)
+
+    def apply_to(self, endpoint_name: str, values: dict[str, str]) -> None:
+        """Give values to one endpoint only (those of its own part of the message)."""
+        for endpoint in self.endpoints:
+            if endpoint.name == endpoint_name:
+                names = {p.name for p in endpoint.params}
+                mine = {k: v for k, v in values.items() if k in names}
+                if mine:
+                    self.collected.setdefault(endpoint.name, {}).update(mine)
 
     def missing(self) -> list[ParamSpec]:
         """Required parameters some endpoint still lacks, in schema order."""

@@ -37,6 +37,8 @@ class TurnRequest:
     history: list[tuple[str, str]] = field(default_factory=list)
     # Values a new session starts with (the response cache's param_update seeds).
     seeded: dict[str, str] = field(default_factory=dict)
+    # A message split into several requests: the part each endpoint answers, by endpoint name.
+    parts: dict[str, str] = field(default_factory=dict)
 
 
 def session_not_found(chat_id: str) -> NotFound:
@@ -141,6 +143,8 @@ class TurnRunner:
             original_query=request.message.strip(),
             owner_id=request.owner_id,
         )
+        names = {e.name for e in session.endpoints}
+        session.parts = {name: part for name, part in request.parts.items() if name in names and part.strip()}
         if request.history:
             session = await asyncio.to_thread(self._loop.seed_from_history, session, request.history)
         session.apply(request.seeded)

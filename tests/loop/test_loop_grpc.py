@@ -464,3 +464,26 @@ async def test_the_cache_is_written_when_end_arrives(mesh: Mesh) -> None:
     call.cancel()
     assert [c["api_name"] for c in stored] == ["get_public_holidays"]
     assert stored[0]["raw_response"] == {"holidays": 12}
+
+
+async def test_each_endpoint_reads_its_own_part_of_a_two_request_message(mesh: Mesh) -> None:
+    """RunTurnRequest.endpoint_queries: the day of the prices' part is not the holidays'."""
+    prices = catalogue_pb2.Endpoint(
+        name="get_electricity_prices",
+        params=[
+            catalogue_pb2.EndpointParam(name="start", type="datetime", required=True, description="Start"),
+            catalogue_pb2.EndpointParam(name="end", type="datetime", required=True, description="End"),
+        ],
+    )
+    tomorrow = "the electricity prices tomorrow"
+    holiday = "is 24 dec a public holiday in latvia"
+    request = _turn("chat-two", f"{tomorrow}, and {holiday}?", prices, HOLIDAYS)
+    request.endpoint_queries.extend([tomorrow, holiday])
+    events = await _events(mesh.loop, request)
+    assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_ANSWERED
+    (sent,) = mesh.caller.requests
+    params = {c.endpoint.name: dict(c.params) for c in sent.calls}
+    holidays = params["get_public_holidays"]
+    assert holidays["countryIsoCode"] == "LV"
+    assert holidays["validFrom"] == holidays["validTo"] and holidays["validFrom"].endswith("-12-24")
+    assert "-12-24" not in params["get_electricity_prices"]["start"]  # tomorrow's, in the citizen's day

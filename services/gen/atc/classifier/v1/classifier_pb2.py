@@ -27,29 +27,29 @@ from atc.common.v1 import chat_pb2 as atc_dot_common_dot_v1_dot_chat__pb2
 from atc.common.v1 import turn_event_pb2 as atc_dot_common_dot_v1_dot_turn__event__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"atc/classifier/v1/classifier.proto\x12\x11\x61tc.classifier.v1\x1a\x1d\x61tc/common/v1/catalogue.proto\x1a\x18\x61tc/common/v1/chat.proto\x1a\x1e\x61tc/common/v1/turn_event.proto\"v\n\x0fMatchedEndpoint\x12)\n\x08\x65ndpoint\x18\x01 \x01(\x0b\x32\x17.atc.common.v1.Endpoint\x12\x14\n\x0c\x64\x65nse_cosine\x18\x02 \x01(\x02\x12\x13\n\x0bhybrid_rank\x18\x03 \x01(\x05\x12\r\n\x05score\x18\x04 \x01(\x02\"\xe3\x02\n\x0e\x43lassification\x12)\n\x08workflow\x18\x01 \x01(\x0e\x32\x17.atc.common.v1.Workflow\x12\x12\n\nconfidence\x18\x02 \x01(\x02\x12\x38\n\x0e\x65xecution_mode\x18\x03 \x01(\x0e\x32 .atc.classifier.v1.ExecutionMode\x12=\n\x11matched_endpoints\x18\x04 \x03(\x0b\x32\".atc.classifier.v1.MatchedEndpoint\x12\x31\n\x06reason\x18\x05 \x01(\x0e\x32!.atc.classifier.v1.DecisionReason\x12\x11\n\treasoning\x18\x06 \x01(\t\x12)\n\x08language\x18\x07 \x01(\x0e\x32\x17.atc.common.v1.Language\x12\x15\n\rllm_validated\x18\x08 \x01(\x08\x12\x11\n\tllm_calls\x18\t \x01(\x05\"8\n\x0f\x43lassifyRequest\x12%\n\x04turn\x18\x01 \x01(\x0b\x32\x17.atc.common.v1.ChatTurn\"M\n\x10\x43lassifyResponse\x12\x39\n\x0e\x63lassification\x18\x01 \x01(\x0b\x32!.atc.classifier.v1.Classification\"9\n\x10RouteTurnRequest\x12%\n\x04turn\x18\x01 \x01(\x0b\x32\x17.atc.common.v1.ChatTurn\"<\n\x11RouteTurnResponse\x12\'\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x18.atc.common.v1.TurnEvent*g\n\rExecutionMode\x12\x1e\n\x1a\x45XECUTION_MODE_UNSPECIFIED\x10\x00\x12\x19\n\x15\x45XECUTION_MODE_SINGLE\x10\x01\x12\x1b\n\x17\x45XECUTION_MODE_PARALLEL\x10\x02*\xb5\x01\n\x0e\x44\x65\x63isionReason\x12\x1f\n\x1b\x44\x45\x43ISION_REASON_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x44\x45\x43ISION_REASON_NEW_MATCH\x10\x01\x12\"\n\x1e\x44\x45\x43ISION_REASON_SESSION_RESUME\x10\x02\x12!\n\x1d\x44\x45\x43ISION_REASON_INTENT_SWITCH\x10\x03\x12\x1c\n\x18\x44\x45\x43ISION_REASON_NO_MATCH\x10\x04\x32\xc2\x01\n\x11\x43lassifierService\x12S\n\x08\x43lassify\x12\".atc.classifier.v1.ClassifyRequest\x1a#.atc.classifier.v1.ClassifyResponse\x12X\n\tRouteTurn\x12#.atc.classifier.v1.RouteTurnRequest\x1a$.atc.classifier.v1.RouteTurnResponse0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"atc/classifier/v1/classifier.proto\x12\x11\x61tc.classifier.v1\x1a\x1d\x61tc/common/v1/catalogue.proto\x1a\x18\x61tc/common/v1/chat.proto\x1a\x1e\x61tc/common/v1/turn_event.proto\"\x85\x01\n\x0fMatchedEndpoint\x12)\n\x08\x65ndpoint\x18\x01 \x01(\x0b\x32\x17.atc.common.v1.Endpoint\x12\x14\n\x0c\x64\x65nse_cosine\x18\x02 \x01(\x02\x12\x13\n\x0bhybrid_rank\x18\x03 \x01(\x05\x12\r\n\x05score\x18\x04 \x01(\x02\x12\r\n\x05query\x18\x05 \x01(\t\"\xe3\x02\n\x0e\x43lassification\x12)\n\x08workflow\x18\x01 \x01(\x0e\x32\x17.atc.common.v1.Workflow\x12\x12\n\nconfidence\x18\x02 \x01(\x02\x12\x38\n\x0e\x65xecution_mode\x18\x03 \x01(\x0e\x32 .atc.classifier.v1.ExecutionMode\x12=\n\x11matched_endpoints\x18\x04 \x03(\x0b\x32\".atc.classifier.v1.MatchedEndpoint\x12\x31\n\x06reason\x18\x05 \x01(\x0e\x32!.atc.classifier.v1.DecisionReason\x12\x11\n\treasoning\x18\x06 \x01(\t\x12)\n\x08language\x18\x07 \x01(\x0e\x32\x17.atc.common.v1.Language\x12\x15\n\rllm_validated\x18\x08 \x01(\x08\x12\x11\n\tllm_calls\x18\t \x01(\x05\"8\n\x0f\x43lassifyRequest\x12%\n\x04turn\x18\x01 \x01(\x0b\x32\x17.atc.common.v1.ChatTurn\"M\n\x10\x43lassifyResponse\x12\x39\n\x0e\x63lassification\x18\x01 \x01(\x0b\x32!.atc.classifier.v1.Classification\"9\n\x10RouteTurnRequest\x12%\n\x04turn\x18\x01 \x01(\x0b\x32\x17.atc.common.v1.ChatTurn\"<\n\x11RouteTurnResponse\x12\'\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x18.atc.common.v1.TurnEvent*g\n\rExecutionMode\x12\x1e\n\x1a\x45XECUTION_MODE_UNSPECIFIED\x10\x00\x12\x19\n\x15\x45XECUTION_MODE_SINGLE\x10\x01\x12\x1b\n\x17\x45XECUTION_MODE_PARALLEL\x10\x02*\xb5\x01\n\x0e\x44\x65\x63isionReason\x12\x1f\n\x1b\x44\x45\x43ISION_REASON_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x44\x45\x43ISION_REASON_NEW_MATCH\x10\x01\x12\"\n\x1e\x44\x45\x43ISION_REASON_SESSION_RESUME\x10\x02\x12!\n\x1d\x44\x45\x43ISION_REASON_INTENT_SWITCH\x10\x03\x12\x1c\n\x18\x44\x45\x43ISION_REASON_NO_MATCH\x10\x04\x32\xc2\x01\n\x11\x43lassifierService\x12S\n\x08\x43lassify\x12\".atc.classifier.v1.ClassifyRequest\x1a#.atc.classifier.v1.ClassifyResponse\x12X\n\tRouteTurn\x12#.atc.classifier.v1.RouteTurnRequest\x1a$.atc.classifier.v1.RouteTurnResponse0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'atc.classifier.v1.classifier_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_EXECUTIONMODE']._serialized_start=882
-  _globals['_EXECUTIONMODE']._serialized_end=985
-  _globals['_DECISIONREASON']._serialized_start=988
-  _globals['_DECISIONREASON']._serialized_end=1169
-  _globals['_MATCHEDENDPOINT']._serialized_start=146
-  _globals['_MATCHEDENDPOINT']._serialized_end=264
-  _globals['_CLASSIFICATION']._serialized_start=267
-  _globals['_CLASSIFICATION']._serialized_end=622
-  _globals['_CLASSIFYREQUEST']._serialized_start=624
-  _globals['_CLASSIFYREQUEST']._serialized_end=680
-  _globals['_CLASSIFYRESPONSE']._serialized_start=682
-  _globals['_CLASSIFYRESPONSE']._serialized_end=759
-  _globals['_ROUTETURNREQUEST']._serialized_start=761
-  _globals['_ROUTETURNREQUEST']._serialized_end=818
-  _globals['_ROUTETURNRESPONSE']._serialized_start=820
-  _globals['_ROUTETURNRESPONSE']._serialized_end=880
-  _globals['_CLASSIFIERSERVICE']._serialized_start=1172
-  _globals['_CLASSIFIERSERVICE']._serialized_end=1366
+  _globals['_EXECUTIONMODE']._serialized_start=898
+  _globals['_EXECUTIONMODE']._serialized_end=1001
+  _globals['_DECISIONREASON']._serialized_start=1004
+  _globals['_DECISIONREASON']._serialized_end=1185
+  _globals['_MATCHEDENDPOINT']._serialized_start=147
+  _globals['_MATCHEDENDPOINT']._serialized_end=280
+  _globals['_CLASSIFICATION']._serialized_start=283
+  _globals['_CLASSIFICATION']._serialized_end=638
+  _globals['_CLASSIFYREQUEST']._serialized_start=640
+  _globals['_CLASSIFYREQUEST']._serialized_end=696
+  _globals['_CLASSIFYRESPONSE']._serialized_start=698
+  _globals['_CLASSIFYRESPONSE']._serialized_end=775
+  _globals['_ROUTETURNREQUEST']._serialized_start=777
+  _globals['_ROUTETURNREQUEST']._serialized_end=834
+  _globals['_ROUTETURNRESPONSE']._serialized_start=836
+  _globals['_ROUTETURNRESPONSE']._serialized_end=896
+  _globals['_CLASSIFIERSERVICE']._serialized_start=1188
+  _globals['_CLASSIFIERSERVICE']._serialized_end=1382
 # @@protoc_insertion_point(module_scope)

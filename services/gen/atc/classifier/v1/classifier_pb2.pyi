@@ -33,16 +33,18 @@ DECISION_REASON_INTENT_SWITCH: DecisionReason
 DECISION_REASON_NO_MATCH: DecisionReason
 
 class MatchedEndpoint(_message.Message):
-    __slots__ = ("endpoint", "dense_cosine", "hybrid_rank", "score")
+    __slots__ = ("endpoint", "dense_cosine", "hybrid_rank", "score", "query")
     ENDPOINT_FIELD_NUMBER: _ClassVar[int]
     DENSE_COSINE_FIELD_NUMBER: _ClassVar[int]
     HYBRID_RANK_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
+    QUERY_FIELD_NUMBER: _ClassVar[int]
     endpoint: _catalogue_pb2.Endpoint
     dense_cosine: float
     hybrid_rank: int
     score: float
-    def __init__(self, endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., dense_cosine: _Optional[float] = ..., hybrid_rank: _Optional[int] = ..., score: _Optional[float] = ...) -> None: ...
+    query: str
+    def __init__(self, endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., dense_cosine: _Optional[float] = ..., hybrid_rank: _Optional[int] = ..., score: _Optional[float] = ..., query: _Optional[str] = ...) -> None: ...
 
 class Classification(_message.Message):
     __slots__ = ("workflow", "confidence", "execution_mode", "matched_endpoints", "reason", "reasoning", "language", "llm_validated", "llm_calls")

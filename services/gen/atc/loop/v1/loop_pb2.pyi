@@ -102,18 +102,20 @@ class CollectedParams(_message.Message):
     def __init__(self, values: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class RunTurnRequest(_message.Message):
-    __slots__ = ("turn", "endpoints", "language", "resume_session", "follow_up")
+    __slots__ = ("turn", "endpoints", "language", "resume_session", "follow_up", "endpoint_queries")
     TURN_FIELD_NUMBER: _ClassVar[int]
     ENDPOINTS_FIELD_NUMBER: _ClassVar[int]
     LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     RESUME_SESSION_FIELD_NUMBER: _ClassVar[int]
     FOLLOW_UP_FIELD_NUMBER: _ClassVar[int]
+    ENDPOINT_QUERIES_FIELD_NUMBER: _ClassVar[int]
     turn: _chat_pb2.ChatTurn
     endpoints: _containers.RepeatedCompositeFieldContainer[_catalogue_pb2.Endpoint]
     language: _chat_pb2.Language
     resume_session: bool
     follow_up: DetectFollowUpResponse
-    def __init__(self, turn: _Optional[_Union[_chat_pb2.ChatTurn, _Mapping]] = ..., endpoints: _Optional[_Iterable[_Union[_catalogue_pb2.Endpoint, _Mapping]]] = ..., language: _Optional[_Union[_chat_pb2.Language, str]] = ..., resume_session: _Optional[bool] = ..., follow_up: _Optional[_Union[DetectFollowUpResponse, _Mapping]] = ...) -> None: ...
+    endpoint_queries: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, turn: _Optional[_Union[_chat_pb2.ChatTurn, _Mapping]] = ..., endpoints: _Optional[_Iterable[_Union[_catalogue_pb2.Endpoint, _Mapping]]] = ..., language: _Optional[_Union[_chat_pb2.Language, str]] = ..., resume_session: _Optional[bool] = ..., follow_up: _Optional[_Union[DetectFollowUpResponse, _Mapping]] = ..., endpoint_queries: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RunTurnResponse(_message.Message):
     __slots__ = ("event",)
