@@ -102,13 +102,16 @@ def test_a_month_later_fails_where_dates_are_expected() -> None:
     assert not missed, "\n".join(missed)
 
 
-def perturb_numbers(text: str) -> str:
-    """Every number moved far from where it was (no chance to land on another fact)."""
-
-    def far(m: re.Match[str]) -> str:
-        return str(round(float(m.group(0).replace(",", ".")) * 1.37 + 1001, 2))
-
-    return re.sub(r"\d+(?:[.,]\d+)?", far, text)
+def perturb_numbers(text: str, expected: list[float] | None = None) -> str:
+    """Every number moved far from where it was, and from every expected number (a plate's
+    digits moved by one offset can land on the tax: "123ABC" → 1169.51 beside 1168.47)."""
+    numbers = [float(m.replace(",", ".")) for m in re.findall(r"\d+(?:[.,]\d+)?", text)]
+    for offset in (1001, 2003, 5009, 7919):
+        moved = [round(n * 1.37 + offset, 2) for n in numbers]
+        if not any(abs(m - e) <= max(1.0, abs(e) * 0.01) for m in moved for e in expected or []):
+            break
+    values = iter(moved)
+    return re.sub(r"\d+(?:[.,]\d+)?", lambda _: str(next(values)), text)
 
 
 def test_other_numbers_fail_where_numbers_are_expected() -> None:
@@ -118,7 +121,7 @@ def test_other_numbers_fail_where_numbers_are_expected() -> None:
         if not expect.get("numbers"):
             continue
         checked += 1
-        if judge_text(expect, perturb_numbers(ideal), language).passed:
+        if judge_text(expect, perturb_numbers(ideal, expect["numbers"]), language).passed:
             missed.append(turn_id)
     assert checked >= 40
     assert not missed, missed
