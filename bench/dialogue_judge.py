@@ -81,6 +81,8 @@ _NUMBER = re.compile(
     r"(?<![\w.,])[-−]?\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?(?![\w])"
     r"|(?<![\w.,])[-−]?\d+(?:[.,]\d+)?(?![\w])"
 )
+# Estonian "1.–7.03.2027", "19.–25.10.": a range whose first day borrows the month of the second.
+_NUMERIC_DAY_RANGE = re.compile(r"(?<![\d.])(?P<day>[0-3]?\d)\.\s*[-–—]\s*(?=[0-3]?\d[./][01]?\d)")
 _TIME = re.compile(r"(?<![\d])(?P<h>[0-2]?\d)[:.](?P<m>[0-5]\d)(?![\d])")
 
 _YES = {
@@ -209,6 +211,18 @@ def _positioned_mentions(text: str, expand_ranges: bool) -> list[tuple[int, Date
         else:
             found.append((m.start(), first))
     numeric = [m for m in _NUMERIC.finditer(text) if free(m)]
+    for m in _NUMERIC_DAY_RANGE.finditer(text):
+        second = next((n for n in numeric if n.start() == m.end()), None)
+        if second is None or not free(m):
+            continue
+        year = second["year"]
+        first = _mention(m["day"], int(second["month"]), year)
+        last = _mention(second["day"], int(second["month"]), year)
+        if first is None or last is None:
+            continue
+        covered.append(m.span())
+        # The range's last day is the numeric date after it, read below.
+        found.extend((m.start(), x) for x in (_span(first, last)[:-1] if expand_ranges else [first]))
     for i, m in enumerate(numeric):
         # "24.12.2026", Estonian "24.12." and "24.12 –"; "01.03–07.03.2027" takes the year of
         # its second half. A price ("24.12 €") or a one-digit month ("12.5") is no date.
@@ -288,6 +302,8 @@ _ESTONIAN_MARKERS = frozenset(
     "teie te sa sinu palun jah pole veel kõik üks nagu kuni alates riigipüha riigipühad "
     "hind päev aasta".split()
 )
+# Marker words both English and Estonian use.
+_SHARED_EN_ET = frozenset({"on"})
 
 
 def language_ok(text: str, language: str) -> bool:
@@ -297,6 +313,9 @@ def language_ok(text: str, language: str) -> bool:
     if not words:
         return True  # a bare number or code is in no language
     lower = [w.lower() for w in words]
+    if language == "en":
+        # "on" is English as much as Estonian: in an English reply it says nothing.
+        lower = [w for w in lower if w not in _SHARED_EN_ET]
     cyrillic = sum(1 for w in words if "\u0400" <= w[0] <= "\u04ff" and len(w) > 2)
     english = sum(1 for w in lower if w in _ENGLISH_MARKERS)
     estonian = sum(1 for w in lower if w in _ESTONIAN_MARKERS)
