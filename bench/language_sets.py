@@ -63,6 +63,16 @@ EN_WITH_NAMES = (
     "what is the electricity price in {town} tomorrow",
     "are schools in {town} closed on {holiday}?",
 )
+# Terse: a few English words around the names (where the names outnumber them, the
+# sentence is Estonian as much as English: the set's floor allows for those).
+EN_TERSE_WITH_NAMES = (
+    "zip code {street} {town}",
+    "postcode for {street} {town}?",
+    "{street} {town} postal code",
+    "coordinates of {street}",
+    "vehicle tax {plate}",
+    "holidays after {holiday}",
+)
 ET_WITH_NAMES = (
     "mis on {street} {town} postiindeks",
     "leia aadress {street}, {town}",
@@ -74,6 +84,13 @@ ET_WITH_NAMES = (
     "kas koolid on {holiday} ajal suletud",
     "ma elan aadressil {street}, kuidas ID-kaarti uuendada",
     "milline on elektri hind homme {town} kandis",
+    # Terse: a word or two of Estonian around the names.
+    "postiindeks {street} {town}",
+    "{street} {town} koordinaadid",
+    "sõidukimaks {plate}",
+    "pühad pärast {holiday}",
+    "leia {street}",
+    "kus on {street}",
 )
 RU_WITH_NAMES = (
     "какой почтовый индекс у {street} в {town}",
@@ -237,7 +254,9 @@ def generated_sets() -> dict[str, list[LabelledText]]:
         typed_latin(t) for t in _fill(RU_WITH_NAMES, 8, **_NAMES) if "õ" not in t
     ]
     return {
-        "en_with_et_names": [LabelledText(t, "en") for t in _fill(EN_WITH_NAMES, 12, **_NAMES)],
+        "en_with_et_names": [
+            LabelledText(t, "en") for t in _fill(EN_WITH_NAMES + EN_TERSE_WITH_NAMES, 12, **_NAMES)
+        ],
         "et_with_et_names": [LabelledText(t, "et") for t in _fill(ET_WITH_NAMES, 12, **_NAMES)],
         "ru_with_et_names": [LabelledText(t, "ru") for t in _fill(RU_WITH_NAMES, 12, **_NAMES)],
         "en_pure": [LabelledText(t, "en") for t in _fill(EN_PURE, 12, **_PURE_EN)],

@@ -149,15 +149,14 @@ class RussianInLatin:
             w.lower() for i, w in enumerate(found) if len(w) >= self._min and not (i > 0 and w[0].isupper())
         ]
 
+    def russian_words(self, text: str) -> list[str]:
+        """The telling words that are Russian words (one with letters beyond ASCII, "päev", is not)."""
+        return [w for w in self.words(text) if _ASCII_WORD.fullmatch(w) and _is_russian_word(w)]
+
     def share(self, text: str) -> float:
-        """The share of the telling words' letters that are Russian words (a word with
-        letters beyond ASCII, "päev", is not)."""
-        words = self.words(text)
-        letters = sum(len(w) for w in words)
-        if not letters:
-            return 0.0
-        russian = sum(len(w) for w in words if _ASCII_WORD.fullmatch(w) and _is_russian_word(w))
-        return russian / letters
+        """The share of the telling words' letters that are Russian words."""
+        letters = sum(len(w) for w in self.words(text))
+        return sum(len(w) for w in self.russian_words(text)) / letters if letters else 0.0
 
 
 class LanguageDetector:
@@ -174,7 +173,7 @@ class LanguageDetector:
         russian_in_latin: RussianInLatin | None = None,
         min_russian_share: float = 0.6,
         clear_russian_share: float = 0.8,
-        min_words_confidence: float = 0.9,
+        min_words_confidence: float = 0.75,
         max_words_for_names: int = 16,
     ) -> None:
         from py3langid.langid import MODEL_FILE, LanguageIdentifier
@@ -218,26 +217,28 @@ class LanguageDetector:
             return "ru"
         if letters < self._min_letters:
             return "et" if _ESTONIAN_LETTERS.search(text) else None
-        lang, confidence = self._judge(text)
+        lang, confidence, _ = self._judge(text)
         if lang == "et" and (other := self._without_foreign_words(text)) is not None:
             return other
         if confidence < self._min_confidence and fallback:
             return fallback
         return lang
 
-    def _judge(self, text: str, *, by_words: bool = True) -> tuple[Lang, float]:
-        """Ours of the languages asked, with its share of the probability. With `by_words`,
-        Russian in Latin letters may be told by its dictionary words alone."""
+    def _judge(self, text: str, *, by_words: bool = True) -> tuple[Lang, float, float]:
+        """Ours of the languages asked, its share of the probability, and Estonian's. With
+        `by_words`, Russian in Latin letters may be told by its dictionary words alone."""
         scores = dict(self._identifier.rank(text))
         ours: dict[Lang, float] = {lang: scores.get(lang, 0.0) for lang in SUPPORTED}
         slavic = sum(scores.get(x, 0.0) for x in _LATIN_SLAVIC)
         best = max(ours, key=lambda k: ours[k])
+        total = sum(ours.values()) or 1.0
+        estonian = ours["et"] / total
         if not _CYRILLIC.search(text):
             share = self._russian_in_latin.share(text)
             # Typed Russian reads as Polish or Slovene to the identifier; a clear share of
             # dictionary words in a sentence of a few says so also where it reads as Estonian
             # ("naidi adres viru 4") but not surely so, never where it reads as English
-            # (loanwords: "internet"). One word is never enough ("where" reads "вере").
+            # (loanwords: "internet"). One Russian word is never enough ("where" reads "вере").
             clear = (
                 share >= self._clear_russian_share
                 and best != "en"
@@ -246,14 +247,13 @@ class LanguageDetector:
             clear = clear and by_words
             if (
                 share >= self._min_russian_share
-                and len(self._russian_in_latin.words(text)) >= 2
+                and len(self._russian_in_latin.russian_words(text)) >= 2
                 and (slavic > ours[best] or clear)
             ):
                 # As sure as the surer of the two signals (the share is no probability, but
                 # a sentence of dictionary words is Russian beyond the detector's doubt).
-                return "ru", max(share, slavic / (slavic + sum(ours.values()) or 1.0))
-        total = sum(ours.values()) or 1.0
-        return best, ours[best] / total
+                return "ru", max(share, slavic / (slavic + total)), estonian
+        return best, ours[best] / total, estonian
 
     def _without_foreign_words(self, text: str) -> Lang | None:
         """Another language the sentence is clearly in once fewer than half of its words
@@ -265,21 +265,20 @@ class LanguageDetector:
         kept = list(words)
         for _ in range(drops):
             # The word whose leaving out makes the rest least Estonian.
-            best: tuple[float, int, Lang] | None = None
+            best: tuple[float, int, Lang, float] | None = None
             for i in range(len(kept)):
                 rest = " ".join(kept[:i] + kept[i + 1 :])
                 if len(_LETTERS.findall(rest)) < self._min_letters:
                     continue
                 # What is left of a sentence is short: its dictionary words alone prove
                 # nothing ("mis kell kino" reads "мыс целл кино"), the identifier must agree.
-                lang, confidence = self._judge(rest, by_words=False)
-                foreign = confidence if lang != "et" else 1 - confidence
-                if best is None or foreign > best[0]:
-                    best = (foreign, i, lang)
+                lang, confidence, estonian = self._judge(rest, by_words=False)
+                if best is None or estonian < best[0]:
+                    best = (estonian, i, lang, confidence)
             if best is None:
                 return None
-            foreign, i, lang = best
-            if lang != "et" and foreign >= self._min_words_confidence:
+            _, i, lang, confidence = best
+            if lang != "et" and confidence >= self._min_words_confidence:
                 return lang
             del kept[i]
         return None

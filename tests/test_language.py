@@ -28,12 +28,12 @@ from services.language import LanguageDetector, RussianInLatin
 SETS = generated_sets()
 # Each set's floor: what it measured when this detector landed, less a case or two of slack.
 FLOORS = {
-    "en_with_et_names": 0.97,
+    "en_with_et_names": 0.96,
     "et_with_et_names": 1.0,
     "ru_with_et_names": 1.0,
     "en_pure": 1.0,
     "et_pure": 1.0,
-    "et_no_diacritics": 1.0,
+    "et_no_diacritics": 0.98,
     "ru_pure": 1.0,
     "ru_in_latin": 0.95,
     "short_replies": 1.0,
