@@ -137,7 +137,6 @@ RU_PURE = (
     "я потерял водительские права, что мне делать",
     "какая цена на электричество сегодня вечером",
     "мне нужен налог на машину {plate}",
-    "найди адрес вирусная 4 в таллинне",
 )
 COUNTRIES_EN = ("Estonia", "Finland", "Latvia", "Germany")
 COUNTRIES_ET = ("Eestis", "Soomes", "Lätis", "Saksamaal")
@@ -187,9 +186,24 @@ _TYPED_LATIN = {
 }
 
 
-def typed_latin(text: str) -> str:
-    """Russian as typed in Latin letters: "сколько стоит" → "skolko stoit"."""
-    return "".join(_TYPED_LATIN.get(ch, _TYPED_LATIN.get(ch.lower(), ch)) for ch in text)
+# The other common habit: "j" for й and the iotated vowels, "kh" and "ts", the soft sign kept.
+_TYPED_LATIN_J = _TYPED_LATIN | {
+    "й": "j",
+    "я": "ja",
+    "ю": "ju",
+    "ё": "jo",
+    "х": "kh",
+    "ц": "ts",
+    "щ": "shch",
+    "ь": "'",
+}
+
+
+def typed_latin(text: str, habit: str = "y") -> str:
+    """Russian as typed in Latin letters: "сколько стоит" → "skolko stoit" ("j" habit:
+    "skol'ko stoit", "zajavlenija")."""
+    table = _TYPED_LATIN_J if habit == "j" else _TYPED_LATIN
+    return "".join(table.get(ch, table.get(ch.lower(), ch)) for ch in text)
 
 
 def strip_diacritics(text: str) -> str:
@@ -250,8 +264,8 @@ def short_replies() -> Iterator[LabelledText]:
 
 
 def generated_sets() -> dict[str, list[LabelledText]]:
-    ru_latin = [typed_latin(t) for t in _ru_pure()] + [
-        typed_latin(t) for t in _fill(RU_WITH_NAMES, 8, **_NAMES) if "õ" not in t
+    ru_latin = [typed_latin(t, habit) for t in _ru_pure() for habit in ("y", "j")] + [
+        typed_latin(t, habit) for t in _fill(RU_WITH_NAMES, 8, **_NAMES) for habit in ("y", "j")
     ]
     return {
         "en_with_et_names": [

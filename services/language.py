@@ -99,12 +99,17 @@ def _cyrillic_spellings(word: str, limit: int = 64) -> tuple[str, ...]:
     """`word` (Latin letters) written in Cyrillic the ways people mean it."""
     import cyrtranslit
 
-    base = cyrtranslit.to_cyrillic(word, "ru").replace("'", "ь")
-    if not base.isalpha() or _ASCII_WORD.fullmatch(base):
+    # "j" is cyrtranslit's ж, and people's й or the iotation of я/ю/е ("zajavlenije").
+    typed = [word, word.replace("j", "y")] if "j" in word else [word]
+    found = []
+    for latin in typed:
+        base = cyrtranslit.to_cyrillic(latin, "ru").replace("'", "ь")
+        if base.isalpha() and not _ASCII_WORD.search(base):
+            found.append(base)
+    if not found:
         return ()
-    found = [base]
-    if base.startswith("е"):
-        found.append("э" + base[1:])
+    base = found[0]
+    found += ["э" + spelling[1:] for spelling in list(found) if spelling.startswith("е")]
     for written, meant in _CYRILLIC_ALTERNATIVES:
         for spelling in list(found):
             start = spelling.find(written)
@@ -125,11 +130,21 @@ def _cyrillic_spellings(word: str, limit: int = 64) -> tuple[str, ...]:
 def _is_russian_word(word: str) -> bool:
     analyzer = _russian_analyzer()
     return any(
-        parse.is_known and not (_NAME_GRAMMEMES & parse.tag.grammemes)
+        parse.is_known and _tells_russian(parse)
         for spelling in _cyrillic_spellings(word)
         if analyzer.word_is_known(spelling)
         for parse in analyzer.parse(spelling)
     )
+
+
+def _tells_russian(parse: Any) -> bool:
+    """A word, or a place declined the Russian way ("финляндии", "эстонии"); a name, an
+    abbreviation or a place as it stands ("Тарту", "Кас") tells nothing."""
+    grammemes = parse.tag.grammemes
+    if not (_NAME_GRAMMEMES & grammemes):
+        return True
+    declined = parse.word != parse.normal_form and "Fixd" not in grammemes
+    return declined and "Geox" in grammemes and not (grammemes & {"Name", "Surn", "Patr"})
 
 
 class RussianInLatin:

@@ -84,11 +84,12 @@ def test_estonian_names_do_not_make_an_english_question_estonian(
     n=st.integers(2, 12),
     month=st.sampled_from(("января", "марта", "мая", "августа", "декабря")),
     country=st.sampled_from(("эстонии", "латвии", "литве", "финляндии", "германии")),
+    habit=st.sampled_from(("y", "j")),
 )
 def test_russian_typed_in_latin_letters_is_russian(
-    detector: LanguageDetector, template: str, n: int, month: str, country: str
+    detector: LanguageDetector, template: str, n: int, month: str, country: str, habit: str
 ) -> None:
-    text = typed_latin(template.format(n=n, month_ru=month, country_ru=country, plate="123ABC"))
+    text = typed_latin(template.format(n=n, month_ru=month, country_ru=country, plate="123ABC"), habit)
     assert detector.detect(text) == "ru", text
 
 
@@ -112,6 +113,7 @@ def test_loanwords_and_names_alone_are_not_russian(detector: LanguageDetector, t
 def test_the_russian_share_counts_dictionary_words_not_names() -> None:
     russian = RussianInLatin()
     assert russian.share("skolko stoit elektrichestvo zavtra") == 1.0
+    assert russian.share("status zajavlenija segodnja") == 1.0  # "j" for the iotated vowels
     assert russian.share("kas Tartu on suurem") < 0.5  # "Tartu" is a place, not a word
     assert russian.words("gde nahoditsya Viru 4 v Tallinne") == ["gde", "nahoditsya"]
 
