@@ -169,7 +169,8 @@ class Router:
     ) -> Decision:
         """The workflow for this message. With dry_run, an intent switch is reported
         but the old session is left in place."""
-        lang = requested or self._detector.detect(message)
+        # A reply with no language of its own ("2027", "123ABC") keeps the chat's.
+        lang = requested or self._detector.detect_in_chat(message, _citizens_words(history))
         try:
             decision = await self._decide(chat_id, message, requested, lang, history, dry_run, owner_id)
         except (InvalidArgument, PermissionDenied, SessionLookupFailed):
@@ -498,3 +499,8 @@ class Router:
         except Exception as exc:
             log.warning("intent-switch search failed (%s: %s); the session goes on", type(exc).__name__, exc)
             return None, False
+
+
+def _citizens_words(history: Sequence[PriorMessage]) -> list[str]:
+    """The citizen's earlier messages, newest first: the chat's language is theirs."""
+    return [m.content for m in reversed(history) if m.role == "user"]

@@ -211,3 +211,23 @@ async def test_an_endpoint_far_behind_the_knowledge_base_is_not_taken(detector: 
     holidays = await routed.decide("c2", "Which public holidays are there?", None)
     assert holidays.workflow is Workflow.API_TOOL_CALLING
     assert [c.name for c in holidays.endpoints] == ["get_national_holidays"]
+
+
+@pytest.mark.parametrize(
+    ("earlier", "lang"),
+    [
+        ("Millised riigipühad on Soomes?", "et"),
+        ("kakie prazdniki v finlyandii", "ru"),
+        ("Какие праздники в Финляндии?", "ru"),
+        ("Which holidays does Finland have?", "en"),
+    ],
+)
+@pytest.mark.parametrize("reply", ["2027", "123ABC", "ok", "Viru 4"])
+async def test_a_reply_with_no_language_of_its_own_is_answered_in_the_chats(
+    detector: LanguageDetector, earlier: str, lang: str, reply: str
+) -> None:
+    # No session under way (the chat's language is not stored): the citizen's earlier
+    # messages tell it, never the default English.
+    history = [PriorMessage("user", earlier), PriorMessage("assistant", "…")]
+    decision = await router(detector).decide("c1", reply, None, history=history)
+    assert decision.language == lang
