@@ -213,6 +213,9 @@ _HOUR_RANGE = re.compile(
     rf"(?<![\d.:/-])(?:from|between|kella|kell|с|от|alates|s)?\s*{_H}\s*(?:-|–|—|to|and|until|till|kuni|ja|до|do)\s*"
     rf"{_H}(?![\d.:/])"
 )
+# "only 8 to 12", "ainult 8-12", "только с 8 до 12": a range narrowing the rows just shown
+# reads as hours of the day even with no hour word (a range of days names its month).
+_ONLY_BEFORE = re.compile(r"(?<!\w)(?:only|just|ainult|vaid|только|лишь)(?:\s+(?:the|from))?\s*$")
 _AFTER_HOUR = re.compile(rf"(?<!\w)(?:after|from|parast kella|parast|alates kella|после|с)\s+{_H}(?![\d.:/])")
 _UNTIL_MIDNIGHT = re.compile(
     r"(?<!\w)(?:until midnight|till midnight|keskoo\w*|до полуночи|полуноч\w*)(?!\w)"
@@ -337,7 +340,11 @@ class RuleShapeReader:
                 and start + 12 < end
             ):
                 start += 12
-            if not _HOUR_CONTEXT.search(text) and not re.search(r"kell|from|between|с |от ", m.group(0)):
+            if (
+                not _HOUR_CONTEXT.search(text)
+                and not re.search(r"kell|from|between|с |от ", m.group(0))
+                and not _ONLY_BEFORE.search(text[: m.start()])
+            ):
                 continue
             used.append(m.span())
             return Hours(start, 24 if end == 0 else end)
@@ -529,7 +536,12 @@ class RuleShapeReader:
                 used.append(m.span())
                 return Selection(Order.FIRST, first_count)
         m = re.search(rf"(?<!\w)(?:only|just|ainult|vaid|только)\s+(?:the\s+)?{_N}(?!\w)", text)
-        if m is not None and (value := _int(m.group(1))) is not None:
+        if (
+            m is not None
+            and not any(a <= m.start(1) < b for a, b in used)
+            and (value := _int(m.group(1))) is not None
+        ):
+            # A number already read as hours or days ("only 8 to 12", "just 23–29 nov") is no count.
             return Selection(Order.FIRST, value)
         return None
 
@@ -656,9 +668,19 @@ def _one_date_range(found: list[RowFilter], text: str) -> list[RowFilter]:
     if len(ranges) == 2:
         one, two = ranges
         moved_start = _next_year(two.start)
-        if one.start and two.start and moved_start and two.start < one.start < moved_start:
-            # "from 20 December to 10 January": the second day is in the next year.
-            ranges = [one, DateRange(moved_start, _next_year(two.end))]
+        moved_end = _next_year(two.end) or moved_start
+        if (
+            one.start
+            and two.start
+            and moved_start
+            and moved_end
+            and two.start < one.start < moved_start
+            and moved_end - one.start < (one.end or one.start) - two.start
+        ):
+            # "from 20 December to 10 January": the second day is in the next year. Not
+            # when that reading is the longer one: "tomorrow than today", "сегодня … чем
+            # вчера" name two days next to each other, never a year between them.
+            ranges = [one, DateRange(moved_start, moved_end)]
     starts = [r.start for r in ranges if r.start is not None]
     ends = [r.end for r in ranges if r.end is not None]
     start, end = (min(starts) if starts else None), (max(ends) if ends else None)

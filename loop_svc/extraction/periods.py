@@ -260,6 +260,8 @@ class PeriodFinder:
             last = _safe(year, month, int(m.group("second")))
             if first is None or last is None or last < first:
                 continue
+            if near is None and not past:
+                first, last = _nearest_days(first, last, today)
             span_end = max(m.end(), near[2]) if near else m.end()
             periods.append(Period(first, m.start(), span_end, last))
         return periods
@@ -311,6 +313,18 @@ def _month_year(month: int, today: date, past: bool) -> int:
     if past:
         return today.year if month <= today.month else today.year - 1
     return today.year if month >= today.month else today.year + 1
+
+
+def _nearest_days(first: date, last: date, today: date) -> tuple[date, date]:
+    """A few days of a month without a year ("23–29 nov"): the occurrence nearest to
+    today, this year's just gone rather than next year's — as a single day without a
+    year is this year's. `first`–`last` is the coming occurrence."""
+    earlier = (_safe(first.year - 1, first.month, first.day), _safe(last.year - 1, last.month, last.day))
+    if earlier[0] is None or earlier[1] is None or first <= today:
+        return first, last
+    if (today - earlier[1]) < (first - today):
+        return earlier[0], earlier[1]
+    return first, last
 
 
 # -- weekends and whole previous periods -------------------------------------------
