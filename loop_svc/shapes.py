@@ -220,6 +220,10 @@ _AFTER_HOUR = re.compile(rf"(?<!\w)(?:after|from|parast kella|parast|alates kell
 _UNTIL_MIDNIGHT = re.compile(
     r"(?<!\w)(?:until midnight|till midnight|keskoo\w*|до полуночи|полуноч\w*)(?!\w)"
 )
+# Parts of the day after noon: a clock hour below 12 said with one is in the afternoon.
+_LATER_PART = re.compile(
+    r"(?<!\w)(?:evening|tonight|afternoon|ohtu\w*|ohtl|parastlouna\w*|вечер\w*|после обеда)(?!\w)"
+)
 _AT_HOUR = re.compile(rf"(?<!\w)(?:at|kell|kella|в)\s+{_H}(?![\d.:/])(?!\s*(?:%|€|eur|евро|euro))")
 _NOW = re.compile(
     r"(?<!\w)(?:right now|now|currently|at the moment|praegu|hetkel|сейчас|щас|прямо сейчас)(?!\w)"
@@ -357,9 +361,12 @@ class RuleShapeReader:
         at = _AT_HOUR.search(text)
         if at is not None and _HOUR_CONTEXT.search(text) and not _month_follows(text[at.end() :]):
             hour = _hour(at.group(1), at.group(2), at.group(3))
+            if hour is not None and hour < 12 and at.group(3) is None and _LATER_PART.search(text):
+                hour += 12  # "в 9 вечером", "kell 9 õhtul", "at 9 in the evening": 21:00
             if hour is not None and hour < 24:
                 used.append(at.span())
-                return Hours(hour, hour + 1)
+                # "kella 22st keskööni", "с 22 до полуночи": from that hour until midnight
+                return Hours(hour, 24 if _UNTIL_MIDNIGHT.search(text) else hour + 1)
         if _NOW.search(text) and self._now is not None:
             hour = self._now().hour
             return Hours(hour, hour + 1)

@@ -70,16 +70,18 @@ _END_OF_MONTH = re.compile(
 _DAY_AFTER_TOMORROW = re.compile(r"\b(?:(?:the\s+)?day\s+after\s+tomorrow|ülehomme\w*|послезавтра)\b", re.I)
 _DAY_WORDS: list[tuple[int, re.Pattern[str]]] = [
     (0, re.compile(r"\b(?:later\s+)?(?:today|tonight)\b|\btäna\w*|\bсегодня\w*", re.I)),
-    (1, re.compile(r"\btomorrow\b|\bhomme\w*|\bhomse\w*|\bзавтра\w*", re.I)),
-    (-1, re.compile(r"\byesterday\b|\beile\b|\beilse\w*|\bвчера\w*", re.I)),
+    # The Estonian adjectives in every case: "homne/homse/homset hind", "eilne/eilse".
+    (1, re.compile(r"\btomorrow\b|\bhomme\w*|\bhom[sn]e\w*|\bзавтра\w*", re.I)),
+    (-1, re.compile(r"\byesterday\b|\beile\b|\beil[sn]e\w*|\bвчера\w*", re.I)),
 ]
 _IN_DAYS = re.compile(
     r"\b(?:in\s+(\d{1,3})\s+days?|(\d{1,3})\s+päeva\s+pärast|через\s+(\d{1,3})\s+(?:день|дня|дней))\b", re.I
 )
 _WEEKDAY_WORD = re.compile(r"\b([^\W\d_]{3,})\b")
 # "14th of this month", "the 14th", "on the 3rd"
+# ("kella 22st", "kell 6st" are hours: the Estonian elative, not "22nd".)
 _DAY_OF_THIS_MONTH = re.compile(
-    r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(?:this|the)\s+month)?\b", re.I
+    r"(?<!kella )(?<!kell )\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(?:this|the)\s+month)?\b", re.I
 )
 _WORD = r"([^\W\d_]{3,})"
 _DAY_MONTH = re.compile(rf"(?<![\d.])(\d{{1,2}}){_ORD}\s*(?:of\s+)?{_WORD}", re.I)
@@ -198,10 +200,22 @@ def find_spoken(
     for m in _IN_DAYS.finditer(text):
         days = int(next(g for g in m.groups() if g))
         add(today + timedelta(days=days), m.start(), m.end())
+    # Days of a month written out ("27 November", "27. novembril", "November 27").
+    day_months = [
+        (d.start(), d.end())
+        for pattern in (_DAY_MONTH, _MONTH_DAY)
+        for d in pattern.finditer(text)
+        if month_of(d.group(2) if pattern is _DAY_MONTH else d.group(1)) is not None
+    ]
     for m in _WEEKDAY_WORD.finditer(text):
         weekday = weekday_of(m.group(1))
         if weekday is None:
             continue
+        if any(
+            re.fullmatch(r"[\s,(]*", text[m.end() : s]) or re.fullmatch(r"[\s,()]*", text[e : m.start()])
+            for s, e in day_months
+        ):
+            continue  # "Friday, 27 November", "reedel 27. novembril": the weekday of that date
         index, long_form = weekday
         if not long_form and not m.group(1)[0].isupper():
             continue  # "sun", "wed" in lower case are ordinary words more often than days

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from datetime import UTC, date, datetime, time, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from loop_svc.extraction.addresses import find_address, sentence_word
 from loop_svc.extraction.countries import CountryNames
@@ -277,9 +277,12 @@ class RuleExtractor:
             # "tonight", "tomorrow 18-22": the window inside the one day named (today if none).
             day = dates[0] if dates else DateMention(self._today(), window.start, window.end)
             opened = replace(day, opens=window.opens, closes=window.closes)
+            last_day = day.last or day.value
+            if window.overnight:
+                last_day += timedelta(days=1)
             return {
                 start.name: self._render(start, day.value, opened, "start"),
-                end.name: self._render(end, day.last or day.value, opened, "end"),
+                end.name: self._render(end, last_day, opened, "end"),
             }
         years = [y for y in found.years if outside(replaced, y.start, y.end)]
         first: DateMention | None = None

@@ -272,6 +272,19 @@ HOURS = [
     ("ru", "а утром с 7 до 10?", (7, 10)),
     ("ru", "цена вечером", (18, 23)),
     ("en", "how much is electricity right now", (10, 11)),
+    # a clock hour with a part of the day after noon
+    ("en", "and at 9 in the evening?", (21, 22)),
+    ("et", "aga kell 9 õhtul", (21, 22)),
+    ("ru", "а вечером в 9", (21, 22)),
+    ("ru", "а в 9 утра", (9, 10)),
+    # from an hour until midnight
+    ("et", "täna kella 22st keskööni elektrihind", (22, 24)),
+    # a window crossing midnight
+    ("en", "cheapest hour tonight between 22 and 6 in the morning?", (22, 6)),
+    # a range narrowing the rows just shown, with no hour word
+    ("en", "only 8 to 12 please", (8, 12)),
+    ("et", "ainult 8-12", (8, 12)),
+    ("ru", "только с 8 до 12", (8, 12)),
 ]
 
 
@@ -297,6 +310,39 @@ def test_days_of_a_month_are_no_hours(language: str, text: str) -> None:
 def test_a_span_of_days_stays_one_span_across_the_new_year() -> None:
     shape = READER.read("праздники в финляндии с 20 декабря по 10 января", "ru")
     assert [f.condition for f in shape.filters] == [DateRange(date(2026, 12, 20), date(2027, 1, 10))]
+
+
+@settings(max_examples=40, deadline=None)
+@given(first=st.integers(1, 27), length=st.integers(1, 3), month=st.integers(1, 12))
+def test_a_number_read_as_days_or_hours_is_no_count(first: int, length: int, month: int) -> None:
+    """ "just 23–29 nov", "ainult 8-12": the number after "only" names a span, not how many."""
+    months = ("nov", "novembril", "ноября")
+    for language, text in (
+        ("en", f"ok then just {first}–{first + length} {months[0]}, average"),
+        ("et", f"ainult {first}.-{first + length}. {months[1]} keskmine"),
+        ("ru", f"только с {first} по {first + length} {months[2]}, среднюю"),
+        ("en", f"only {month} to {month + 6} please"),
+    ):
+        shape = READER.read(text, language)  # type: ignore[arg-type]
+        assert shape.selection is None, text
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "start", "end"),
+    [
+        ("en", "is power cheaper tomorrow than today on average", date(2026, 12, 1), date(2026, 12, 2)),
+        ("et", "kas homme on elekter odavam kui täna", date(2026, 12, 1), date(2026, 12, 2)),
+        ("ru", "сегодня электричество дороже чем вчера?", date(2026, 11, 30), date(2026, 12, 1)),
+    ],
+)
+def test_two_days_next_to_each_other_are_one_short_span(
+    language: str, text: str, start: date, end: date
+) -> None:
+    """Days compared in either order are the days between them, never a year apart."""
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert [f.condition for f in shape.filters if isinstance(f.condition, DateRange)] == [
+        DateRange(start, end)
+    ]
 
 
 COMPARISONS = [
