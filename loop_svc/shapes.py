@@ -36,6 +36,7 @@ from services.answer_shape import (
     Months,
     Op,
     Order,
+    PeriodComparison,
     RowFilter,
     Selection,
     Weekdays,
@@ -220,6 +221,14 @@ _AFTER_HOUR = re.compile(rf"(?<!\w)(?:after|from|parast kella|parast|alates kell
 _UNTIL_MIDNIGHT = re.compile(
     r"(?<!\w)(?:until midnight|till midnight|keskoo\w*|до полуночи|полуноч\w*)(?!\w)"
 )
+# A comparative with no number after it compares two things named ("cheaper tomorrow
+# than today"); with a number it is a filter (_COMPARE).
+_COMPARATIVE = re.compile(
+    r"(?<!\w)(?:(?P<lower>cheaper|less expensive|lower|odavam\w*|madalam\w*|дешевле|ниже|меньше)|"
+    r"(?P<higher>dearer|more expensive|pricier|higher|costlier|kallim\w*|korgem\w*|дороже|выше|больше))"
+    r"(?!\s*(?:than\s+|kui\s+|чем\s+)?\d)(?!\w)"
+)
+_THAN = re.compile(r"(?<!\w)(?:than|compared (?:to|with)|kui|vorreldes|чем|по сравнению с)(?!\w)")
 # Parts of the day after noon: a clock hour below 12 said with one is in the afternoon.
 _LATER_PART = re.compile(
     r"(?<!\w)(?:evening|tonight|afternoon|ohtu\w*|ohtl|parastlouna\w*|вечер\w*|после обеда)(?!\w)"
@@ -317,6 +326,9 @@ class RuleShapeReader:
         if full and selection is not None and selection.order is Order.FIRST and selection.count == 0:
             selection = None
         terms = self._terms(text, used)
+        periods = None if comparisons else self._period_comparison(raw, text, language)
+        if periods is not None:
+            kind, selection = Kind.YES_NO, None
         return AnswerShape(
             kind=kind,
             filters=tuple(filters),
@@ -324,6 +336,32 @@ class RuleShapeReader:
             aggregation=aggregation,
             terms=terms,
             question=raw[:500],
+            period_comparison=periods,
+        )
+
+    def _period_comparison(self, raw: str, text: str, language: Lang) -> PeriodComparison | None:
+        """Two periods compared by a comparative with no number: "is power cheaper tomorrow
+        than today", "kas homme on odavam kui täna", "сегодня дороже, чем вчера?". The
+        period after "than" is the reference, the other one the subject."""
+        found = _COMPARATIVE.search(text)
+        if found is None or len(text) != len(raw):
+            return None
+        op = Op.LT if found.group("lower") else Op.GT
+        than = _THAN.search(text)
+        if than is None:
+            return None
+        mentions = [m for m in find_dates(raw, language, self._today()).dates if not whole_year(m)]
+        if len(mentions) != 2:
+            return None
+        after = [m for m in mentions if m.start >= than.end()]
+        before = [m for m in mentions if m.end <= than.start()]
+        if len(after) != 1 or len(before) != 1:
+            return None
+        subject, reference = before[0], after[0]
+        return PeriodComparison(
+            DateRange(subject.value, subject.last or subject.value),
+            DateRange(reference.value, reference.last or reference.value),
+            op,
         )
 
     # Pieces ----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ use, not the blind set's sentences."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -343,6 +343,42 @@ def test_two_days_next_to_each_other_are_one_short_span(
     assert [f.condition for f in shape.filters if isinstance(f.condition, DateRange)] == [
         DateRange(start, end)
     ]
+
+
+DAY_WORDS = {
+    "en": {-1: "yesterday", 0: "today", 1: "tomorrow"},
+    "et": {-1: "eile", 0: "täna", 1: "homme"},
+    "ru": {-1: "вчера", 0: "сегодня", 1: "завтра"},
+}
+COMPARATIVES = {
+    "en": ("is it {cmp} {a} than {b}?", {Op.LT: "cheaper", Op.GT: "more expensive"}),
+    "et": ("kas {a} on elekter {cmp} kui {b}?", {Op.LT: "odavam", Op.GT: "kallim"}),
+    "ru": ("{a} электричество {cmp}, чем {b}?", {Op.LT: "дешевле", Op.GT: "дороже"}),
+}
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    language=st.sampled_from(["en", "et", "ru"]),
+    days=st.sampled_from([(-1, 0), (0, -1), (0, 1), (1, 0), (-1, 1), (1, -1)]),
+    op=st.sampled_from([Op.LT, Op.GT]),
+)
+def test_a_day_compared_with_another(language: str, days: tuple[int, int], op: Op) -> None:
+    """The day before "than"/"kui"/"чем" is the subject, the one after it the reference."""
+    template, words = COMPARATIVES[language]
+    a, b = (DAY_WORDS[language][d] for d in days)
+    shape = READER.read(template.format(a=a, b=b, cmp=words[op]), language)  # type: ignore[arg-type]
+    subject, reference = (TODAY + timedelta(days=d) for d in days)
+    assert shape.kind is Kind.YES_NO
+    assert shape.period_comparison == answer_shape.PeriodComparison(
+        DateRange(subject, subject), DateRange(reference, reference), op
+    )
+    assert answer_shape.from_proto(answer_shape.to_proto(shape)) == shape
+
+
+def test_a_comparison_with_a_number_is_no_period_comparison() -> None:
+    shape = READER.read("is it cheaper than 40 tomorrow", "en")
+    assert shape.period_comparison is None
 
 
 COMPARISONS = [
