@@ -850,3 +850,16 @@ def for_response_question(previous: AnswerShape, current: AnswerShape) -> Answer
     # after "Christmas in Estonia" still means the Christmas holidays.
     terms = tuple(dict.fromkeys((*current.terms, *previous.terms)))[:24]
     return replace(current, filters=(*kept, *current.filters), terms=terms)
+
+
+def for_session_reply(question: AnswerShape, reply: AnswerShape) -> AnswerShape:
+    """The shape of a question whose values came over several turns: the question's, with
+    what a later reply asks of its own ("ok then 23–29 nov, average" after "the whole of
+    November": its days and its average). A reply that only gives a value ("Finland",
+    "yes") leaves the question's shape as it was; one with no days keeps the question's."""
+    if not reply.filters and not _asks_own(reply):
+        return question
+    if not _kinds(reply) & {DateRange, Months}:
+        days = tuple(f for f in question.filters if isinstance(f.condition, DateRange | Months))
+        reply = replace(reply, filters=(*days, *reply.filters))
+    return for_param_update(question, reply)

@@ -215,7 +215,10 @@ def find_spoken(
             re.fullmatch(r"[\s,(]*", text[m.end() : s]) or re.fullmatch(r"[\s,()]*", text[e : m.start()])
             for s, e in day_months
         ):
-            continue  # "Friday, 27 November", "reedel 27. novembril": the weekday of that date
+            # "Friday, 27 November", "reedel 27. novembril": the weekday of that date, read
+            # as nothing else (no next Friday, no Good Friday).
+            taken.append((m.start(), m.end()))
+            continue
         index, long_form = weekday
         if not long_form and not m.group(1)[0].isupper():
             continue  # "sun", "wed" in lower case are ordinary words more often than days

@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loop_svc.shapes import RuleShapeReader, for_param_update, for_response_question
+from loop_svc.shapes import RuleShapeReader, for_param_update, for_response_question, for_session_reply
 from services import answer_shape
 from services.answer_shape import (
+    Aggregation,
     AnswerShape,
     Comparison,
     DateRange,
@@ -507,3 +508,33 @@ def test_a_range_of_dates_is_a_period_not_a_spread(language: str, text: str) -> 
     assert shape.aggregation is None, text
     assert any(isinstance(f.condition, DateRange) for f in shape.filters), text
     assert READER.read("what's the price range tomorrow", "en").aggregation is not None
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "reply", "start", "end"),
+    [
+        (
+            "en",
+            "nord pool prices for the whole of november please",
+            "ok then just 23–29 nov, average",
+            23,
+            29,
+        ),
+        ("et", "anna terve novembri elektrihinnad", "ok siis 24.-30. november keskmine", 24, 30),
+        ("ru", "цена электричества за весь ноябрь", "ну тогда средняя с 24 по 30 ноября", 24, 30),
+    ],
+)
+def test_a_reply_in_a_session_brings_its_own_days_and_asks(
+    language: str, question: str, reply: str, start: int, end: int
+) -> None:
+    """A period refused as too long, then a shorter one with an average: the answer is the
+    average over the reply's days, not the first question's month filter."""
+    shape = for_session_reply(READER.read(question, language), READER.read(reply, language))  # type: ignore[arg-type]
+    assert shape.kind is Kind.AGGREGATE and shape.aggregation == Aggregation(Function.AVERAGE)
+    assert [f.condition for f in shape.filters] == [DateRange(date(2026, 11, start), date(2026, 11, end))]
+
+
+@pytest.mark.parametrize(("language", "reply"), [("en", "Finland"), ("et", "jah"), ("ru", "Латвия")])
+def test_a_reply_with_only_a_value_keeps_the_questions_shape(language: str, reply: str) -> None:
+    question = READER.read("public holidays in december, only the weekends", "en")
+    assert for_session_reply(question, READER.read(reply, language)) == question  # type: ignore[arg-type]

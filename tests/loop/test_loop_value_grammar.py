@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loop_svc.extraction import CountryNames, RuleExtractor
+from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.extraction.text import ESTONIAN_CASE_ENDINGS, fold
 from loop_svc.schema import ParamSpec
 
@@ -551,10 +552,14 @@ WEEKDAYS = {
 
 @settings(max_examples=40, deadline=None)
 @given(day=st.dates(date(2026, 1, 1), date(2026, 11, 30)))
-def test_a_weekday_written_with_its_date_is_that_one_day(countries: CountryNames, day: date) -> None:
-    """ "Friday, 27 November", "reedel 27. novembril", "в пятницу 27 ноября": the weekday
-    says which day the date is, it is no second day (the next Friday)."""
-    extractor = RuleExtractor(countries, today=lambda: date(2026, 12, 1), zone=TALLINN)
+def test_a_weekday_written_with_its_date_is_that_one_day(
+    countries: CountryNames, holiday_names: HolidayNames, day: date
+) -> None:
+    """The weekday of a date written with it ("Friday, 27 November", "reedel 27.
+    novembril", "в пятницу 27 ноября") is no second day: not the next Friday, not Good Friday."""
+    extractor = RuleExtractor(
+        countries, today=lambda: date(2026, 12, 1), zone=TALLINN, holidays=holiday_names
+    )
     weekday = day.isoweekday() - 1
     expected = {"start": _utc(day, time(0, 0)), "end": _utc(day, time(23, 59, 59))}
     cases = [
