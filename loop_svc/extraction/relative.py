@@ -69,6 +69,19 @@ _END_OF_MONTH = re.compile(
 )
 _DAY_AFTER_TOMORROW = re.compile(r"\b(?:(?:the\s+)?day\s+after\s+tomorrow|ülehomme\w*|послезавтра)\b", re.I)
 _DAY_WORDS: list[tuple[int, re.Pattern[str]]] = [
+    # Two days away first: "the day before yesterday" holds "yesterday".
+    (
+        -2,
+        re.compile(
+            r"\b(?:the\s+)?day\s+before\s+yesterday\b|\büle\s*eile\w*|\bule\s*eile\w*|\bпозавчера\w*", re.I
+        ),
+    ),
+    (
+        2,
+        re.compile(
+            r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\büle\s*homme\w*|\bule\s*homme\w*|\bпослезавтра\w*", re.I
+        ),
+    ),
     (0, re.compile(r"\b(?:later\s+)?(?:today|tonight)\b|\btäna\w*|\bсегодня\w*", re.I)),
     # The Estonian adjectives in every case: "homne/homse/homset hind", "eilne/eilse".
     (1, re.compile(r"\btomorrow\b|\bhomme\w*|\bhom[sn]e\w*|\bзавтра\w*", re.I)),

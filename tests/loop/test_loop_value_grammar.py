@@ -592,3 +592,25 @@ def test_estonian_adjectives_of_today_and_tomorrow(countries: CountryNames, text
         "start": _utc(day, time(0, 0)),
         "end": _utc(day, time(23, 59, 59)),
     }
+
+
+@settings(max_examples=30, deadline=None)
+@given(today=st.dates(date(2025, 1, 1), date(2028, 12, 31)))
+def test_two_days_away(countries: CountryNames, today: date) -> None:
+    """ "The day before yesterday" is two days back, not yesterday; "üleeile", "позавчера",
+    and the day after tomorrow two days ahead — across month and year ends."""
+    extractor = RuleExtractor(countries, today=lambda: today, zone=TALLINN)
+    for text, lang, offset in (
+        ("the day before yesterday", "en", -2),
+        ("üleeile", "et", -2),
+        ("uleeile hind", "et", -2),
+        ("а позавчера", "ru", -2),
+        ("the day after tomorrow", "en", 2),
+        ("ülehomme", "et", 2),
+        ("послезавтра", "ru", 2),
+    ):
+        day = today + timedelta(days=offset)
+        assert extractor.extract(text, WINDOW, language=lang) == {  # type: ignore[arg-type]
+            "start": _utc(day, time(0, 0)),
+            "end": _utc(day, time(23, 59, 59)),
+        }, text
