@@ -127,7 +127,8 @@ class ShapedWriter:
         out: list[str] = []
         if outcome.periods is not None and shape.period_comparison is not None:
             # "Is it cheaper tomorrow than today?": each period's mean, the asked one first.
-            label = self._measure_label(outcome.periods[0].measure, lang)
+            # after the period and its colon: "вторник, 1 декабря 2026: цена в среднем …"
+            label = self._measure_label(outcome.periods[0].measure, lang).lower()
             for stats, period in zip(
                 outcome.periods,
                 (shape.period_comparison.subject, shape.period_comparison.reference),

@@ -50,7 +50,7 @@ _PARTS: list[tuple[re.Pattern[str], time, time]] = [
         time(17, 59, 59),
     ),
     (
-        re.compile(r"\b(?:at\s+night|overnight|oosel|ночью|ночн\w*)\b"),
+        re.compile(r"\b(?:at\s+night|overnight|oosel|ooseks|ночью|на\s+ночь|ночн\w*)\b"),
         time(0, 0),
         time(5, 59, 59),
     ),

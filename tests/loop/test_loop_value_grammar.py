@@ -614,3 +614,46 @@ def test_two_days_away(countries: CountryNames, today: date) -> None:
             "start": _utc(day, time(0, 0)),
             "end": _utc(day, time(23, 59, 59)),
         }, text
+
+
+PARTS_OF_DAY = [
+    (("at night", "en"), ("öösel", "et"), ("на ночь", "ru"), ("ночью", "ru"), time(0, 0), time(5, 59, 59)),
+    (
+        ("in the morning", "en"),
+        ("hommikul", "et"),
+        ("утром", "ru"),
+        ("утром", "ru"),
+        time(6, 0),
+        time(11, 59, 59),
+    ),
+    (
+        ("in the evening", "en"),
+        ("õhtul", "et"),
+        ("вечером", "ru"),
+        ("вечером", "ru"),
+        time(18, 0),
+        time(23, 59, 59),
+    ),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    day=st.dates(date(2025, 1, 1), date(2028, 12, 31)),
+    hour=st.integers(0, 23),
+    part=st.sampled_from(PARTS_OF_DAY),
+)
+def test_a_time_of_day_said_alone_is_the_coming_one(
+    countries: CountryNames, day: date, hour: int, part: tuple
+) -> None:
+    """ "At night", "hommikul", "на ночь" with no day: today's while it lasts, else the
+    next day's (asked at 10:00, the night is the coming one), on DST days too."""
+    *phrases, opens, closes = part
+    moment = datetime.combine(day, time(hour, 30), tzinfo=TALLINN)
+    extractor = RuleExtractor(countries, zone=TALLINN, today=lambda: day, now=lambda: moment)
+    target = day if closes.hour >= hour else day + timedelta(days=1)
+    for text, lang in phrases:
+        assert extractor.extract(f"prices {text}" if lang == "en" else text, WINDOW, language=lang) == {  # type: ignore[arg-type]
+            "start": _utc(target, opens),
+            "end": _utc(target, closes),
+        }, (text, hour)
