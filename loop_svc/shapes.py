@@ -307,7 +307,11 @@ class RuleShapeReader:
         hours = self._hours(text, used)
         if hours is not None:
             filters.append(RowFilter(hours))
-        filters.extend(self._days(raw, text, language, used))
+        days = self._days(raw, text, language, used)
+        if hours is not None and hours.end < hours.start:
+            # "tonight between 22 and 6": the window's hours after midnight are the next day's.
+            days = [_through_next_day(f) for f in days]
+        filters.extend(days)
         comparisons = self._comparisons(text, used)
         filters.extend(comparisons)
         selection = self._selection(text, used)
@@ -640,6 +644,13 @@ class RuleShapeReader:
             if word not in out:
                 out.append(word)
         return tuple(out[:24])
+
+
+def _through_next_day(row_filter: RowFilter) -> RowFilter:
+    c = row_filter.condition
+    if isinstance(c, DateRange) and c.end is not None and not row_filter.negate:
+        return replace(row_filter, condition=DateRange(c.start, c.end + timedelta(days=1)))
+    return row_filter
 
 
 def _month_word(word: str, text: str, start: int) -> int | None:

@@ -330,7 +330,9 @@ def _nearest_days(first: date, last: date, today: date) -> tuple[date, date]:
 # -- weekends and whole previous periods -------------------------------------------
 _WEEKEND_WORD = r"(?:week-?ends?|nadalavahetus\w*|выходны\w+)"
 _WEEKEND = re.compile(
-    rf"\b(?:(?P<last>{_LAST_WORD})\s+|(?P<next>{_NEXT_WORD})\s+|(?:{_THIS_WORD}|on|over|at|during|на|в|во)\s+)?"
+    # "на последних выходных", "the last weekend": the latest one gone ("последний" is
+    # "last" of a weekend; of a count, "последние 3", it is no period).
+    rf"\b(?:(?P<last>{_LAST_WORD}|последн\w*)\s+|(?P<next>{_NEXT_WORD})\s+|(?:{_THIS_WORD}|on|over|at|during|на|в|во)\s+)?"
     rf"(?:(?:{_THIS_WORD})\s+)?(?P<word>{_WEEKEND_WORD})",
     re.I,
 )
@@ -357,7 +359,7 @@ def _weekends(text: str, today: date) -> list[Period]:
         if any(s < m.end() and m.start() < e for s, e in general):
             continue  # any weekend: a filter of the rows (loop_svc.shapes), not a period
         if m.group("word").startswith("выходн") and not re.search(
-            r"(?:на|в|во|эти|этих|прошл\w*|следующ\w*|ближайш\w*)\s+$",
+            r"(?:на|в|во|эти|этих|прошл\w*|последн\w*|следующ\w*|ближайш\w*)\s+$",
             folded[max(0, m.start("word") - 15) : m.start("word")],
         ):
             continue  # "выходной" alone is a day off, not the weekend

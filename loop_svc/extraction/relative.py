@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from loop_svc.extraction.periods import past_tense
 from loop_svc.extraction.text import fold
 from loop_svc.schema import Role
 
@@ -237,12 +238,16 @@ def find_spoken(
             continue  # "sun", "wed" in lower case are ordinary words more often than days
         before = text[max(0, m.start() - 25) : m.start()]
         after = text[m.end() : m.end() + 12]
+        prior = bool(re.search(r"(?:last|previous|past|eelmi\w*|прошл\w*|минувш\w*)\s*$", before, re.I))
         later = bool(re.search(rf"{_NEXT}\s*$", before, re.I)) or bool(
             re.match(r"\s+(?:next\s+week|järgmisel\s+nädalal|на\s+следующей\s+неделе)", after, re.I)
         )
         ahead = (index - today.weekday()) % 7
         if later and ahead == 0:
             ahead = 7
+        if not later and not prior and past_tense(text):
+            # "когда в понедельник было дешевле всего", "what was it on Monday": the last one.
+            ahead = -((today.weekday() - index) % 7)
         span_start = m.start()
         prefix = re.search(rf"(?:{_NEXT}|{_THIS})\s*$", before, re.I)
         if prefix is not None:

@@ -538,3 +538,20 @@ def test_a_reply_in_a_session_brings_its_own_days_and_asks(
 def test_a_reply_with_only_a_value_keeps_the_questions_shape(language: str, reply: str) -> None:
     question = READER.read("public holidays in december, only the weekends", "en")
     assert for_session_reply(question, READER.read(reply, language)) == question  # type: ignore[arg-type]
+
+
+@settings(max_examples=30, deadline=None)
+@given(first=st.integers(13, 23), last=st.integers(1, 12), offset=st.sampled_from([0, 1]))
+def test_a_window_past_midnight_keeps_the_next_days_hours(first: int, last: int, offset: int) -> None:
+    """ "Tonight between 22 and 6": the rows after midnight are the next day's, so the
+    day's filter runs through that next day (month and year ends included)."""
+    words = {"en": ("today", "tomorrow"), "et": ("täna", "homme"), "ru": ("сегодня", "завтра")}
+    templates = {"en": "cheapest hour {d} between {a} and {b}", "et": "{d} kella {a}-{b} odavaim tund",
+                 "ru": "самый дешёвый час {d} с {a} до {b}"}  # fmt: skip
+    day = TODAY + timedelta(days=offset)
+    for language, template in templates.items():
+        text = template.format(d=words[language][offset], a=first, b=last)
+        shape = READER.read(text, language)  # type: ignore[arg-type]
+        conditions = [f.condition for f in shape.filters]
+        assert Hours(first, last) in conditions, text
+        assert DateRange(day, day + timedelta(days=1)) in conditions, text

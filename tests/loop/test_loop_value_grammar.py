@@ -657,3 +657,34 @@ def test_a_time_of_day_said_alone_is_the_coming_one(
             "start": _utc(target, opens),
             "end": _utc(target, closes),
         }, (text, hour)
+
+
+@settings(max_examples=30, deadline=None)
+@given(today=st.dates(date(2025, 1, 1), date(2028, 12, 31)), weekday=st.integers(0, 6))
+def test_a_weekday_in_a_past_tense_question_is_the_last_one(
+    countries: CountryNames, today: date, weekday: int
+) -> None:
+    """ "когда в понедельник было дешевле всего", "what was it on Monday", "mis oli
+    esmaspäeval": the latest such day up to today, not the coming one."""
+    day = today - timedelta(days=(today.weekday() - weekday) % 7)
+    extractor = RuleExtractor(countries, today=lambda: today, zone=TALLINN)
+    expected = {"start": _utc(day, time(0, 0)), "end": _utc(day, time(23, 59, 59))}
+    for text, lang in (
+        (f"what was the price on {WEEKDAYS['en'][weekday]}", "en"),
+        (f"mis oli hind {WEEKDAYS['et'][weekday]}", "et"),
+        (f"когда {WEEKDAYS['ru'][weekday]} было дешевле всего", "ru"),
+    ):
+        assert extractor.extract(text, WINDOW, language=lang) == expected, text  # type: ignore[arg-type]
+
+
+@settings(max_examples=20, deadline=None)
+@given(today=st.dates(date(2025, 1, 1), date(2028, 12, 31)))
+def test_the_latest_weekend_said_with_posledniy(countries: CountryNames, today: date) -> None:
+    back = (today.weekday() - 5) % 7 or 7
+    saturday = today - timedelta(days=8 if today.weekday() == 6 else back)
+    extractor = RuleExtractor(countries, today=lambda: today, zone=TALLINN)
+    for text in ("на последних выходных когда был пик цены", "в последние выходные"):
+        assert extractor.extract(text, WINDOW, language="ru") == {
+            "start": _utc(saturday, time(0, 0)),
+            "end": _utc(saturday + timedelta(days=1), time(23, 59, 59)),
+        }, text
