@@ -31,6 +31,7 @@ from services.answer_shape import (
     Kind,
     Months,
     Order,
+    PeriodComparison,
     RowFilter,
     TextMatch,
     Weekdays,
@@ -84,6 +85,8 @@ class Outcome:
     order: Order | None = None
     # Terms that named neither a field nor anything in the rows.
     unresolved: tuple[str, ...] = ()
+    # A period compared with another: the subject's mean, then the reference's.
+    periods: tuple[Aggregate, Aggregate] | None = None
 
 
 def _terms(words: Sequence[str], shortest: int = 3) -> list[str]:
@@ -382,6 +385,21 @@ def aggregate(rows: list[Row], function: Function, measure: Field | None) -> Agg
     return Aggregate(function, total, measure, len(values), low, high)
 
 
+def compare_periods(
+    rows: list[Row], comparison: PeriodComparison, measure: Field | None
+) -> tuple[Aggregate, Aggregate] | None:
+    """The mean of the measure over the rows of each period (local days); None when
+    either period has no value (the result does not cover it)."""
+    out = []
+    for period in (comparison.subject, comparison.reference):
+        inside = [r for r in rows if r.days is not None and period.overlaps(*r.days)]
+        stats = aggregate(inside, Function.AVERAGE, measure)
+        if stats.value is None:
+            return None
+        out.append(stats)
+    return out[0], out[1]
+
+
 # Yes / no -----------------------------------------------------------------------------------
 
 
@@ -477,6 +495,16 @@ def answer(
         shortest=2,
     )
     outcome.measure = measure_of(table, [*measure_terms, *terms], labels)
+    if shape.period_comparison is not None:
+        compared = compare_periods(filtered, shape.period_comparison, outcome.measure)
+        if compared is not None:
+            outcome.periods = compared
+            outcome.verdict = shape.period_comparison.op.holds(
+                compared[0].value or 0.0, compared[1].value or 0.0
+            )
+            outcome.rows = []
+            outcome.narrowed = True
+            return outcome
     if selection is not None:
         outcome.order = selection.order
         outcome.rows = select(

@@ -16,7 +16,7 @@ from caller_svc.labels import LabelBook
 from caller_svc.locale_format import format_day, format_day_with_weekday, format_number
 from caller_svc.operations import Aggregate, Outcome
 from caller_svc.rows import Field, Row, Table, is_code, value_at
-from services.answer_shape import Function, Hours, Kind
+from services.answer_shape import DateRange, Function, Hours, Kind
 from services.language import Lang
 
 _TEXTS: dict[Lang, dict[str, str]] = {
@@ -40,6 +40,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "hours": "{start}–{end}",
         "shown_of": "{n} of {total}:",
         "found": "{n} results:",
+        "period_average": "{period}: average {label} {value}",
     },
     "et": {
         "yes": "Jah.",
@@ -61,6 +62,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "hours": "{start}–{end}",
         "shown_of": "{n} / {total}:",
         "found": "{n} tulemust:",
+        "period_average": "{period}: {label} keskmiselt {value}",
     },
     "ru": {
         "yes": "Да.",
@@ -82,6 +84,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "hours": "{start}–{end}",
         "shown_of": "{n} из {total}:",
         "found": "Найдено: {n}.",
+        "period_average": "{period}: {label} в среднем {value}",
     },
 }
 _BULLET = "• "
@@ -122,6 +125,20 @@ class ShapedWriter:
         shape = outcome.shape
         table = outcome.table
         out: list[str] = []
+        if outcome.periods is not None and shape.period_comparison is not None:
+            # "Is it cheaper tomorrow than today?": each period's mean, the asked one first.
+            # after the period and its colon: "вторник, 1 декабря 2026: цена в среднем …"
+            label = self._measure_label(outcome.periods[0].measure, lang).lower()
+            for stats, period in zip(
+                outcome.periods,
+                (shape.period_comparison.subject, shape.period_comparison.reference),
+                strict=True,
+            ):
+                value = self._scalar(stats.measure, stats.value or 0.0, lang)
+                out.append(
+                    texts["period_average"].format(period=_period(period, lang), label=label, value=value)
+                )
+            return out
         if outcome.aggregate is not None:
             lines = self._aggregate(outcome.aggregate, outcome, lang)
             out.extend(lines)
@@ -298,6 +315,14 @@ def window_text(hours: Hours) -> str:
 
 
 __all__ = ["ShapedWriter", "Writers", "hours_of", "window_text"]
+
+
+def _period(period: DateRange, lang: Lang) -> str:
+    if period.start is None or period.end is None:
+        return ""
+    if period.start == period.end:
+        return format_day_with_weekday(period.start, lang)
+    return f"{format_day(period.start, lang)} – {format_day(period.end, lang)}"
 
 
 def _many_days(table: Table) -> bool:

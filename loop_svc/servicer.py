@@ -22,7 +22,7 @@ from loop_svc.follow_up import FollowUpKind
 from loop_svc.loop import Abandoned, NeedsInput
 from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.session import Session
-from loop_svc.shapes import ShapeReader, part_for, widened
+from loop_svc.shapes import ShapeReader, for_session_reply, part_for, widened
 from loop_svc.store_errors import STORE_UNAVAILABLE
 from loop_svc.turns import TurnRunner, require_chat_id
 from services.answer_shape import PLAIN, AnswerShape
@@ -152,6 +152,11 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
                 own = step.finished.parts.get(c.endpoint.name) if step.finished is not None else None
                 part = own or self._part(step.original_query, c.endpoint, result.calls)
                 shape = await self._shape_of(part, step.language)
+                reply = turn.message.strip()
+                if reply and reply != step.original_query.strip() and len(result.calls) == 1:
+                    # The session's question, answered over turns ("the whole of November" →
+                    # "ok then 23–29 nov, average"): the reply's own period and asks win.
+                    shape = for_session_reply(shape, await self._shape_of(reply, step.language))
                 calls.append(Call(c.endpoint, widened(c.params, c.endpoint.params, shape), shape=shape))
             relay = Turn(
                 turn.chat_id,

@@ -36,6 +36,7 @@ from services.answer_shape import (
     Months,
     Op,
     Order,
+    PeriodComparison,
     RowFilter,
     Selection,
     Weekdays,
@@ -213,9 +214,24 @@ _HOUR_RANGE = re.compile(
     rf"(?<![\d.:/-])(?:from|between|kella|kell|с|от|alates|s)?\s*{_H}\s*(?:-|–|—|to|and|until|till|kuni|ja|до|do)\s*"
     rf"{_H}(?![\d.:/])"
 )
+# "only 8 to 12", "ainult 8-12", "только с 8 до 12": a range narrowing the rows just shown
+# reads as hours of the day even with no hour word (a range of days names its month).
+_ONLY_BEFORE = re.compile(r"(?<!\w)(?:only|just|ainult|vaid|только|лишь)(?:\s+(?:the|from))?\s*$")
 _AFTER_HOUR = re.compile(rf"(?<!\w)(?:after|from|parast kella|parast|alates kella|после|с)\s+{_H}(?![\d.:/])")
 _UNTIL_MIDNIGHT = re.compile(
     r"(?<!\w)(?:until midnight|till midnight|keskoo\w*|до полуночи|полуноч\w*)(?!\w)"
+)
+# A comparative with no number after it compares two things named ("cheaper tomorrow
+# than today"); with a number it is a filter (_COMPARE).
+_COMPARATIVE = re.compile(
+    r"(?<!\w)(?:(?P<lower>cheaper|less expensive|lower|odavam\w*|madalam\w*|дешевле|ниже|меньше)|"
+    r"(?P<higher>dearer|more expensive|pricier|higher|costlier|kallim\w*|korgem\w*|дороже|выше|больше))"
+    r"(?!\s*(?:than\s+|kui\s+|чем\s+)?\d)(?!\w)"
+)
+_THAN = re.compile(r"(?<!\w)(?:than|compared (?:to|with)|kui|vorreldes|чем|по сравнению с)(?!\w)")
+# Parts of the day after noon: a clock hour below 12 said with one is in the afternoon.
+_LATER_PART = re.compile(
+    r"(?<!\w)(?:evening|tonight|afternoon|ohtu\w*|ohtl|parastlouna\w*|вечер\w*|после обеда)(?!\w)"
 )
 _AT_HOUR = re.compile(rf"(?<!\w)(?:at|kell|kella|в)\s+{_H}(?![\d.:/])(?!\s*(?:%|€|eur|евро|euro))")
 _NOW = re.compile(
@@ -291,7 +307,11 @@ class RuleShapeReader:
         hours = self._hours(text, used)
         if hours is not None:
             filters.append(RowFilter(hours))
-        filters.extend(self._days(raw, text, language, used))
+        days = self._days(raw, text, language, used)
+        if hours is not None and hours.end < hours.start:
+            # "tonight between 22 and 6": the window's hours after midnight are the next day's.
+            days = [_through_next_day(f) for f in days]
+        filters.extend(days)
         comparisons = self._comparisons(text, used)
         filters.extend(comparisons)
         selection = self._selection(text, used)
@@ -310,6 +330,9 @@ class RuleShapeReader:
         if full and selection is not None and selection.order is Order.FIRST and selection.count == 0:
             selection = None
         terms = self._terms(text, used)
+        periods = None if comparisons else self._period_comparison(raw, text, language)
+        if periods is not None:
+            kind, selection = Kind.YES_NO, None
         return AnswerShape(
             kind=kind,
             filters=tuple(filters),
@@ -317,6 +340,32 @@ class RuleShapeReader:
             aggregation=aggregation,
             terms=terms,
             question=raw[:500],
+            period_comparison=periods,
+        )
+
+    def _period_comparison(self, raw: str, text: str, language: Lang) -> PeriodComparison | None:
+        """Two periods compared by a comparative with no number: "is power cheaper tomorrow
+        than today", "kas homme on odavam kui täna", "сегодня дороже, чем вчера?". The
+        period after "than" is the reference, the other one the subject."""
+        found = _COMPARATIVE.search(text)
+        if found is None or len(text) != len(raw):
+            return None
+        op = Op.LT if found.group("lower") else Op.GT
+        than = _THAN.search(text)
+        if than is None:
+            return None
+        mentions = [m for m in find_dates(raw, language, self._today()).dates if not whole_year(m)]
+        if len(mentions) != 2:
+            return None
+        after = [m for m in mentions if m.start >= than.end()]
+        before = [m for m in mentions if m.end <= than.start()]
+        if len(after) != 1 or len(before) != 1:
+            return None
+        subject, reference = before[0], after[0]
+        return PeriodComparison(
+            DateRange(subject.value, subject.last or subject.value),
+            DateRange(reference.value, reference.last or reference.value),
+            op,
         )
 
     # Pieces ----------------------------------------------------------------------------------
@@ -337,7 +386,11 @@ class RuleShapeReader:
                 and start + 12 < end
             ):
                 start += 12
-            if not _HOUR_CONTEXT.search(text) and not re.search(r"kell|from|between|с |от ", m.group(0)):
+            if (
+                not _HOUR_CONTEXT.search(text)
+                and not re.search(r"kell|from|between|с |от ", m.group(0))
+                and not _ONLY_BEFORE.search(text[: m.start()])
+            ):
                 continue
             used.append(m.span())
             return Hours(start, 24 if end == 0 else end)
@@ -350,9 +403,12 @@ class RuleShapeReader:
         at = _AT_HOUR.search(text)
         if at is not None and _HOUR_CONTEXT.search(text) and not _month_follows(text[at.end() :]):
             hour = _hour(at.group(1), at.group(2), at.group(3))
+            if hour is not None and hour < 12 and at.group(3) is None and _LATER_PART.search(text):
+                hour += 12  # "в 9 вечером", "kell 9 õhtul", "at 9 in the evening": 21:00
             if hour is not None and hour < 24:
                 used.append(at.span())
-                return Hours(hour, hour + 1)
+                # "kella 22st keskööni", "с 22 до полуночи": from that hour until midnight
+                return Hours(hour, 24 if _UNTIL_MIDNIGHT.search(text) else hour + 1)
         if _NOW.search(text) and self._now is not None:
             hour = self._now().hour
             return Hours(hour, hour + 1)
@@ -529,7 +585,12 @@ class RuleShapeReader:
                 used.append(m.span())
                 return Selection(Order.FIRST, first_count)
         m = re.search(rf"(?<!\w)(?:only|just|ainult|vaid|только)\s+(?:the\s+)?{_N}(?!\w)", text)
-        if m is not None and (value := _int(m.group(1))) is not None:
+        if (
+            m is not None
+            and not any(a <= m.start(1) < b for a, b in used)
+            and (value := _int(m.group(1))) is not None
+        ):
+            # A number already read as hours or days ("only 8 to 12", "just 23–29 nov") is no count.
             return Selection(Order.FIRST, value)
         return None
 
@@ -583,6 +644,13 @@ class RuleShapeReader:
             if word not in out:
                 out.append(word)
         return tuple(out[:24])
+
+
+def _through_next_day(row_filter: RowFilter) -> RowFilter:
+    c = row_filter.condition
+    if isinstance(c, DateRange) and c.end is not None and not row_filter.negate:
+        return replace(row_filter, condition=DateRange(c.start, c.end + timedelta(days=1)))
+    return row_filter
 
 
 def _month_word(word: str, text: str, start: int) -> int | None:
@@ -656,9 +724,19 @@ def _one_date_range(found: list[RowFilter], text: str) -> list[RowFilter]:
     if len(ranges) == 2:
         one, two = ranges
         moved_start = _next_year(two.start)
-        if one.start and two.start and moved_start and two.start < one.start < moved_start:
-            # "from 20 December to 10 January": the second day is in the next year.
-            ranges = [one, DateRange(moved_start, _next_year(two.end))]
+        moved_end = _next_year(two.end) or moved_start
+        if (
+            one.start
+            and two.start
+            and moved_start
+            and moved_end
+            and two.start < one.start < moved_start
+            and moved_end - one.start < (one.end or one.start) - two.start
+        ):
+            # "from 20 December to 10 January": the second day is in the next year. Not
+            # when that reading is the longer one: "tomorrow than today", "сегодня … чем
+            # вчера" name two days next to each other, never a year between them.
+            ranges = [one, DateRange(moved_start, moved_end)]
     starts = [r.start for r in ranges if r.start is not None]
     ends = [r.end for r in ranges if r.end is not None]
     start, end = (min(starts) if starts else None), (max(ends) if ends else None)
@@ -783,3 +861,16 @@ def for_response_question(previous: AnswerShape, current: AnswerShape) -> Answer
     # after "Christmas in Estonia" still means the Christmas holidays.
     terms = tuple(dict.fromkeys((*current.terms, *previous.terms)))[:24]
     return replace(current, filters=(*kept, *current.filters), terms=terms)
+
+
+def for_session_reply(question: AnswerShape, reply: AnswerShape) -> AnswerShape:
+    """The shape of a question whose values came over several turns: the question's, with
+    what a later reply asks of its own ("ok then 23–29 nov, average" after "the whole of
+    November": its days and its average). A reply that only gives a value ("Finland",
+    "yes") leaves the question's shape as it was; one with no days keeps the question's."""
+    if not reply.filters and not _asks_own(reply):
+        return question
+    if not _kinds(reply) & {DateRange, Months}:
+        days = tuple(f for f in question.filters if isinstance(f.condition, DateRange | Months))
+        reply = replace(reply, filters=(*days, *reply.filters))
+    return for_param_update(question, reply)

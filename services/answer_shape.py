@@ -136,6 +136,16 @@ class Aggregation:
 
 
 @dataclass(frozen=True)
+class PeriodComparison:
+    """The subject period's mean against the reference period's: "is it cheaper
+    tomorrow than today" is tomorrow < today."""
+
+    subject: DateRange
+    reference: DateRange
+    op: Op
+
+
+@dataclass(frozen=True)
 class AnswerShape:
     kind: Kind = Kind.LIST
     filters: tuple[RowFilter, ...] = ()
@@ -143,6 +153,7 @@ class AnswerShape:
     aggregation: Aggregation | None = None
     terms: tuple[str, ...] = ()
     question: str = ""
+    period_comparison: PeriodComparison | None = None
 
     @property
     def is_plain(self) -> bool:
@@ -151,13 +162,16 @@ class AnswerShape:
             and not self.filters
             and self.selection is None
             and self.aggregation is None
+            and self.period_comparison is None
             and not self.terms
         )
 
     @property
     def operates(self) -> bool:
         """Whether it asks anything of the rows beyond showing them."""
-        return bool(self.filters or self.selection or self.aggregation) or self.kind in (
+        return bool(
+            self.filters or self.selection or self.aggregation or self.period_comparison
+        ) or self.kind in (
             Kind.YES_NO,
             Kind.FULL_LIST,
             Kind.FIELDS,
@@ -252,7 +266,20 @@ def to_proto(shape: AnswerShape) -> caller_pb2.AnswerShape:
     if shape.aggregation is not None:
         a = shape.aggregation
         out.aggregation.CopyFrom(caller_pb2.Aggregation(function=_FUNCTIONS[a.function], terms=list(a.terms)))
+    if shape.period_comparison is not None:
+        c = shape.period_comparison
+        out.period_comparison.CopyFrom(
+            caller_pb2.PeriodComparison(
+                subject=_dates_to_proto(c.subject), reference=_dates_to_proto(c.reference), op=_OPS[c.op]
+            )
+        )
     return out
+
+
+def _dates_to_proto(dates: DateRange) -> caller_pb2.DateRange:
+    return caller_pb2.DateRange(
+        start=dates.start.isoformat() if dates.start else "", end=dates.end.isoformat() if dates.end else ""
+    )
 
 
 def _date(text: str) -> date | None:
@@ -300,6 +327,13 @@ def from_proto(message: caller_pb2.AnswerShape) -> AnswerShape:
         aggregation = Aggregation(
             _FUNCTIONS_BACK[message.aggregation.function], tuple(message.aggregation.terms)
         )
+    period_comparison = None
+    if message.HasField("period_comparison") and message.period_comparison.op in _OPS_BACK:
+        c = message.period_comparison
+        subject = DateRange(_date(c.subject.start), _date(c.subject.end))
+        reference = DateRange(_date(c.reference.start), _date(c.reference.end))
+        if None not in (subject.start, subject.end, reference.start, reference.end):
+            period_comparison = PeriodComparison(subject, reference, _OPS_BACK[c.op])
     return AnswerShape(
         kind=_KINDS_BACK.get(message.kind, Kind.LIST),
         filters=filters,
@@ -307,6 +341,7 @@ def from_proto(message: caller_pb2.AnswerShape) -> AnswerShape:
         aggregation=aggregation,
         terms=tuple(message.terms),
         question=message.question,
+        period_comparison=period_comparison,
     )
 
 

@@ -260,6 +260,8 @@ class PeriodFinder:
             last = _safe(year, month, int(m.group("second")))
             if first is None or last is None or last < first:
                 continue
+            if near is None and not past:
+                first, last = _nearest_days(first, last, today)
             span_end = max(m.end(), near[2]) if near else m.end()
             periods.append(Period(first, m.start(), span_end, last))
         return periods
@@ -313,10 +315,24 @@ def _month_year(month: int, today: date, past: bool) -> int:
     return today.year if month >= today.month else today.year + 1
 
 
+def _nearest_days(first: date, last: date, today: date) -> tuple[date, date]:
+    """A few days of a month without a year ("23–29 nov"): the occurrence nearest to
+    today, this year's just gone rather than next year's — as a single day without a
+    year is this year's. `first`–`last` is the coming occurrence."""
+    earlier = (_safe(first.year - 1, first.month, first.day), _safe(last.year - 1, last.month, last.day))
+    if earlier[0] is None or earlier[1] is None or first <= today:
+        return first, last
+    if (today - earlier[1]) < (first - today):
+        return earlier[0], earlier[1]
+    return first, last
+
+
 # -- weekends and whole previous periods -------------------------------------------
 _WEEKEND_WORD = r"(?:week-?ends?|nadalavahetus\w*|выходны\w+)"
 _WEEKEND = re.compile(
-    rf"\b(?:(?P<last>{_LAST_WORD})\s+|(?P<next>{_NEXT_WORD})\s+|(?:{_THIS_WORD}|on|over|at|during|на|в|во)\s+)?"
+    # "на последних выходных", "the last weekend": the latest one gone ("последний" is
+    # "last" of a weekend; of a count, "последние 3", it is no period).
+    rf"\b(?:(?P<last>{_LAST_WORD}|последн\w*)\s+|(?P<next>{_NEXT_WORD})\s+|(?:{_THIS_WORD}|on|over|at|during|на|в|во)\s+)?"
     rf"(?:(?:{_THIS_WORD})\s+)?(?P<word>{_WEEKEND_WORD})",
     re.I,
 )
@@ -343,7 +359,7 @@ def _weekends(text: str, today: date) -> list[Period]:
         if any(s < m.end() and m.start() < e for s, e in general):
             continue  # any weekend: a filter of the rows (loop_svc.shapes), not a period
         if m.group("word").startswith("выходн") and not re.search(
-            r"(?:на|в|во|эти|этих|прошл\w*|следующ\w*|ближайш\w*)\s+$",
+            r"(?:на|в|во|эти|этих|прошл\w*|последн\w*|следующ\w*|ближайш\w*)\s+$",
             folded[max(0, m.start("word") - 15) : m.start("word")],
         ):
             continue  # "выходной" alone is a day off, not the weekend

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from loop_svc.extraction.periods import past_tense
 from loop_svc.extraction.text import fold
 from loop_svc.schema import Role
 
@@ -69,17 +70,32 @@ _END_OF_MONTH = re.compile(
 )
 _DAY_AFTER_TOMORROW = re.compile(r"\b(?:(?:the\s+)?day\s+after\s+tomorrow|ülehomme\w*|послезавтра)\b", re.I)
 _DAY_WORDS: list[tuple[int, re.Pattern[str]]] = [
+    # Two days away first: "the day before yesterday" holds "yesterday".
+    (
+        -2,
+        re.compile(
+            r"\b(?:the\s+)?day\s+before\s+yesterday\b|\büle\s*eile\w*|\bule\s*eile\w*|\bпозавчера\w*", re.I
+        ),
+    ),
+    (
+        2,
+        re.compile(
+            r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\büle\s*homme\w*|\bule\s*homme\w*|\bпослезавтра\w*", re.I
+        ),
+    ),
     (0, re.compile(r"\b(?:later\s+)?(?:today|tonight)\b|\btäna\w*|\bсегодня\w*", re.I)),
-    (1, re.compile(r"\btomorrow\b|\bhomme\w*|\bhomse\w*|\bзавтра\w*", re.I)),
-    (-1, re.compile(r"\byesterday\b|\beile\b|\beilse\w*|\bвчера\w*", re.I)),
+    # The Estonian adjectives in every case: "homne/homse/homset hind", "eilne/eilse".
+    (1, re.compile(r"\btomorrow\b|\bhomme\w*|\bhom[sn]e\w*|\bзавтра\w*", re.I)),
+    (-1, re.compile(r"\byesterday\b|\beile\b|\beil[sn]e\w*|\bвчера\w*", re.I)),
 ]
 _IN_DAYS = re.compile(
     r"\b(?:in\s+(\d{1,3})\s+days?|(\d{1,3})\s+päeva\s+pärast|через\s+(\d{1,3})\s+(?:день|дня|дней))\b", re.I
 )
 _WEEKDAY_WORD = re.compile(r"\b([^\W\d_]{3,})\b")
 # "14th of this month", "the 14th", "on the 3rd"
+# ("kella 22st", "kell 6st" are hours: the Estonian elative, not "22nd".)
 _DAY_OF_THIS_MONTH = re.compile(
-    r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(?:this|the)\s+month)?\b", re.I
+    r"(?<!kella )(?<!kell )\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(?:this|the)\s+month)?\b", re.I
 )
 _WORD = r"([^\W\d_]{3,})"
 _DAY_MONTH = re.compile(rf"(?<![\d.])(\d{{1,2}}){_ORD}\s*(?:of\s+)?{_WORD}", re.I)
@@ -198,21 +214,40 @@ def find_spoken(
     for m in _IN_DAYS.finditer(text):
         days = int(next(g for g in m.groups() if g))
         add(today + timedelta(days=days), m.start(), m.end())
+    # Days of a month written out ("27 November", "27. novembril", "November 27").
+    day_months = [
+        (d.start(), d.end())
+        for pattern in (_DAY_MONTH, _MONTH_DAY)
+        for d in pattern.finditer(text)
+        if month_of(d.group(2) if pattern is _DAY_MONTH else d.group(1)) is not None
+    ]
     for m in _WEEKDAY_WORD.finditer(text):
         weekday = weekday_of(m.group(1))
         if weekday is None:
+            continue
+        if any(
+            re.fullmatch(r"[\s,(]*", text[m.end() : s]) or re.fullmatch(r"[\s,()]*", text[e : m.start()])
+            for s, e in day_months
+        ):
+            # "Friday, 27 November", "reedel 27. novembril": the weekday of that date, read
+            # as nothing else (no next Friday, no Good Friday).
+            taken.append((m.start(), m.end()))
             continue
         index, long_form = weekday
         if not long_form and not m.group(1)[0].isupper():
             continue  # "sun", "wed" in lower case are ordinary words more often than days
         before = text[max(0, m.start() - 25) : m.start()]
         after = text[m.end() : m.end() + 12]
+        prior = bool(re.search(r"(?:last|previous|past|eelmi\w*|прошл\w*|минувш\w*)\s*$", before, re.I))
         later = bool(re.search(rf"{_NEXT}\s*$", before, re.I)) or bool(
             re.match(r"\s+(?:next\s+week|järgmisel\s+nädalal|на\s+следующей\s+неделе)", after, re.I)
         )
         ahead = (index - today.weekday()) % 7
         if later and ahead == 0:
             ahead = 7
+        if not later and not prior and past_tense(text):
+            # "когда в понедельник было дешевле всего", "what was it on Monday": the last one.
+            ahead = -((today.weekday() - index) % 7)
         span_start = m.start()
         prefix = re.search(rf"(?:{_NEXT}|{_THIS})\s*$", before, re.I)
         if prefix is not None:

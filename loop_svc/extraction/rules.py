@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from datetime import UTC, date, datetime, time, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from loop_svc.extraction.addresses import find_address, sentence_word
 from loop_svc.extraction.countries import CountryNames
@@ -275,11 +275,14 @@ class RuleExtractor:
         timed = start.concept is Concept.DATETIME and end.concept is Concept.DATETIME
         if timed and window is not None and len(dates) <= 1:
             # "tonight", "tomorrow 18-22": the window inside the one day named (today if none).
-            day = dates[0] if dates else DateMention(self._today(), window.start, window.end)
+            day = dates[0] if dates else DateMention(self._coming_day(window), window.start, window.end)
             opened = replace(day, opens=window.opens, closes=window.closes)
+            last_day = day.last or day.value
+            if window.overnight:
+                last_day += timedelta(days=1)
             return {
                 start.name: self._render(start, day.value, opened, "start"),
-                end.name: self._render(end, day.last or day.value, opened, "end"),
+                end.name: self._render(end, last_day, opened, "end"),
             }
         years = [y for y in found.years if outside(replaced, y.start, y.end)]
         first: DateMention | None = None
@@ -339,6 +342,15 @@ class RuleExtractor:
         if last is not None:
             values[end.name] = self._render(end, last.last or last.value, last, "end")
         return values
+
+    def _coming_day(self, window: Window) -> date:
+        """The day of a time of day said without one: today, unless it is already over
+        ("at night" asked at 10:00 is the coming night, tomorrow 00:00–05:59)."""
+        today = self._today()
+        hour = self._hour()
+        if hour is not None and not window.overnight and window.closes.hour < hour:
+            return today + timedelta(days=1)
+        return today
 
     def _render(self, param: ParamSpec, value: date, mention: DateMention, role: Role) -> str:
         if param.concept is Concept.DATETIME and mention.at is None:

@@ -3,7 +3,8 @@
 "hommikul", "утром" (06:00–11:59); "afternoon", "pärastlõunal", "днём" (12:00–17:59);
 "at night", "öösel", "ночью" (00:00–05:59); and hour ranges "from 18 to 22", "18-22",
 "kella 18-22", "с 18 до 22", "18:00–22:00" (the last hour named is where the window
-ends: 18–22 is 18:00–21:59:59, the four hours 18, 19, 20 and 21).
+ends: 18–22 is 18:00–21:59:59, the four hours 18, 19, 20 and 21); a range whose end
+hour comes before its start ("between 22 and 6") closes on the next day.
 
 The day itself comes from the date rules ("tomorrow morning" = tomorrow, 06:00–11:59);
 without one a window is today's.
@@ -24,6 +25,8 @@ class Window:
     closes: time
     start: int
     end: int
+    # "between 22 and 6", "с 23 до 7": the window closes on the day after it opens.
+    overnight: bool = False
 
 
 _PARTS: list[tuple[re.Pattern[str], time, time]] = [
@@ -47,7 +50,7 @@ _PARTS: list[tuple[re.Pattern[str], time, time]] = [
         time(17, 59, 59),
     ),
     (
-        re.compile(r"\b(?:at\s+night|overnight|oosel|ночью|ночн\w*)\b"),
+        re.compile(r"\b(?:at\s+night|overnight|oosel|ooseks|ночью|на\s+ночь|ночн\w*)\b"),
         time(0, 0),
         time(5, 59, 59),
     ),
@@ -80,14 +83,18 @@ def find_window(text: str, taken: list[tuple[int, int]]) -> Window | None:
         if not free(m.start(), m.end()):
             continue
         first, last = int(m.group("a")), int(m.group("b"))
-        if last <= first or not (_CLOCK_CONTEXT.search(folded) or m.group("am") or m.group("bm")):
+        if last == first or not (_CLOCK_CONTEXT.search(folded) or m.group("am") or m.group("bm")):
             continue
+        # An end hour before the start one is on the next day: "from 22 to 6" is the night.
+        overnight = 0 < last < first
         opens = time(first, int(m.group("am") or 0))
         if m.group("bm") and int(m.group("bm")):
             closes = time(last, int(m.group("bm")) - 1, 59)
+        elif last in (0, 24):
+            closes = time(23, 59, 59)  # "18–24", "22 to 0": until midnight
         else:
-            closes = time(last - 1, 59, 59) if last > 0 else time(23, 59, 59)
-        return Window(opens, closes, m.start(), m.end())
+            closes = time(last - 1, 59, 59)
+        return Window(opens, closes, m.start(), m.end(), overnight)
     for pattern, opens, closes in _PARTS:
         for m in pattern.finditer(folded):
             return Window(opens, closes, m.start(), m.end())

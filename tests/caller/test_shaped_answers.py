@@ -135,6 +135,39 @@ async def test_an_extreme_over_several_days_names_its_day(stub, demo_api_url, la
     assert re.search(rf"\b{local.day}\.? {DAY_WORDS[lang]}", bullet), bullet
 
 
+TWO_DAYS = {"start": "2026-11-30T22:00:00Z", "end": "2026-12-02T21:59:59Z"}  # 1–2 Dec, local
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+@pytest.mark.parametrize("op", [Op.LT, Op.GT])
+@pytest.mark.parametrize("subject_first", [True, False])
+async def test_one_day_compared_with_another(stub, demo_api_url, lang, op, subject_first) -> None:
+    """ "Is it cheaper tomorrow than today?", "сегодня дороже, чем вчера?": yes or no by
+    the two days' means (local days), then both means, the asked day first."""
+    async with httpx.AsyncClient() as client:
+        body = (await client.get(f"{demo_api_url}/electricity-prices", params=TWO_DAYS)).json()
+    by_day: dict[int, list[float]] = {}
+    for row in body["data"]["ee"]:
+        local = datetime.fromisoformat(row["time"].replace("Z", "+00:00")).astimezone(ZONE)
+        by_day.setdefault(local.day, []).append(row["price"])
+    means = {day: round(sum(p) / len(p), 2) for day, p in by_day.items()}
+    assert sorted(means) == [1, 2] and all(len(p) == 24 for p in by_day.values())
+    one, two = datetime(2026, 12, 1).date(), datetime(2026, 12, 2).date()
+    subject, reference = (two, one) if subject_first else (one, two)
+    shape = AnswerShape(
+        Kind.YES_NO,
+        filters=(RowFilter(DateRange(one, two)),),
+        period_comparison=answer_shape.PeriodComparison(
+            DateRange(subject, subject), DateRange(reference, reference), op
+        ),
+    )
+    text = await ask(stub, demo_api_url, "get_electricity_prices", TWO_DAYS, shape, lang)
+    holds = op.holds(means[subject.day], means[reference.day])
+    assert text.startswith(YES[lang] if holds else NO[lang]), text
+    first, second = number(means[subject.day], lang), number(means[reference.day], lang)
+    assert first in text and second in text and text.index(first) < text.index(second), text
+
+
 @pytest.mark.parametrize("lang", ["en", "et", "ru"])
 async def test_an_average_over_the_asked_hours(stub, demo_api_url, lang) -> None:
     prices = day_prices(demo_api_url)

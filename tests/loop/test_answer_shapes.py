@@ -5,15 +5,16 @@ use, not the blind set's sentences."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from loop_svc.shapes import RuleShapeReader, for_param_update, for_response_question
+from loop_svc.shapes import RuleShapeReader, for_param_update, for_response_question, for_session_reply
 from services import answer_shape
 from services.answer_shape import (
+    Aggregation,
     AnswerShape,
     Comparison,
     DateRange,
@@ -272,6 +273,19 @@ HOURS = [
     ("ru", "а утром с 7 до 10?", (7, 10)),
     ("ru", "цена вечером", (18, 23)),
     ("en", "how much is electricity right now", (10, 11)),
+    # a clock hour with a part of the day after noon
+    ("en", "and at 9 in the evening?", (21, 22)),
+    ("et", "aga kell 9 õhtul", (21, 22)),
+    ("ru", "а вечером в 9", (21, 22)),
+    ("ru", "а в 9 утра", (9, 10)),
+    # from an hour until midnight
+    ("et", "täna kella 22st keskööni elektrihind", (22, 24)),
+    # a window crossing midnight
+    ("en", "cheapest hour tonight between 22 and 6 in the morning?", (22, 6)),
+    # a range narrowing the rows just shown, with no hour word
+    ("en", "only 8 to 12 please", (8, 12)),
+    ("et", "ainult 8-12", (8, 12)),
+    ("ru", "только с 8 до 12", (8, 12)),
 ]
 
 
@@ -297,6 +311,75 @@ def test_days_of_a_month_are_no_hours(language: str, text: str) -> None:
 def test_a_span_of_days_stays_one_span_across_the_new_year() -> None:
     shape = READER.read("праздники в финляндии с 20 декабря по 10 января", "ru")
     assert [f.condition for f in shape.filters] == [DateRange(date(2026, 12, 20), date(2027, 1, 10))]
+
+
+@settings(max_examples=40, deadline=None)
+@given(first=st.integers(1, 27), length=st.integers(1, 3), month=st.integers(1, 12))
+def test_a_number_read_as_days_or_hours_is_no_count(first: int, length: int, month: int) -> None:
+    """ "just 23–29 nov", "ainult 8-12": the number after "only" names a span, not how many."""
+    months = ("nov", "novembril", "ноября")
+    for language, text in (
+        ("en", f"ok then just {first}–{first + length} {months[0]}, average"),
+        ("et", f"ainult {first}.-{first + length}. {months[1]} keskmine"),
+        ("ru", f"только с {first} по {first + length} {months[2]}, среднюю"),
+        ("en", f"only {month} to {month + 6} please"),
+    ):
+        shape = READER.read(text, language)  # type: ignore[arg-type]
+        assert shape.selection is None, text
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "start", "end"),
+    [
+        ("en", "is power cheaper tomorrow than today on average", date(2026, 12, 1), date(2026, 12, 2)),
+        ("et", "kas homme on elekter odavam kui täna", date(2026, 12, 1), date(2026, 12, 2)),
+        ("ru", "сегодня электричество дороже чем вчера?", date(2026, 11, 30), date(2026, 12, 1)),
+    ],
+)
+def test_two_days_next_to_each_other_are_one_short_span(
+    language: str, text: str, start: date, end: date
+) -> None:
+    """Days compared in either order are the days between them, never a year apart."""
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert [f.condition for f in shape.filters if isinstance(f.condition, DateRange)] == [
+        DateRange(start, end)
+    ]
+
+
+DAY_WORDS = {
+    "en": {-1: "yesterday", 0: "today", 1: "tomorrow"},
+    "et": {-1: "eile", 0: "täna", 1: "homme"},
+    "ru": {-1: "вчера", 0: "сегодня", 1: "завтра"},
+}
+COMPARATIVES = {
+    "en": ("is it {cmp} {a} than {b}?", {Op.LT: "cheaper", Op.GT: "more expensive"}),
+    "et": ("kas {a} on elekter {cmp} kui {b}?", {Op.LT: "odavam", Op.GT: "kallim"}),
+    "ru": ("{a} электричество {cmp}, чем {b}?", {Op.LT: "дешевле", Op.GT: "дороже"}),
+}
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    language=st.sampled_from(["en", "et", "ru"]),
+    days=st.sampled_from([(-1, 0), (0, -1), (0, 1), (1, 0), (-1, 1), (1, -1)]),
+    op=st.sampled_from([Op.LT, Op.GT]),
+)
+def test_a_day_compared_with_another(language: str, days: tuple[int, int], op: Op) -> None:
+    """The day before "than"/"kui"/"чем" is the subject, the one after it the reference."""
+    template, words = COMPARATIVES[language]
+    a, b = (DAY_WORDS[language][d] for d in days)
+    shape = READER.read(template.format(a=a, b=b, cmp=words[op]), language)  # type: ignore[arg-type]
+    subject, reference = (TODAY + timedelta(days=d) for d in days)
+    assert shape.kind is Kind.YES_NO
+    assert shape.period_comparison == answer_shape.PeriodComparison(
+        DateRange(subject, subject), DateRange(reference, reference), op
+    )
+    assert answer_shape.from_proto(answer_shape.to_proto(shape)) == shape
+
+
+def test_a_comparison_with_a_number_is_no_period_comparison() -> None:
+    shape = READER.read("is it cheaper than 40 tomorrow", "en")
+    assert shape.period_comparison is None
 
 
 COMPARISONS = [
@@ -425,3 +508,50 @@ def test_a_range_of_dates_is_a_period_not_a_spread(language: str, text: str) -> 
     assert shape.aggregation is None, text
     assert any(isinstance(f.condition, DateRange) for f in shape.filters), text
     assert READER.read("what's the price range tomorrow", "en").aggregation is not None
+
+
+@pytest.mark.parametrize(
+    ("language", "question", "reply", "start", "end"),
+    [
+        (
+            "en",
+            "nord pool prices for the whole of november please",
+            "ok then just 23–29 nov, average",
+            23,
+            29,
+        ),
+        ("et", "anna terve novembri elektrihinnad", "ok siis 24.-30. november keskmine", 24, 30),
+        ("ru", "цена электричества за весь ноябрь", "ну тогда средняя с 24 по 30 ноября", 24, 30),
+    ],
+)
+def test_a_reply_in_a_session_brings_its_own_days_and_asks(
+    language: str, question: str, reply: str, start: int, end: int
+) -> None:
+    """A period refused as too long, then a shorter one with an average: the answer is the
+    average over the reply's days, not the first question's month filter."""
+    shape = for_session_reply(READER.read(question, language), READER.read(reply, language))  # type: ignore[arg-type]
+    assert shape.kind is Kind.AGGREGATE and shape.aggregation == Aggregation(Function.AVERAGE)
+    assert [f.condition for f in shape.filters] == [DateRange(date(2026, 11, start), date(2026, 11, end))]
+
+
+@pytest.mark.parametrize(("language", "reply"), [("en", "Finland"), ("et", "jah"), ("ru", "Латвия")])
+def test_a_reply_with_only_a_value_keeps_the_questions_shape(language: str, reply: str) -> None:
+    question = READER.read("public holidays in december, only the weekends", "en")
+    assert for_session_reply(question, READER.read(reply, language)) == question  # type: ignore[arg-type]
+
+
+@settings(max_examples=30, deadline=None)
+@given(first=st.integers(13, 23), last=st.integers(1, 12), offset=st.sampled_from([0, 1]))
+def test_a_window_past_midnight_keeps_the_next_days_hours(first: int, last: int, offset: int) -> None:
+    """ "Tonight between 22 and 6": the rows after midnight are the next day's, so the
+    day's filter runs through that next day (month and year ends included)."""
+    words = {"en": ("today", "tomorrow"), "et": ("täna", "homme"), "ru": ("сегодня", "завтра")}
+    templates = {"en": "cheapest hour {d} between {a} and {b}", "et": "{d} kella {a}-{b} odavaim tund",
+                 "ru": "самый дешёвый час {d} с {a} до {b}"}  # fmt: skip
+    day = TODAY + timedelta(days=offset)
+    for language, template in templates.items():
+        text = template.format(d=words[language][offset], a=first, b=last)
+        shape = READER.read(text, language)  # type: ignore[arg-type]
+        conditions = [f.condition for f in shape.filters]
+        assert Hours(first, last) in conditions, text
+        assert DateRange(day, day + timedelta(days=1)) in conditions, text

@@ -100,20 +100,32 @@ class EndpointCall(_message.Message):
     def __init__(self, endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., params: _Optional[_Mapping[str, str]] = ..., cached_response_json: _Optional[str] = ..., shape: _Optional[_Union[AnswerShape, _Mapping]] = ...) -> None: ...
 
 class AnswerShape(_message.Message):
-    __slots__ = ("kind", "filters", "selection", "aggregation", "terms", "question")
+    __slots__ = ("kind", "filters", "selection", "aggregation", "terms", "question", "period_comparison")
     KIND_FIELD_NUMBER: _ClassVar[int]
     FILTERS_FIELD_NUMBER: _ClassVar[int]
     SELECTION_FIELD_NUMBER: _ClassVar[int]
     AGGREGATION_FIELD_NUMBER: _ClassVar[int]
     TERMS_FIELD_NUMBER: _ClassVar[int]
     QUESTION_FIELD_NUMBER: _ClassVar[int]
+    PERIOD_COMPARISON_FIELD_NUMBER: _ClassVar[int]
     kind: AnswerKind
     filters: _containers.RepeatedCompositeFieldContainer[RowFilter]
     selection: Selection
     aggregation: Aggregation
     terms: _containers.RepeatedScalarFieldContainer[str]
     question: str
-    def __init__(self, kind: _Optional[_Union[AnswerKind, str]] = ..., filters: _Optional[_Iterable[_Union[RowFilter, _Mapping]]] = ..., selection: _Optional[_Union[Selection, _Mapping]] = ..., aggregation: _Optional[_Union[Aggregation, _Mapping]] = ..., terms: _Optional[_Iterable[str]] = ..., question: _Optional[str] = ...) -> None: ...
+    period_comparison: PeriodComparison
+    def __init__(self, kind: _Optional[_Union[AnswerKind, str]] = ..., filters: _Optional[_Iterable[_Union[RowFilter, _Mapping]]] = ..., selection: _Optional[_Union[Selection, _Mapping]] = ..., aggregation: _Optional[_Union[Aggregation, _Mapping]] = ..., terms: _Optional[_Iterable[str]] = ..., question: _Optional[str] = ..., period_comparison: _Optional[_Union[PeriodComparison, _Mapping]] = ...) -> None: ...
+
+class PeriodComparison(_message.Message):
+    __slots__ = ("subject", "reference", "op")
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    REFERENCE_FIELD_NUMBER: _ClassVar[int]
+    OP_FIELD_NUMBER: _ClassVar[int]
+    subject: DateRange
+    reference: DateRange
+    op: Comparison
+    def __init__(self, subject: _Optional[_Union[DateRange, _Mapping]] = ..., reference: _Optional[_Union[DateRange, _Mapping]] = ..., op: _Optional[_Union[Comparison, str]] = ...) -> None: ...
 
 class RowFilter(_message.Message):
     __slots__ = ("weekdays", "months", "dates", "hours", "comparison", "text", "negate")
