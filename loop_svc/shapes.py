@@ -101,8 +101,9 @@ _NEXT = re.compile(
     rf"(?!\s+{_PERIOD_WORDS})(?!\w)"
 )
 _LATEST = re.compile(
-    rf"(?<!\w)(?:last|latest|most recent|newest|viima[ns]\w*|viimati|uusim\w*|koige (?:varskem|uuem|viimase?)\w*|"
-    rf"varskeim\w*|последн\w*|сам\w* (?:свеж|нов|последн)\w*|новейш\w*)(?!\s+{_PERIOD_WORDS})(?!\w)"
+    rf"(?<!\w)(?:last|latest|most recent|newest|viima[ns]\w*|viimati|uusim\w*|"
+    rf"koige (?:varskem|uuem|viimase?)\w*|varskeim\w*|"
+    rf"последн\w*|сам\w* (?:свеж|нов|последн)\w*|новейш\w*)(?!\s+{_PERIOD_WORDS})(?!\w)"
 )
 _FIRST = re.compile(r"(?<!\w)(?:first|esimes\w*|esimest|перв\w*)(?!\w)")
 _EARLIEST = re.compile(r"(?<!\w)(?:earliest|koige varasem\w*|varaseim\w*|самы\w* ранн\w*)(?!\w)")

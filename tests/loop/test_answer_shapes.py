@@ -150,7 +150,8 @@ def test_last_time_as_an_adverb_is_the_one_latest_row(text: str) -> None:
 
 @pytest.mark.parametrize("lead", ["now", "and now", "ok now", "so now"])
 @pytest.mark.parametrize(
-    "rest", ["only the final votes among them", "just the first one", "the cheapest of those", "show all of them"]
+    "rest",
+    ["only the final votes among them", "just the first one", "the cheapest of those", "show all of them"],
 )
 def test_now_opening_a_message_names_no_hour(lead: str, rest: str) -> None:
     shape = READER.read(f"{lead} {rest}", "en")
