@@ -479,7 +479,15 @@ class DeterministicFormatter:
                 parts.append(format_day_with_weekday(single, lang))
             else:
                 parts.append(format_span(span[0], span[1], lang, self._zone))
-        numbers = [(k, v) for k, v in number_fields(item) if k not in ("timestamp",)]
+        # Up to four measures; an ordinal (a voting's number) takes no measure's place, so a
+        # vote's line keeps for, against, abstained and absent.
+        numbers = []
+        measures = 0
+        for k, v in number_fields(item, limit=_LINE_MEASURES * 2):
+            if k == "timestamp" or (not _is_ordinal(k, v) and measures >= _LINE_MEASURES):
+                continue
+            measures += 0 if _is_ordinal(k, v) else 1
+            numbers.append((k, v))
         if numbers:
             parts.append(
                 ", ".join(
@@ -528,6 +536,9 @@ def _empty_collection(data: dict[str, Any]) -> bool:
     """An object whose only list of items is empty (a search that found nothing)."""
     lists = [v for v in data.values() if isinstance(v, list) and not is_multilingual(v)]
     return len(lists) == 1 and not lists[0] and not any(isinstance(v, dict) for v in data.values())
+
+
+_LINE_MEASURES = 4
 
 
 def _is_ordinal(key: str, value: Any) -> bool:

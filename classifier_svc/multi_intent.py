@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 _SEPARATORS = re.compile(
-    r"\s*(?:;|\?\s+|\band also\b|\bas well as\b|\band\b|\bplus\b"
+    r"\s*(?:;|\?\s+|\band also\b|\bas well as\b|\band\b|\bplus\b|(?<=\s)[+&](?=\s)"
     r"|\bja ka\b|\bning\b|\bja\b|\bsamuti\b"
     r"|\bа также\b|\bи ещё\b|\bи еще\b|\bи\b)\s*",
     re.IGNORECASE,

@@ -23,9 +23,10 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from loop_svc.cache import LastCallContext
+from loop_svc.extraction.addresses import INTERJECTION, corrected_town, with_town
 from loop_svc.extraction.text import words
 from loop_svc.loop import ParamExtractor
-from loop_svc.schema import ParamSpec
+from loop_svc.schema import Concept, ParamSpec
 from loop_svc.shapes import ShapeReader
 from services.answer_shape import AnswerShape, Comparison, Hours, Months, Order, Weekdays
 from services.field_terms import fold, matches_any, split_words
@@ -66,9 +67,9 @@ _FOLLOW_CUE = re.compile(
 # latvia", "ei, ma mõtlesin tänavust", "ой нет, я имела в виду 2028"): like "and …", it
 # makes a message of any length a candidate for new values of the last call's parameters.
 _CORRECTION = re.compile(
-    r"^\W*(?:sorry|no|nope|oops|actually|rather|wait|ah|oh|ei|oot|oota|vabandust|vabandage|sorri|"
-    r"tegelikult|pigem|ой|нет|не|извини\w*|простите|точнее)\b"
-    r"|\b(?:i meant|i mean|i was asking about|wrong (?:number|plate|one|address|year)|not that one|"
+    rf"^\W*(?:{INTERJECTION}\W+)?(?:sorry|no|nope|oops|actually|rather|wait|{INTERJECTION}|ei|oot|oota|"
+    r"vabandust|vabandage|sorri|tegelikult|pigem|ой|нет|не|извини\w*|простите|точнее)\b"
+    r"|\b(?:(?:i )?meant|i mean|i was asking about|wrong (?:number|plate|one|address|year)|not that one|"
     r"mõtlesin|mõtlen|pidasin silmas|küsisin|vale (?:number|aadress|aasta)|"
     r"имел\w* в виду|имею в виду|я про|спрашивал\w*|не тот|не та|перепутал\w*|ошибся|ошиблась)\b",
     re.I,
@@ -101,6 +102,10 @@ class RuleFollowUpDetector:
                 changed = {k: v for k, v in found.items() if context.collected_params.get(k) != v}
                 if changed:
                     return FollowUp(FollowUpKind.PARAM_UPDATE, context, changed)
+        if cued:
+            moved = _town_moved(text, contexts, language)
+            if moved is not None:
+                return moved
         if self._shapes is not None and (cued or count <= _ROW_QUESTION_WORDS):
             shape = self._shapes.read(text, language)
             fitting = [
@@ -109,6 +114,25 @@ class RuleFollowUpDetector:
             if fitting:
                 return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, fitting))
         return FollowUp(FollowUpKind.NEW_INTENT)
+
+
+def _town_moved(text: str, contexts: Sequence[LastCallContext], language: Lang) -> FollowUp | None:
+    """A correction that names only a town ("sorry, meant tartu", "ei mõtlesin tartus",
+    "ааа я перепутал, в тарту конечно", "and in Pärnu?"): the same street and house
+    number in that town, for the last call that looked an address up."""
+    rest = _CORRECTION.sub(" ", _FOLLOW_CUE.sub(" ", text))
+    town = corrected_town(rest, language)
+    if town is None:
+        return None
+    for context in contexts:
+        for param in context.endpoint.params:
+            known = context.collected_params.get(param.name)
+            if param.concept is not Concept.ADDRESS or not known:
+                continue
+            moved = with_town(known, town)
+            if moved is not None and moved != known:
+                return FollowUp(FollowUpKind.PARAM_UPDATE, context, {param.name: moved})
+    return None
 
 
 def context_words(context: LastCallContext, *, with_question: bool = True) -> set[str]:

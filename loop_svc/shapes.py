@@ -102,8 +102,9 @@ _NEXT = re.compile(
     rf"(?!\s+{_PERIOD_WORDS})(?!\w)"
 )
 _LATEST = re.compile(
-    rf"(?<!\w)(?:last|latest|most recent|newest|viimase?\w*|uusim\w*|koige (?:varskem|uuem|viimase?)\w*|"
-    rf"varskeim\w*|последн\w*|сам\w* (?:свеж|нов|последн)\w*|новейш\w*)(?!\s+{_PERIOD_WORDS})(?!\w)"
+    rf"(?<!\w)(?:last|latest|most recent|newest|viima[ns]\w*|viimati|uusim\w*|"
+    rf"koige (?:varskem|uuem|viimase?)\w*|varskeim\w*|"
+    rf"последн\w*|сам\w* (?:свеж|нов|последн)\w*|новейш\w*)(?!\s+{_PERIOD_WORDS})(?!\w)"
 )
 _FIRST = re.compile(r"(?<!\w)(?:first|esimes\w*|esimest|перв\w*)(?!\w)")
 _EARLIEST = re.compile(r"(?<!\w)(?:earliest|koige varasem\w*|varaseim\w*|самы\w* ранн\w*)(?!\w)")
@@ -111,6 +112,10 @@ _AFTER_THAT = re.compile(
     r"(?:one |the one )?after (?:that|it)|(?:sellele|selle) jargmi\w*|"
     r"после (?:него|нее|этого)|следующий после"
 )
+# A cue that is singular itself: a Russian one by its ending ("последнее голосование",
+# "ближайший": the noun after it is singular too, whatever its ending — "голосование" ends
+# like a plural), an adverb ("viimati hääletas": the word after it is a verb, no noun).
+_SINGULAR_CUE = re.compile(r"[\u0400-\u04ff](?:ий|ый|ой|ая|яя|ее|ое|ую|юю|его|ого)$|^viimati$")
 # Plural forms of the cue or the word after it: "the next 3", "järgmised", "последние".
 _PLURAL_CUE = re.compile(
     r"(?<!\w)(?:jargmised|viimased|esimesed|eelseisvad|следующие|ближайшие|последние|первые)"
@@ -237,6 +242,9 @@ _AT_HOUR = re.compile(rf"(?<!\w)(?:at|kell|kella|в)\s+{_H}(?![\d.:/])(?!\s*(?:%
 _NOW = re.compile(
     r"(?<!\w)(?:right now|now|currently|at the moment|praegu|hetkel|сейчас|щас|прямо сейчас)(?!\w)"
 )
+# "now only the final votes", "ok now the cheapest one": a "now" that opens the message
+# before more words moves the talk on; it names no hour.
+_NOW_OPENING = re.compile(r"^\W*(?:(?:and|ok(?:ay)?|so|well)\W+)?now\W+(?=\w)")
 _HOUR_CONTEXT = re.compile(
     r"(?<!\w)(?:hours?|o'clock|am|pm|tunn?\w*|kell\w*|час\w*|morning|evening|night|tonight|hommik\w*|ohtu\w*|"
     r"oo\w*|утр\w*|вечер\w*|ноч\w*|today|tomorrow|tana\w*|homme\w*|сегодня|завтра|yesterday|eile\w*|вчера|"
@@ -409,7 +417,7 @@ class RuleShapeReader:
                 used.append(at.span())
                 # "kella 22st keskööni", "с 22 до полуночи": from that hour until midnight
                 return Hours(hour, 24 if _UNTIL_MIDNIGHT.search(text) else hour + 1)
-        if _NOW.search(text) and self._now is not None:
+        if _NOW.search(_NOW_OPENING.sub("", text)) and self._now is not None:
             hour = self._now().hour
             return Hours(hour, hour + 1)
         for pattern, start, end in _PART_OF_DAY:
@@ -574,7 +582,10 @@ class RuleShapeReader:
             if m is None:
                 continue
             near = _count_near(text, m.start(), m.end())
-            if near is None and (_PLURAL_CUE.match(text, m.start()) or _plural_after(text[m.end() :])):
+            if near is None and (
+                _PLURAL_CUE.match(text, m.start())
+                or (not _SINGULAR_CUE.search(m.group(0)) and _plural_after(text[m.end() :]))
+            ):
                 continue
             used.append(m.span())
             return Selection(order, near or 1)
@@ -766,7 +777,7 @@ def _plural_after(rest: str) -> bool:
     return word.endswith(("s", "d", "id")) and not word.endswith(("ss", "us", "is"))
 
 
-_PARTS = re.compile(r"\s+(?:and also|and|ja|ning|и|а также|plus)\s+|[?;!]\s*|\.\s+", re.I)
+_PARTS = re.compile(r"\s+(?:and also|and|ja|ning|и|а также|plus|[+&])\s+|[?;!]\s*|\.\s+", re.I)
 
 
 def question_parts(question: str) -> list[str]:

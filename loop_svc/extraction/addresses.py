@@ -59,6 +59,7 @@ _NOT_ADDRESS = frozenset(
     asub asuvad otsi leia näita naita anna palun mu minu mul minul postiindeks postiindex indeks sihtnumber
     maakond maakonnas maakonda linnaosa linnaosas vald vallas omavalitsus koordinaadid aadress
     aadressi aadressil registris vaid ainult
+    meant mean mõtlesin mõtlen motlesin motlen pidasin
     а и не ой но или же ли да нет только
     какой какая какое какие где что это у в во на по для мой моя мне найди покажи скажи адрес адреса
     индекс уезд уезде район районе волость волости координаты находится полный официальный
@@ -299,3 +300,51 @@ def _town_after(text: str, tokens: list[_Token], house: int, mixed_case: bool, l
     if not (marked or capitalised or closes):
         return "", end
     return _base_town(candidate.text, lang), candidate.end
+
+
+# An interjection of repeated letters opens many corrections ("ahh sorry", "ааа я перепутал").
+INTERJECTION = r"(?:a+h+|o+h+|h+m+|u+h+|а{2,}х*|о{2,}х*|э{2,})"
+_INTERJECTION_WORD = re.compile(rf"^{INTERJECTION}$", re.I)
+_HOUSE_IN = re.compile(r"\d")
+
+
+def corrected_town(rest: str, lang: str) -> str | None:
+    """The town a correction names when it names nothing else ("meant tartu", "tartus
+    muidugi", "в тарту конечно", "in Pärnu"), in its base form; `rest` is the message
+    without its correction words. The town is the name after a place preposition, else
+    the one Estonian word in a locative case, else the one name word left; a house
+    number means a whole new address, no town."""
+    if _HOUSE_IN.search(rest):
+        return None
+    tokens = [t for t in _TOKEN.findall(rest) if not _INTERJECTION_WORD.match(t.rstrip(".,;:!?"))]
+    tokens = [t.rstrip(".,;:!?") for t in tokens]
+    names: list[tuple[int, str]] = []
+    for i, word in enumerate(tokens):
+        lower = word.lower()
+        if len(lower) < 3 or not _NAME.match(word) or lower in _TYPES or sentence_word(lower):
+            continue
+        if _CYRILLIC.search(lower) and _russian_function_word(lower):
+            continue
+        names.append((i, word))
+    if not names:
+        return None
+    after_preposition = [w for i, w in names if i and tokens[i - 1].lower() in _PREPOSITIONS]
+    if len(after_preposition) == 1:
+        return _base_town(after_preposition[0], lang)
+    if lang == "et":
+        locative = [w for _, w in names if _base_town(w, lang) != w.lower()]
+        if len(locative) == 1:
+            return _base_town(locative[0], lang)
+    if len(names) == 1:
+        return _base_town(names[0][1], lang)
+    return None
+
+
+def with_town(address: str, town: str) -> str | None:
+    """The address with its town replaced by (or, with none, completed with) `town`:
+    "Raekoja plats 1, Tallinn" + "tartu" → "Raekoja plats 1, Tartu"; None when the
+    address has no house number (no street to keep)."""
+    street = address.split(",", 1)[0].strip()
+    if not _HOUSE_IN.search(street):
+        return None
+    return f"{street}, {_name(town)}"

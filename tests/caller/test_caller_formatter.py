@@ -153,6 +153,29 @@ async def test_votings_pick_the_users_language(demo) -> None:
     assert "18 Feb 2026" in english
 
 
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ("for", "against", "abstained", "absent")),
+        ("et", ("poolt", "vastu", "erapooletu", "puudus")),
+        ("ru", ("за", "против", "воздержались", "отсутствовали")),
+    ],
+)
+async def test_every_vote_line_has_all_four_counts(demo, lang, words) -> None:
+    """A voting's number takes no count's place in its line: for, against, abstained and
+    absent all show, for every vote of the record."""
+    votings = await _get(demo, "/votings", limit="100")
+    text = fmt(demo_result("get_parliament_votings", votings, {"limit": "100"}), lang)
+    bullets = [line for line in text.splitlines() if line.startswith("• ")]
+    assert bullets
+    by_number = {str(v["votingNumber"]): v for v in votings}
+    for line in bullets:
+        voting = next(v for n, v in by_number.items() if f" {n}," in line or f" {n} " in line)
+        result = voting["result"]
+        for word, key in zip(words, ("for", "against", "abstained", "absent"), strict=True):
+            assert f"{word} {result[key]}" in line, line
+
+
 async def test_long_lists_are_summarised_in_the_configured_time_zone(demo) -> None:
     params = {"start": "2026-01-01T00:00:00Z", "end": "2026-01-01T23:00:00Z"}
     prices = await _get(demo, "/electricity-prices", **params)

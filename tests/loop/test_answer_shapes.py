@@ -108,6 +108,65 @@ def test_a_period_or_a_plural_is_no_selection(language: str, text: str) -> None:
     assert READER.read(text, language).selection is None  # type: ignore[arg-type]
 
 
+# Nouns whose singular ends like a plural in one of the languages ("голосование",
+# "заседание"), after a singular cue: the one row, from its end.
+SINGULAR_CUES = {
+    "en": (["last", "latest", "most recent", "newest"], ["vote", "voting", "holiday", "session"]),
+    "et": (["viimane", "uusim", "kõige värskem"], ["hääletus", "riigipüha", "istung"]),
+    "ru": (
+        ["последнее", "последний", "самое свежее", "новейшее"],
+        ["голосование", "заседание", "решение", "изменение"],
+    ),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "et", "ru"])
+@pytest.mark.parametrize("frame", ["{cue} {noun}", "show the {cue} {noun}", "{cue} {noun} please"])
+def test_a_singular_cue_is_the_one_latest_row(language: str, frame: str) -> None:
+    cues, nouns = SINGULAR_CUES[language]
+    for cue in cues:
+        for noun in nouns:
+            if language == "ru" and cue.endswith(("ий",)) and noun.endswith("ие"):
+                continue  # no agreement: a masculine cue with a neuter noun is no Russian
+            text = frame.replace("show the", {"en": "show the", "et": "näita", "ru": "покажи"}[language])
+            shape = READER.read(text.format(cue=cue, noun=noun), language)  # type: ignore[arg-type]
+            assert shape.selection is not None, (cue, noun)
+            assert (shape.selection.order, shape.selection.count) == (Order.LATEST, 1), (cue, noun)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mis riigikogu viimati hääletas",
+        "millal viimati riigikogus hääletati",
+        "mida viimati otsustati",
+        "mille üle viimati hääletati",
+    ],
+)
+def test_last_time_as_an_adverb_is_the_one_latest_row(text: str) -> None:
+    shape = READER.read(text, "et")
+    assert shape.selection is not None
+    assert (shape.selection.order, shape.selection.count) == (Order.LATEST, 1)
+
+
+@pytest.mark.parametrize("lead", ["now", "and now", "ok now", "so now"])
+@pytest.mark.parametrize(
+    "rest",
+    ["only the final votes among them", "just the first one", "the cheapest of those", "show all of them"],
+)
+def test_now_opening_a_message_names_no_hour(lead: str, rest: str) -> None:
+    shape = READER.read(f"{lead} {rest}", "en")
+    assert not any(isinstance(f.condition, Hours) for f in shape.filters)
+
+
+@pytest.mark.parametrize(
+    "text", ["what is the price now", "price right now", "now?", "how much is electricity now please"]
+)
+def test_now_as_the_time_is_the_current_hour(text: str) -> None:
+    shape = READER.read(text, "en")
+    assert [f.condition for f in shape.filters if isinstance(f.condition, Hours)] == [Hours(10, 11)]
+
+
 AGGREGATES = [
     ("en", "average price tomorrow", Function.AVERAGE),
     ("en", "avg electricity price", Function.AVERAGE),
@@ -555,3 +614,26 @@ def test_a_window_past_midnight_keeps_the_next_days_hours(first: int, last: int,
         conditions = [f.condition for f in shape.filters]
         assert Hours(first, last) in conditions, text
         assert DateRange(day, day + timedelta(days=1)) in conditions, text
+
+
+@pytest.mark.parametrize("joint", [" + ", " & ", " and ", " ja ", " и "])
+@pytest.mark.parametrize(
+    ("votes", "prices", "language"),
+    [
+        ("latest riigikogu vote", "electricity price right now", "en"),
+        ("viimane riigikogu hääletus", "elektri hind praegu", "et"),
+        ("последнее голосование в рийгикогу", "цена электричества сейчас", "ru"),
+    ],
+)
+def test_each_part_of_a_two_part_question_keeps_its_own_shape(
+    joint: str, votes: str, prices: str, language: str
+) -> None:
+    from loop_svc.shapes import question_parts
+
+    parts = question_parts(f"{votes}{joint}{prices}")
+    assert parts == [votes, prices]
+    vote_shape = READER.read(parts[0], language)  # type: ignore[arg-type]
+    price_shape = READER.read(parts[1], language)  # type: ignore[arg-type]
+    assert vote_shape.selection is not None and vote_shape.selection.count == 1
+    assert not any(isinstance(f.condition, Hours) for f in vote_shape.filters)
+    assert [f.condition for f in price_shape.filters] == [Hours(10, 11)]

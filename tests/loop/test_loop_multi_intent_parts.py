@@ -73,10 +73,11 @@ TEMPLATES: dict[str, dict[str, tuple[str, ...]]] = {
         "get_electricity_prices": ("цена электричества {day}", "когда электричество {day} дешевле всего"),
     },
 }
+# "+" and "&" join two requests in every language ("latest vote + price right now").
 CONJUNCTIONS = {
-    "en": (" and ", ", and also ", " plus "),
-    "et": (" ja ", " ning ", ", ja ka "),
-    "ru": (" и ", ", а также "),
+    "en": (" and ", ", and also ", " plus ", " + ", " & "),
+    "et": (" ja ", " ning ", ", ja ka ", " + ", " & "),
+    "ru": (" и ", ", а также ", " + ", " & "),
 }
 
 
