@@ -255,6 +255,18 @@ class ExtractiveAnswerer:
             result.sentences += [s for _, s in said[1:] if evidence(aspect, s.text).strength > 0][:1]
         elif aspect in _LISTING:
             extra = [s for s in same_section if evidence(aspect, s.text).strength > 0]
+            if aspect is Aspect.DOCUMENTS:
+                # What to bring is often spread over the page (a certificate in one
+                # section, a photo and the fee in "How to apply"): every section's
+                # sentence that names a thing to bring belongs to the list.
+                extra += [
+                    s
+                    for _, s in said[1:]
+                    if s.passage is not best.passage
+                    and evidence(aspect, s.text).strength == 2
+                    # "the certificates of an expired card cannot be renewed": not a thing to bring
+                    and not negated(s.text)
+                ]
             result.sentences += extra[: MAX_ASPECT_SENTENCES - 1]
         elif aspect is Aspect.TIME:
             # Two durations said about it (the citizen's deadline, the office's processing
