@@ -330,7 +330,12 @@ class ExtractiveAnswerer:
         )
         if Aspect.AFTER in part.aspects and automatic(deciding.text):
             return "no"
-        if not self._related(own_words - title_words, result.sentences):
+        # The page saying back the very word the question asks with ("can it be done
+        # faster?" — "if you need it faster, …") relates the sentence as well.
+        asked_with = {w for w in own_words if fold(w) in part.cue_words}
+        if not self._related(own_words - title_words, result.sentences) and not self._found(
+            asked_with, deciding
+        ):
             return None
         # "Is a passport needed, or does the ID card do?" offers two answers, not yes or no.
         if _ALTERNATIVE.search(fold(part.text)):

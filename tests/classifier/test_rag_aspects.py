@@ -173,6 +173,24 @@ def test_asking_for_it_sooner_gets_the_processing_time_and_its_urgent_option(
     assert said(answer, {"en": "urgent", "et": "kiirmenetlus", "ru": "срочн"}[lang]), (question, answer.text)
 
 
+@pytest.mark.parametrize(
+    ("question", "topic", "lang", "verdict"),
+    [
+        ("can it be done faster? im flying in 2 weeks", "passport", "en", "yes"),
+        ("Kas passi saab kiiremini?", "passport", "et", "yes"),
+        ("паспорт можно побыстрее?", "passport", "ru", "yes"),
+        # The ID-card page names no faster option: no verdict either way.
+        ("Can my ID card be done faster?", "id-card", "en", None),
+        ("Kas ID-kaarti saab kiiremini?", "id-card", "et", None),
+        ("ID-карту можно побыстрее?", "id-card", "ru", None),
+    ],
+)
+def test_a_yes_no_question_is_settled_by_the_sentence_that_says_its_cue_word_back(
+    question: str, topic: str, lang: Lang, verdict: str | None
+) -> None:
+    assert ask(question, topic, lang).verdict == verdict
+
+
 def sloppy(text: str, lower: bool, strip: bool, drop_punctuation: bool) -> str:
     if strip:  # no diacritics, as typed on a keyboard without them
         text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
