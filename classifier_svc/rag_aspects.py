@@ -917,6 +917,9 @@ _DOCUMENT_THINGS = _pattern(
     "договор*",
     "бумажн*",
 )
+# Estonian compounds end in their head noun ("tervisetõend", "üürileping",
+# "isikutunnistusefoto"): the thing may end a longer word.
+_DOCUMENT_HEADS = re.compile(r"\w+(?:toend|leping|nousolek|foto|dokument)\w*")
 _REMOTE = _pattern(
     "e mail", "electronic*", "digital*", "e posti*", "elektroon*", "digiallkirj*", "электронн*", "цифров*"
 )
@@ -980,7 +983,11 @@ def evidence(aspect: Aspect, sentence: str) -> Evidence:
         # Sent electronically, signed digitally, by e-mail: online in a way, not a channel.
         return Evidence(1 if _IN_PERSON.search(folded) or _REMOTE.search(folded) else 0)
     if aspect is Aspect.DOCUMENTS:
-        return Evidence(2 if words and _DOCUMENT_THINGS.search(folded) else int(words))
+        # A thing named in a negative statement ("the certificates of an expired card
+        # cannot be renewed") is not one to bring.
+        named = _DOCUMENT_THINGS.search(folded) or _DOCUMENT_HEADS.search(folded)
+        things = named and not negated(sentence)
+        return Evidence(2 if words and things else int(words))
     if aspect is Aspect.HOW:
         strong = _EVIDENCE[Aspect.ONLINE].search(folded) or _WEB_ADDRESS.search(folded)
         return Evidence(2 if strong and words else int(words))

@@ -262,10 +262,7 @@ class ExtractiveAnswerer:
                 extra += [
                     s
                     for _, s in said[1:]
-                    if s.passage is not best.passage
-                    and evidence(aspect, s.text).strength == 2
-                    # "the certificates of an expired card cannot be renewed": not a thing to bring
-                    and not negated(s.text)
+                    if s.passage is not best.passage and evidence(aspect, s.text).strength == 2
                 ]
             result.sentences += extra[: MAX_ASPECT_SENTENCES - 1]
         elif aspect is Aspect.TIME:
