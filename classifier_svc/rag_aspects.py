@@ -90,6 +90,13 @@ _QUESTION_CUES: list[tuple[Aspect, re.Pattern[str]]] = [
             "срок действ*",
             "истека*",
             "истеч*",
+            # For how long it is issued: "на сколько лет выдают", "mitmeks aastaks".
+            "for how many year*",
+            "mitmeks aastaks",
+            "kui pikaks ajaks",
+            "на сколько лет",
+            "на сколько год*",
+            "на какой срок",
         ),
         Aspect.COST: _pattern(
             "how much ~ cost*",
@@ -143,6 +150,13 @@ _QUESTION_CUES: list[tuple[Aspect, re.Pattern[str]]] = [
             "размер*",
             "сколько денег",
             "сколько получ*",
+            # How the amount is computed asks for the amount (or its basis).
+            "calculat*",
+            "how big",
+            "suurus*",
+            "arvuta*",
+            "рассчит*",
+            "вычисля*",
         ),
         Aspect.TIME: _pattern(
             "how long",
@@ -189,9 +203,9 @@ _QUESTION_CUES: list[tuple[Aspect, re.Pattern[str]]] = [
             "сколько месяц*",
             "сколько лет",
             "сколько ждать",
-            "сколько дела*",
-            "сколько оформля*",
-            "сколько изготавлива*",
+            "сколько ~ дела*",
+            "сколько ~ оформля*",
+            "сколько ~ изготавлива*",
             "как долго",
             "как быстро",
             "как скоро",
@@ -202,6 +216,31 @@ _QUESTION_CUES: list[tuple[Aspect, re.Pattern[str]]] = [
             "срок*",
             "ждать",
             "жду",
+            # Asking for it sooner asks how long it takes (the answer: the processing time
+            # and its urgent option): "can it be done faster?", "kas saab kiiremini?".
+            "faster",
+            "quicker",
+            "sooner",
+            "urgent*",
+            "expedit*",
+            "rush*",
+            "kiiremini",
+            "kiiremalt",
+            "kiirem",
+            "kiirmenetlus*",
+            "kiirkorras",
+            "быстрее",
+            "побыстрее",
+            "скорее",
+            "срочн*",
+            "ускор*",
+            # "Within which time": Estonian "aeg" compounds take the stem "aja" in case
+            # forms (tähtaeg → tähtaja, menetlusaeg → menetlusaja); "mis … jooksul".
+            "tahtaja*",
+            "mis ~ jooksul",
+            "mitme ~ jooksul",
+            "kui pika ~ jooksul",
+            "в течение какого",
         ),
         Aspect.LOST: _pattern(
             "lost",
@@ -442,10 +481,15 @@ class QuestionPart:
     cue_words: frozenset[str] = frozenset()
 
 
+# Chat spellings of Russian "сколько" ("скока", "скоко", "сколко"): the question word of
+# "how long" / "how much" as people type it.
+_COLLOQUIAL_SKOLKO = re.compile(r"(?<!\w)ско(?:л|ль)?к[аоу](?!\w)")
+
+
 def aspects_of(text: str) -> tuple[tuple[Aspect, ...], frozenset[str]]:
     """The aspects a question (or clause) asks for, most specific first, and the folded
     words that made them."""
-    folded = fold(text)
+    folded = _COLLOQUIAL_SKOLKO.sub("сколько", fold(text))
     taken: list[tuple[int, int]] = []
     found: list[Aspect] = []
     cue_words: set[str] = set()
@@ -851,6 +895,31 @@ _EVIDENCE: dict[Aspect, re.Pattern[str]] = {
     ),
 }
 
+# What a documents question is answered by: the things to bring or attach. A sentence
+# with only "needed" ("a passport is needed to travel") speaks of need, not of documents.
+_DOCUMENT_THINGS = _pattern(
+    "photo*",
+    "certificate*",
+    "document*",
+    "consent",
+    "agreement",
+    "paper*",
+    "form",
+    "foto*",
+    "toend*",
+    "dokument*",
+    "nousolek*",
+    "leping*",
+    "фото*",
+    "справк*",
+    "документ*",
+    "соглас*",
+    "договор*",
+    "бумажн*",
+)
+# Estonian compounds end in their head noun ("tervisetõend", "üürileping",
+# "isikutunnistusefoto"): the thing may end a longer word.
+_DOCUMENT_HEADS = re.compile(r"\w+(?:toend|leping|nousolek|foto|dokument)\w*")
 _REMOTE = _pattern(
     "e mail", "electronic*", "digital*", "e posti*", "elektroon*", "digiallkirj*", "электронн*", "цифров*"
 )
@@ -913,6 +982,12 @@ def evidence(aspect: Aspect, sentence: str) -> Evidence:
             return Evidence(2)
         # Sent electronically, signed digitally, by e-mail: online in a way, not a channel.
         return Evidence(1 if _IN_PERSON.search(folded) or _REMOTE.search(folded) else 0)
+    if aspect is Aspect.DOCUMENTS:
+        # A thing named in a negative statement ("the certificates of an expired card
+        # cannot be renewed") is not one to bring.
+        named = _DOCUMENT_THINGS.search(folded) or _DOCUMENT_HEADS.search(folded)
+        things = named and not negated(sentence)
+        return Evidence(2 if words and things else int(words))
     if aspect is Aspect.HOW:
         strong = _EVIDENCE[Aspect.ONLINE].search(folded) or _WEB_ADDRESS.search(folded)
         return Evidence(2 if strong and words else int(words))

@@ -255,6 +255,15 @@ class ExtractiveAnswerer:
             result.sentences += [s for _, s in said[1:] if evidence(aspect, s.text).strength > 0][:1]
         elif aspect in _LISTING:
             extra = [s for s in same_section if evidence(aspect, s.text).strength > 0]
+            if aspect is Aspect.DOCUMENTS:
+                # What to bring is often spread over the page (a certificate in one
+                # section, a photo and the fee in "How to apply"): every section's
+                # sentence that names a thing to bring belongs to the list.
+                extra += [
+                    s
+                    for _, s in said[1:]
+                    if s.passage is not best.passage and evidence(aspect, s.text).strength == 2
+                ]
             result.sentences += extra[: MAX_ASPECT_SENTENCES - 1]
         elif aspect is Aspect.TIME:
             # Two durations said about it (the citizen's deadline, the office's processing
@@ -318,7 +327,12 @@ class ExtractiveAnswerer:
         )
         if Aspect.AFTER in part.aspects and automatic(deciding.text):
             return "no"
-        if not self._related(own_words - title_words, result.sentences):
+        # The page saying back the very word the question asks with ("can it be done
+        # faster?" — "if you need it faster, …") relates the sentence as well.
+        asked_with = {w for w in own_words if fold(w) in part.cue_words}
+        if not self._related(own_words - title_words, result.sentences) and not self._found(
+            asked_with, deciding
+        ):
             return None
         # "Is a passport needed, or does the ID card do?" offers two answers, not yes or no.
         if _ALTERNATIVE.search(fold(part.text)):

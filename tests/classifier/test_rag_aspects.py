@@ -135,6 +135,62 @@ def test_two_aspects_in_one_question_are_both_answered(
             assert Aspect(aspect) in answer.uncovered, (question, answer.text)
 
 
+# What a page's sentences ask a citizen to bring, section by section (the driving
+# licence's health certificate has its own section; its photo and fee are in "How to
+# apply"), and a sentence that only says the topic is needed ("a passport is needed to
+# travel outside the EU"), which is no list of documents.
+DOCUMENTS_ACROSS_SECTIONS = {
+    "en": ("health certificate", "photo", "fee"),
+    "et": ("tervisetõend", "foto", "riigilõiv"),
+    "ru": ("справк", "фотографи", "госпошлин"),
+}
+NEED_ONLY = {
+    "en": "passport is needed to travel",
+    "et": "pass on vajalik",
+    "ru": "паспорт нужен",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("template", range(3))
+def test_a_documents_question_lists_what_to_bring_from_every_section(lang: Lang, template: int) -> None:
+    question = questions("documents", lang, "driving-licence")[template]
+    answer = ask(question, "driving-licence", lang)
+    for words in DOCUMENTS_ACROSS_SECTIONS[lang]:
+        assert said(answer, words), (question, answer.text)
+    passport = ask(questions("documents", lang, "passport")[template], "passport", lang)
+    assert not said(passport, NEED_ONLY[lang]), passport.text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("template", (3, 4))
+def test_asking_for_it_sooner_gets_the_processing_time_and_its_urgent_option(
+    lang: Lang, template: int
+) -> None:
+    question = questions("time", lang, "passport")[template]
+    answer = ask(question, "passport", lang)
+    assert said(answer, LABELS["pages"]["passport"]["covered"]["time"][lang]), (question, answer.text)
+    assert said(answer, {"en": "urgent", "et": "kiirmenetlus", "ru": "срочн"}[lang]), (question, answer.text)
+
+
+@pytest.mark.parametrize(
+    ("question", "topic", "lang", "verdict"),
+    [
+        ("can it be done faster? im flying in 2 weeks", "passport", "en", "yes"),
+        ("Kas passi saab kiiremini?", "passport", "et", "yes"),
+        ("паспорт можно побыстрее?", "passport", "ru", "yes"),
+        # The ID-card page names no faster option: no verdict either way.
+        ("Can my ID card be done faster?", "id-card", "en", None),
+        ("Kas ID-kaarti saab kiiremini?", "id-card", "et", None),
+        ("ID-карту можно побыстрее?", "id-card", "ru", None),
+    ],
+)
+def test_a_yes_no_question_is_settled_by_the_sentence_that_says_its_cue_word_back(
+    question: str, topic: str, lang: Lang, verdict: str | None
+) -> None:
+    assert ask(question, topic, lang).verdict == verdict
+
+
 def sloppy(text: str, lower: bool, strip: bool, drop_punctuation: bool) -> str:
     if strip:  # no diacritics, as typed on a keyboard without them
         text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
