@@ -34,8 +34,10 @@ $(CHROMIUM):
 
 ## Run the whole test suite (includes ruff, mypy, buf lint/format/breaking, the proto drift check
 ## and the chat page in headless Chromium).
+# Two workers, one per core (pytest-xdist), a test file per worker at a time: a file's
+# fixtures (a mesh, a model) start once. Most of the suite's time is servers starting.
 test: $(STAMP) $(TOOLS_STAMP) $(CHROMIUM)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 ## The fast lane (unit + integration, no whole-mesh, reliability or gate tests): for the
 ## edit-test loop. `make test` stays the gate and runs everything.
