@@ -231,7 +231,12 @@ def find_spoken(
     for m in _DAY_MONTH.finditer(text):
         month = month_of(m.group(2))
         if month is not None:
-            add(_safe(year, month, int(m.group(1))), m.start(), m.end(), role=_month_role(m.group(2), month_of))
+            add(
+                _safe(year, month, int(m.group(1))),
+                m.start(),
+                m.end(),
+                role=_month_role(m.group(2), month_of),
+            )
     for m in _MONTH_DAY.finditer(text):
         month = month_of(m.group(1))
         if month is not None:

@@ -122,12 +122,48 @@ def test_today_is_the_configured_zones_calendar_day() -> None:
 
 # A day of a month named with its year said in words ("3 October next year"): the day is
 # in that year, one day, not a range from the day to the end of the year.
-_MONTHS_EN = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-              "October", "November", "December"]
-_MONTHS_ET = ["jaanuaril", "veebruaril", "märtsil", "aprillil", "mail", "juunil", "juulil", "augustil",
-              "septembril", "oktoobril", "novembril", "detsembril"]
-_MONTHS_RU = ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября",
-              "октября", "ноября", "декабря"]
+_MONTHS_EN = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+_MONTHS_ET = [
+    "jaanuaril",
+    "veebruaril",
+    "märtsil",
+    "aprillil",
+    "mail",
+    "juunil",
+    "juulil",
+    "augustil",
+    "septembril",
+    "oktoobril",
+    "novembril",
+    "detsembril",
+]
+_MONTHS_RU = [
+    "января",
+    "февраля",
+    "марта",
+    "апреля",
+    "мая",
+    "июня",
+    "июля",
+    "августа",
+    "сентября",
+    "октября",
+    "ноября",
+    "декабря",
+]
 _NEXT_YEAR_SAID = {
     "en": ["next year", "next yr"],
     "et": ["järgmisel aastal", "järgmine aasta"],
@@ -139,7 +175,11 @@ _DAY_SAID = {
     "ru": lambda day, month: [f"{day} {_MONTHS_RU[month - 1]}"],
 }
 _ASKED = {
-    "en": ["is {day} {year} a public holiday in Germany?", "holidays on {day} {year}", "{year}, {day}: a day off?"],
+    "en": [
+        "is {day} {year} a public holiday in Germany?",
+        "holidays on {day} {year}",
+        "{year}, {day}: a day off?",
+    ],
     "et": ["kas {day} {year} on riigipüha?", "{year} {day} puhkepäev?"],
     "ru": ["{day} {year} выходной?", "в германии {day} {year} праздник?"],
 }
