@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 
 from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.extraction.periods import PeriodFinder, past_tense
-from loop_svc.extraction.relative import find_spoken, weekday_of
+from loop_svc.extraction.relative import find_spoken, names_day_of_month, weekday_of
 from loop_svc.extraction.text import ESTONIAN_CASE_ENDINGS, fold, outside
 from loop_svc.schema import Role
 from services.language import Lang
@@ -241,9 +241,11 @@ def find_dates(
         )
     holiday_found = _holidays(text, lang, today, taken, found, holidays, country, skip, families=False)
     written_years = [int(m[1]) for m in _YEAR.finditer(text) if outside(taken, m.start(), m.end())]
+    spoken_dates = []
     for spoken in find_spoken(text, today, month_of, taken, written_years[0] if written_years else None):
         role = spoken.role or _connector(text, spoken.start)
-        found.append(DateMention(spoken.value, spoken.start, spoken.end, role, None, spoken.last))
+        spoken_dates.append(DateMention(spoken.value, spoken.start, spoken.end, role, None, spoken.last))
+    found.extend(_dated_by_year_said(text, found, spoken_dates, bool(written_years)))
     if not holiday_found:
         # A word that only starts holiday names ("Christmas") after the weekdays ("Friday"
         # is a day, not Good Friday).
@@ -277,6 +279,27 @@ def find_dates(
 
 
 _PERIODS = PeriodFinder(month_of, weekday_of)
+
+
+def _dated_by_year_said(
+    text: str, found: list[DateMention], spoken: list[DateMention], year_written: bool
+) -> list[DateMention]:
+    """The spoken dates, a day of a month named without its year ("3 October next year",
+    "24th feb next yr") put in the one year said in words; that year then names no period
+    of its own (the day and the whole year made a range). The year said is removed from
+    `found` when it is there."""
+    said = [d for d in (*found, *spoken) if whole_year(d) and not _YEAR.search(text[d.start : d.end])]
+    days = [d for d in spoken if d.last is None and names_day_of_month(text[d.start : d.end], month_of)]
+    if year_written or len(said) != 1 or not days:
+        return spoken
+    year = said[0].value.year
+    if said[0] in found:
+        found.remove(said[0])
+    return [
+        replace(d, value=_safe_date(year, d.value.month, d.value.day) or d.value) if d in days else d
+        for d in spoken
+        if d is not said[0]
+    ]
 
 
 def _holidays(
@@ -319,7 +342,7 @@ def _holidays(
 
 
 _NEXT_YEAR_PHRASE = re.compile(
-    r"\b(?:next\s+year|järgmis\w*\s+aasta\w*|jargmis\w*\s+aasta\w*|следующ\w*\s+год\w*|в\s+следующем\s+году)\b",
+    r"\b(?:next\s+(?:year|yr)|järgmis\w*\s+aasta\w*|jargmis\w*\s+aasta\w*|следующ\w*\s+год\w*|в\s+следующем\s+году)\b",
     re.I,
 )
 

@@ -123,6 +123,11 @@ class PeriodFinder:
         self._month_of = month_of
         self._weekday_of = weekday_of
 
+    def _month_role(self, word: str) -> Role:
+        """An Estonian month's case ending ("jaanuarist", "juunini"), never a month whose
+        own name ends that way ("juuni", "August")."""
+        return _estonian_role(word) if self._month_of(word[:-2]) is not None else None
+
     def find(
         self, text: str, today: date, taken: list[tuple[int, int]], hour: int | None = None
     ) -> list[Period]:
@@ -220,8 +225,8 @@ class PeriodFinder:
             )
             estonian_pair = (
                 pair is not None
-                and _estonian_role(word.word) == "start"
-                and _estonian_role(pair.word) == "end"
+                and self._month_role(word.word) == "start"
+                and self._month_role(pair.word) == "end"
                 and len(text[word.end : pair.start].split()) <= 1
             )
             if pair is not None and (joined or estonian_pair):
@@ -245,7 +250,7 @@ class PeriodFinder:
             first, last = month_bounds(year, word.month)
             span_start = min(word.start, near[1]) if near else word.start
             span_end = max(word.end, near[2]) if near else word.end
-            periods.append(Period(first, span_start, span_end, last, _estonian_role(word.word)))
+            periods.append(Period(first, span_start, span_end, last, self._month_role(word.word)))
         return periods
 
     def _day_ranges(self, text: str, today: date, past: bool) -> list[Period]:

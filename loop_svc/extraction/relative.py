@@ -58,7 +58,7 @@ _NEXT_WEEK = re.compile(rf"\b(?:{_NEXT}\s+(?:week|n[äa]dal\w*|недел\w*))\b
 _THIS_WEEK = re.compile(rf"\b(?:{_THIS}\s+(?:week|n[äa]dal\w*|недел\w*))\b", re.I)
 _NEXT_MONTH = re.compile(rf"\b{_NEXT}\s+(?:month|kuu\w*|месяц\w*)\b", re.I)
 _THIS_MONTH = re.compile(rf"(?<!of\s)\b{_THIS}\s+(?:month|kuu\w*|месяц\w*)\b(?!\s*\d)", re.I)
-_NEXT_YEAR = re.compile(rf"\b{_NEXT}\s+(?:year|aasta\w*|год\w*)\b|\bв\s+следующем\s+году\b", re.I)
+_NEXT_YEAR = re.compile(rf"\b{_NEXT}\s+(?:year|yr|aasta\w*|год\w*)\b|\bв\s+следующем\s+году\b", re.I)
 _END_OF_YEAR = re.compile(
     r"\b(?:(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?year|year[- ]end|aasta\s+lõpu\w*|"
     r"конц\w*\s+(?:этого\s+|текущего\s+)?года)\b",
@@ -136,6 +136,12 @@ def _estonian_role(word: str) -> Role:
     if lowered.endswith("st"):
         return "start"
     return None
+
+
+def _month_role(word: str, month_of: Callable[[str], int | None]) -> Role:
+    """An Estonian month's case ending ("jaanuarist", "juunini"), never a month whose own
+    name ends that way ("juuni", "August")."""
+    return _estonian_role(word) if month_of(word[:-2]) is not None else None
 
 
 def _month_bounds(year: int, month: int) -> tuple[date, date]:
@@ -260,7 +266,12 @@ def find_spoken(
     for m in _DAY_MONTH.finditer(text):
         month = month_of(m.group(2))
         if month is not None:
-            add(_safe(year, month, int(m.group(1))), m.start(), m.end(), role=_estonian_role(m.group(2)))
+            add(
+                _safe(year, month, int(m.group(1))),
+                m.start(),
+                m.end(),
+                role=_month_role(m.group(2), month_of),
+            )
     for m in _MONTH_DAY.finditer(text):
         month = month_of(m.group(1))
         if month is not None:
@@ -273,6 +284,13 @@ def find_spoken(
             candidate = _safe(following.year, following.month, day_number)
         add(candidate, m.start(), m.end())
     return found
+
+
+def names_day_of_month(text: str, month_of: Callable[[str], int | None]) -> bool:
+    """Whether `text` names a day of a month ("24th feb", "3 октября", "december 24")."""
+    return any(month_of(m.group(2)) is not None for m in _DAY_MONTH.finditer(text)) or any(
+        month_of(m.group(1)) is not None for m in _MONTH_DAY.finditer(text)
+    )
 
 
 def upcoming_range(today: date) -> tuple[date, date]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from loop_svc.extraction import RuleExtractor
+from loop_svc.extraction import CountryNames, RuleExtractor
 from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.settings import LoopSettings
 from loop_svc.today import local_today
@@ -116,3 +118,134 @@ def test_today_is_the_configured_zones_calendar_day() -> None:
     assert local_today("UTC", lambda: late_evening_utc)() == date(2026, 3, 10)
     with pytest.raises(ValueError, match="unknown time zone"):
         LoopSettings(time_zone="Mars/Olympus")
+
+
+# A day of a month named with its year said in words ("3 October next year"): the day is
+# in that year, one day, not a range from the day to the end of the year.
+_MONTHS_EN = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+_MONTHS_ET = [
+    "jaanuaril",
+    "veebruaril",
+    "märtsil",
+    "aprillil",
+    "mail",
+    "juunil",
+    "juulil",
+    "augustil",
+    "septembril",
+    "oktoobril",
+    "novembril",
+    "detsembril",
+]
+_MONTHS_RU = [
+    "января",
+    "февраля",
+    "марта",
+    "апреля",
+    "мая",
+    "июня",
+    "июля",
+    "августа",
+    "сентября",
+    "октября",
+    "ноября",
+    "декабря",
+]
+_NEXT_YEAR_SAID = {
+    "en": ["next year", "next yr"],
+    "et": ["järgmisel aastal", "järgmine aasta"],
+    "ru": ["в следующем году"],
+}
+_DAY_SAID = {
+    "en": lambda day, month: [f"{day} {_MONTHS_EN[month - 1]}", f"{_MONTHS_EN[month - 1].lower()} {day}"],
+    "et": lambda day, month: [f"{day}. {_MONTHS_ET[month - 1]}"],
+    "ru": lambda day, month: [f"{day} {_MONTHS_RU[month - 1]}"],
+}
+_ASKED = {
+    "en": [
+        "is {day} {year} a public holiday in Germany?",
+        "holidays on {day} {year}",
+        "{year}, {day}: a day off?",
+    ],
+    "et": ["kas {day} {year} on riigipüha?", "{year} {day} puhkepäev?"],
+    "ru": ["{day} {year} выходной?", "в германии {day} {year} праздник?"],
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["en", "et", "ru"]),
+    st.integers(1, 28),
+    st.integers(1, 12),
+    st.data(),
+)
+def test_a_day_with_its_year_said_in_words_is_one_day_of_that_year(
+    countries: CountryNames, language: str, day: int, month: int, data: st.DataObject
+) -> None:
+    extractor = RuleExtractor(countries, today=lambda: date(2026, 3, 10))
+    day_said = data.draw(st.sampled_from(_DAY_SAID[language](day, month)))
+    year_said = data.draw(st.sampled_from(_NEXT_YEAR_SAID[language]))
+    message = data.draw(st.sampled_from(_ASKED[language])).format(day=day_said, year=year_said)
+    values = extractor.extract(message, _HOLIDAY_RANGE, language=language)
+    expected = date(2027, month, day).isoformat()
+    assert (values.get("validFrom"), values.get("validTo")) == (expected, expected), message
+
+
+_HOLIDAY_RANGE = [
+    ParamSpec(name="validFrom", type="date", required=True, description="Start date (YYYY-MM-DD)"),
+    ParamSpec(name="validTo", type="date", required=True, description="End date (YYYY-MM-DD)"),
+]
+
+
+# A month whose own name ends like an Estonian "from"/"until" case ("juuni", "August")
+# names one day, not one side of a range; the case forms still do ("juunist", "augustini").
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 28), st.data())
+def test_a_month_name_ending_like_a_case_is_no_range_side(
+    countries: CountryNames, day: int, data: st.DataObject
+) -> None:
+    extractor = RuleExtractor(countries, today=lambda: date(2026, 3, 10))
+    language, said, month = data.draw(
+        st.sampled_from(
+            [
+                ("et", f"kas {day}. juuni on vaba päev?", 6),
+                ("et", f"{day}. juuni", 6),
+                ("en", f"is {day} August a holiday", 8),
+                ("en", f"August {day}th", 8),
+                ("ru", f"{day} июня выходной?", 6),
+                ("ru", f"{day} августа", 8),
+            ]
+        )
+    )
+    values = extractor.extract(said, _HOLIDAY_RANGE, language=language)
+    expected = date(2026, month, day).isoformat()
+    assert (values.get("validFrom"), values.get("validTo")) == (expected, expected), said
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("juunist augustini", ("2026-06-01", "2026-08-31")),
+        ("1. juunist 10. augustini", ("2026-06-01", "2026-08-10")),
+        ("jaanuarist märtsini", ("2027-01-01", "2027-03-31")),
+    ],
+)
+def test_estonian_case_forms_still_open_and_close_ranges(
+    countries: CountryNames, said: str, expected: tuple[str, str]
+) -> None:
+    extractor = RuleExtractor(countries, today=lambda: date(2026, 3, 10))
+    values = extractor.extract(said, _HOLIDAY_RANGE, language="et")
+    assert (values.get("validFrom"), values.get("validTo")) == expected, said
