@@ -104,17 +104,20 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
         if settings.guard_enabled
         else None
     )
+    detector = LanguageDetector()
+    if settings.warm_up:
+        detector.warm_up()
     api_tool = ApiToolMatcher(
         search,
         api_tool_policy(settings, profile),
         disambiguator=DspyEndpointDisambiguator(lm) if lm is not None else None,
         decomposer=DspyIntentDecomposer(lm) if lm is not None else None,
-        actions=ActionWords(LanguageDetector()),
+        actions=ActionWords(detector),
     )
     router = Router(
         api_tool,
         LoopSessionDirectory(loop_stub, lookup_timeout),
-        LanguageDetector(),
+        detector,
         router_policy(settings, profile),
         services=IndexerServiceSearch(indexer_stub, lookup_timeout, vectors),
         knowledge=IndexerKnowledgeSearch(indexer_stub, lookup_timeout, vectors),

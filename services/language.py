@@ -32,6 +32,9 @@ LANGUAGE_NAMES: dict[Lang, str] = {"en": "English", "et": "Estonian", "ru": "Rus
 _CYRILLIC = re.compile(r"[\u0400-\u04FF]")
 _ESTONIAN_LETTERS = re.compile(r"[õäöüšžÕÄÖÜŠŽ]")
 _LETTERS = re.compile(r"[^\W\d_]", re.UNICODE)
+# A message's language shows in its opening: the detector reads this much of a long one, so
+# its work (the dictionary look at Latin-letter Russian is per word) stays bounded.
+TELLING_CHARS = 1_000
 
 
 def parse_lang(value: str | None) -> Lang | None:
@@ -156,6 +159,10 @@ class RussianInLatin:
         # Short words ("na", "on", "kas", "mis") are Russian words in every language.
         self._min = min_word_letters
 
+    def warm_up(self) -> None:
+        """Loads the dictionary on this thread now (≈ 0.2 s), not in the first turn that needs it."""
+        _is_russian_word("privet")
+
     def words(self, text: str) -> list[str]:
         """The words that tell: long enough, and no capitalised name inside the sentence
         ("Tartu", "Viru" are in the Russian dictionary too)."""
@@ -213,6 +220,11 @@ class LanguageDetector:
         self._max_words_for_names = max_words_for_names
         self._min_words_confidence = min_words_confidence
 
+    def warm_up(self) -> None:
+        """Loads what the first Latin-letter Russian message would (the dictionary) on the
+        calling thread: a service calls it at start, on the thread its turns run on."""
+        self._russian_in_latin.warm_up()
+
     def detect(self, text: str, fallback: Lang | None = None) -> Lang:
         """The message's language, or `fallback` (then English) when it is too short to tell."""
         return self.signal(text, fallback) or fallback or DEFAULT_LANG
@@ -227,6 +239,9 @@ class LanguageDetector:
     def signal(self, text: str, fallback: Lang | None = None) -> Lang | None:
         """The language `text` shows, or None when it shows none; a weak verdict yields to
         `fallback` when one is given."""
+        if len(text) > TELLING_CHARS:
+            cut = text.rfind(" ", TELLING_CHARS // 2, TELLING_CHARS)
+            text = text[: cut if cut > 0 else TELLING_CHARS]
         letters = len(_LETTERS.findall(text))
         if _CYRILLIC.search(text) and len(_CYRILLIC.findall(text)) * 2 >= letters:
             return "ru"
@@ -248,22 +263,21 @@ class LanguageDetector:
         best = max(ours, key=lambda k: ours[k])
         total = sum(ours.values()) or 1.0
         estonian = ours["et"] / total
-        if not _CYRILLIC.search(text):
+        # Typed Russian reads as Polish or Slovene to the identifier; a clear share of
+        # dictionary words in a sentence of a few says so also where it reads as Estonian
+        # ("naidi adres viru 4") but not surely so, never where it reads as English
+        # (loanwords: "internet"). One Russian word is never enough ("where" reads "вере").
+        # The dictionary look (dozens of spellings per word) runs only where the identifier
+        # leans Slavic or is unsure of a non-English verdict: a plain Estonian sentence costs none.
+        slavic_lead = slavic > ours[best]
+        may_be_clear = by_words and best != "en" and ours[best] < self._min_words_confidence
+        if not _CYRILLIC.search(text) and (slavic_lead or may_be_clear):
             share = self._russian_in_latin.share(text)
-            # Typed Russian reads as Polish or Slovene to the identifier; a clear share of
-            # dictionary words in a sentence of a few says so also where it reads as Estonian
-            # ("naidi adres viru 4") but not surely so, never where it reads as English
-            # (loanwords: "internet"). One Russian word is never enough ("where" reads "вере").
-            clear = (
-                share >= self._clear_russian_share
-                and best != "en"
-                and ours[best] < self._min_words_confidence
-            )
-            clear = clear and by_words
+            clear = may_be_clear and share >= self._clear_russian_share
             if (
                 share >= self._min_russian_share
                 and len(self._russian_in_latin.russian_words(text)) >= 2
-                and (slavic > ours[best] or clear)
+                and (slavic_lead or clear)
             ):
                 # As sure as the surer of the two signals (the share is no probability, but
                 # a sentence of dictionary words is Russian beyond the detector's doubt).

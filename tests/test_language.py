@@ -23,7 +23,7 @@ from bench.language_sets import (
     typed_latin,
 )
 from indexer_svc.knowledge.sources import read_source
-from services.language import LanguageDetector, RussianInLatin
+from services.language import TELLING_CHARS, LanguageDetector, RussianInLatin
 
 SETS = generated_sets()
 # Each set's floor: what it measured when this detector landed, less a case or two of slack.
@@ -163,3 +163,30 @@ def test_a_page_without_a_declared_language_is_read_from_its_text(
 
 def test_labelled_cases_carry_a_supported_language() -> None:
     assert all(isinstance(c, LabelledText) and c.lang in ("en", "et", "ru") for s in SETS.values() for c in s)
+
+
+class _ReadTexts(RussianInLatin):
+    """The real dictionary look, noting how much text it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lengths: list[int] = []
+
+    def words(self, text: str) -> list[str]:
+        self.lengths.append(len(text))
+        return super().words(text)
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [
+        ("kakie prazdniki v estonii v dekabre i kogda " * 400, "ru"),
+        ("Mari Tamm elab Tartus ja Riias. " * 320, "et"),
+        ("what are the public holidays in latvia next year " * 300, "en"),
+    ],
+)
+def test_a_long_message_is_judged_by_its_opening_with_bounded_work(message: str, language: str) -> None:
+    reader = _ReadTexts()
+    detector = LanguageDetector(russian_in_latin=reader)
+    assert detector.detect(message) == language
+    assert all(n <= TELLING_CHARS for n in reader.lengths)
