@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 from datetime import UTC, date, datetime
 
 import pytest
@@ -122,20 +123,8 @@ def test_today_is_the_configured_zones_calendar_day() -> None:
 
 # A day of a month named with its year said in words ("3 October next year"): the day is
 # in that year, one day, not a range from the day to the end of the year.
-_MONTHS_EN = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
+# English month names (calendar is not localized: the process never sets a locale).
+_MONTHS_EN = list(calendar.month_name)[1:]
 _MONTHS_ET = [
     "jaanuaril",
     "veebruaril",
