@@ -919,7 +919,8 @@ _DOCUMENT_THINGS = _pattern(
 )
 # Estonian compounds end in their head noun ("tervisetõend", "üürileping",
 # "isikutunnistusefoto"): the thing may end a longer word.
-_DOCUMENT_HEADS = re.compile(r"\w+(?:toend|leping|nousolek|foto|dokument)\w*")
+# From a word's start, lazily: "\w+…\w*" tried every split of every start, quadratic in a word.
+_DOCUMENT_HEADS = re.compile(r"(?<!\w)\w+?(?:toend|leping|nousolek|foto|dokument)")
 _REMOTE = _pattern(
     "e mail", "electronic*", "digital*", "e posti*", "elektroon*", "digiallkirj*", "электронн*", "цифров*"
 )

@@ -405,3 +405,13 @@ def test_a_wall_of_clauses_is_answered_in_a_few_distinct_parts() -> None:
     assert distinct[0].text.startswith("How much does form 0 cost")
     two = split_question("How long does it take and how much does it cost?")
     assert len(two) == 2
+
+
+def test_a_documents_sentence_with_an_endless_word_costs_linear_work() -> None:
+    """One crafted word must not cost quadratic time in the documents check: over 100,000
+    letters a backtracking pattern takes ~10^10 steps (the suite's timeout fails it)."""
+    from classifier_svc.rag_aspects import _DOCUMENT_HEADS
+
+    assert _DOCUMENT_HEADS.search("tervisetoend") is not None
+    assert _DOCUMENT_HEADS.search("toend") is None  # a compound's head, not the bare word
+    assert _DOCUMENT_HEADS.search("a" * 100_000) is None  # quadratic: ~10^10 steps, never returns
