@@ -148,6 +148,10 @@ class ApiToolMatcher:
             return None
         return replace(decision, llm_calls=llm.calls, llm_validated=llm.validated)
 
+    def accepted(self, candidates: Sequence[Candidate]) -> Candidate | None:
+        """The endpoint this matcher's gate accepts among a search's candidates, if any."""
+        return assess(candidates, self._policy.profile).best
+
     async def claim(self, message: str, lang: Lang, *, registered_only: bool = False) -> Decision | None:
         """The endpoint for a message the CONTEXT layer would answer itself (small talk, a
         question about the conversation), when the catalogue takes it: its best accepted

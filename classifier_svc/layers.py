@@ -18,7 +18,7 @@ from typing import Protocol
 
 from classifier_svc import messages
 from classifier_svc.calibration import ServiceGateThresholds
-from classifier_svc.candidates import Candidate, Decision, PriorMessage, Reason, Workflow
+from classifier_svc.candidates import Candidate, Decision, ExecutionMode, PriorMessage, Reason, Workflow
 from classifier_svc.catalogue_overview import CatalogueOverview, Overview
 from classifier_svc.conversation import classify_history_question, recap
 from classifier_svc.guard import Guard, refusal
@@ -63,11 +63,19 @@ class IdentifierLayer:
     from the catalogue's own parameter descriptions."""
 
     def __init__(
-        self, searches: Sequence[tuple[Workflow, EndpointSearch]], limit: int, *, top: int = 5
+        self,
+        searches: Sequence[tuple[Workflow, EndpointSearch]],
+        limit: int,
+        *,
+        top: int = 5,
+        accepted_endpoint: Callable[[Sequence[Candidate]], Candidate | None] | None = None,
     ) -> None:
+        """`accepted_endpoint` reads an endpoint search's candidates on the endpoints' own
+        scale (the API tool layer's gate): the endpoint it accepts, or None."""
         self._searches = list(searches)
         self._limit = limit
         self._top = top
+        self._accepted_endpoint = accepted_endpoint
         self.workflow = Workflow.API_TOOL_CALLING
 
     async def decide(self, turn: TurnContext) -> Decision | None:
@@ -86,10 +94,16 @@ class IdentifierLayer:
         if len(names) != 1:
             return None
         workflow, chosen = fitting[0]
+        parts = split_intents(turn.message, 2)
+        # A service's number beside an endpoint's request ("status of KT5500913 and when
+        # does the Christmas break start") is two requests: the service runs on its part,
+        # the endpoint on the other, side by side.
+        if workflow is Workflow.SERVICE and (both := await self._beside_an_endpoint(turn, parts, chosen)):
+            return both
         # Two requests in one message ("find Viru 4 and the tax for 123ABC") are the
         # multi-intent split's, not one value's; a question and its number ("is my card
         # ready? number A1234567") are one request.
-        if await self._another_request(split_intents(turn.message, 2), workflow, chosen.name):
+        if await self._another_request(parts, workflow, chosen.name):
             return None
         return Decision(
             workflow,
@@ -98,6 +112,41 @@ class IdentifierLayer:
             chosen.dense_cosine,
             endpoints=(chosen,),
             reasoning=f"identifier shaped like {chosen.name}'s example (cosine={chosen.dense_cosine:.3f})",
+        )
+
+    async def _beside_an_endpoint(
+        self, turn: TurnContext, parts: Sequence[str], service: Candidate
+    ) -> Decision | None:
+        """A decision for the service and an endpoint, when exactly one part carries the
+        service's value and the other is a request an endpoint accepts on its own (on the
+        endpoints' gate: the service's own search puts the service first for anything)
+        and that shares no word with the service ("is my passport ready? the number is
+        A1234567" is one request split at its question mark)."""
+        searches = dict(self._searches)
+        endpoints, services = searches.get(Workflow.API_TOOL_CALLING), searches.get(Workflow.SERVICE)
+        if endpoints is None or services is None or self._accepted_endpoint is None or len(parts) != 2:
+            return None
+        valued = [part for part in parts if identifier_shapes(part)]
+        if len(valued) != 1:
+            return None
+        other = parts[1] if valued[0] is parts[0] else parts[0]
+        endpoint = self._accepted_endpoint(await endpoints.search(other, self._limit))
+        if endpoint is None:
+            return None
+        # A part in the service's own words is the service's question, whatever else it
+        # resembles ("kas mu ID-kaart on valmis" shares "ID-kaart" and "valmis" with it).
+        for found in await services.search(other, self._limit):
+            if found.name == service.name and found.matched_terms > 0:
+                return None
+        return Decision(
+            Workflow.API_TOOL_CALLING,
+            turn.language,
+            Reason.NEW_MATCH,
+            min(service.dense_cosine, endpoint.dense_cosine),
+            ExecutionMode.PARALLEL,
+            (service, endpoint),
+            endpoint_queries=(valued[0], other),
+            reasoning=f"multi-intent: {service.name} (its identifier), {endpoint.name}",
         )
 
     async def _another_request(self, parts: Sequence[str], workflow: Workflow, owner: str) -> bool:

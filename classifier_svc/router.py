@@ -122,7 +122,13 @@ class Router:
         if policy.api_tool_enabled:
             shaped.append((Workflow.API_TOOL_CALLING, api_tool.search))
         if shaped:
-            self._layers.append(IdentifierLayer(shaped, policy.search_limit))
+            self._layers.append(
+                IdentifierLayer(
+                    shaped,
+                    policy.search_limit,
+                    accepted_endpoint=api_tool.accepted if policy.api_tool_enabled else None,
+                )
+            )
         if services is not None and policy.service_enabled:
             self._layers.append(
                 ServiceLayer(

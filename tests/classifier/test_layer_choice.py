@@ -7,6 +7,7 @@ swallowed."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 
@@ -310,7 +311,10 @@ async def test_an_application_number_of_any_length_with_its_question_is_one_requ
     status = with_params("document_status", 0.80, "The application number (e.g. A1234567)")
     tax = with_params("vehicle_tax", 0.81, "The vehicle registration plate number (e.g., 123ABC)")
     address = with_params("search_address", 0.86, "The address to look up (e.g., Viru tn 4, Tallinn)")
-    router = build(detector, {"": [address, tax]}, services={"": [status]})
+    # The question's own part is the service's by its gate too (its words are the service's).
+    question = STATUS_QUESTIONS[lang].split("?")[0]
+    own = replace(status, matched_terms=2, query_terms=2)
+    router = build(detector, {"": [address, tax]}, services={question: [own], "": [status]})
     decision = await router.decide("c1", STATUS_QUESTIONS[lang].format(number), None)
     assert [c.name for c in decision.endpoints] == ["document_status"]
     assert decision.reasoning.startswith("identifier shaped like")
@@ -333,6 +337,61 @@ async def test_a_second_request_without_a_value_leaves_the_split_to_the_multi_in
     router = build(detector, {"123ABC": [tax, address], "Viru 4": [address, tax]})
     decision = await router.decide("c1", message, None)
     assert not decision.reasoning.startswith("identifier shaped like")
+
+
+# A service's value and another endpoint's request in one message, generated: each
+# language's status part and endpoint request, in either order, joined by its conjunctions.
+STATUS_PARTS = {
+    "en": ["status of {n}", "is application {n} ready"],
+    "et": ["taotluse {n} staatus", "kas {n} on valmis"],
+    "ru": ["статус заявления {n}", "готова ли заявка {n}"],
+}
+OTHER_REQUESTS = {
+    "en": ["when does the christmas break start at school", "the public holidays in latvia in december"],
+    "et": ["millal koolide jõuluvaheaeg algab", "läti riigipühad detsembris"],
+    "ru": ["когда начинаются рождественские каникулы в школе", "праздники латвии в декабре"],
+}
+JOINS = {
+    "en": [" and ", " + ", ", and also "],
+    "et": [" ja ", " ning ", " + "],
+    "ru": [" и ", " а также ", " + "],
+}
+SERVICE_AND_ENDPOINT = [
+    (lang, status.format(n=number), other, join, status_first)
+    for lang in STATUS_PARTS
+    for status, other, join in itertools.product(STATUS_PARTS[lang], OTHER_REQUESTS[lang], JOINS[lang])
+    for number, status_first in (("KT5500913", True), ("p7654321", False))
+]
+
+
+@pytest.mark.parametrize(("lang", "status", "other", "join", "status_first"), SERVICE_AND_ENDPOINT)
+async def test_a_service_number_beside_an_endpoint_request_runs_both(
+    detector: LanguageDetector, lang: str, status: str, other: str, join: str, status_first: bool
+) -> None:
+    # The service's own search puts the service first for anything (it is the only one);
+    # the endpoint's gate accepts the other part on its own.
+    service = with_params("document_status", 0.80, "The application number (e.g. A1234567)")
+    endpoint = with_params("holidays", 0.90, "The period (e.g. 2026-12-01)")
+    endpoint = replace(endpoint, matched_terms=3, query_terms=3)
+    message = status + join + other if status_first else other + join + status
+    router = build(detector, {other: [endpoint]}, services={"": [service]})
+    decision = await router.decide("c1", message, None)
+    assert [c.name for c in decision.endpoints] == ["document_status", "holidays"]
+    assert decision.workflow is Workflow.API_TOOL_CALLING
+    assert [q.lower() for q in decision.endpoint_queries] == [status.lower(), other.lower()]
+
+
+@pytest.mark.parametrize("other", ["and thanks a lot", "ja aitäh", "и спасибо заранее"])
+async def test_a_service_number_beside_words_no_endpoint_accepts_stays_the_services(
+    detector: LanguageDetector, other: str
+) -> None:
+    service = with_params("document_status", 0.80, "The application number (e.g. A1234567)")
+    weak = replace(
+        with_params("holidays", 0.60, "The period (e.g. 2026-12-01)"), matched_terms=0, query_terms=3
+    )
+    router = build(detector, {"": [weak]}, services={"": [service]})
+    decision = await router.decide("c1", f"status of KT5500913 {other}", None)
+    assert [c.name for c in decision.endpoints] == ["document_status"]
 
 
 def test_the_demo_catalogue_covers_none_of_the_out_of_scope_topics() -> None:
