@@ -92,6 +92,16 @@ class ApiToolPolicy:
     # script (ActionWords.min_share): on CLINC, verbs of one or two examples flipped
     # clear matches.
     action_share: float = 0.25
+    # A best endpoint rejected by a hair (evidence within `word_rescue_band` of 0) is
+    # still accepted when the message's words say it: most of them are in its texts
+    # (`word_rescue_coverage`, at least `word_rescue_words` words) and no rival has as
+    # many. The prototype's scale gives words no weight (fitted on CLINC and SGD, where
+    # a topic's words are its examples'), so "did the 2026 state budget pass? how many
+    # against" — every word a votings endpoint's — scored as far off as a stranger's
+    # question. 0 turns it off.
+    word_rescue_band: float = 0.02
+    word_rescue_coverage: float = 0.6
+    word_rescue_words: int = 2
 
 
 @dataclass
@@ -225,6 +235,7 @@ class ApiToolMatcher:
         match = assess_ranked(
             ranked, self._policy.profile, context, read_first_window=self._policy.read_first_window
         )
+        match = self._rescued_by_words(ranked, match)
         match = self._prefer_action(message, ranked, match)
         best = match.best
         if best is not None and len(match.plausible) > 1 and match.confidence is not Confidence.HIGH:
@@ -270,6 +281,23 @@ class ApiToolMatcher:
             endpoints=(best,),
             reasoning=_explain(match, best),
             evidence=match.evidence,
+        )
+
+    def _rescued_by_words(self, ranked: Sequence[Scored], match: Match) -> Match:
+        """A rejected best that the message's words clearly name, accepted (MEDIUM)."""
+        policy = self._policy
+        if match.best is not None or not ranked or policy.word_rescue_band <= 0:
+            return match
+        best = ranked[0].candidate
+        if (
+            match.evidence < -policy.word_rescue_band
+            or best.matched_terms < policy.word_rescue_words
+            or best.term_coverage < policy.word_rescue_coverage
+            or any(s.candidate.matched_terms >= best.matched_terms for s in ranked[1:])
+        ):
+            return match
+        return replace(
+            match, confidence=Confidence.MEDIUM, best=best, plausible=(best,), score=ranked[0].score
         )
 
     def _prefer_action(self, message: str, ranked: Sequence[Scored], match: Match) -> Match:

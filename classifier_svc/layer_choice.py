@@ -121,6 +121,26 @@ TOPICS = Lexicon(
         ),
     ]
 )
+# The state of one application or document of the citizen's own: what a status service
+# answers, not what a page on the procedure says. The aspects a page answers (how long,
+# how much, lost, documents) still go to the knowledge base.
+STATUS = Lexicon(
+    [
+        Concept.of(
+            "status",
+            "status, ready, done, finished, processed, processing, pick it up, collect it",
+            "olek, olekut, olekus, seis, seisu, seisus, staatus, staatust, valmis, menetluses",
+            "статус, состояние, готов, готова, готово, готовы, обработке",
+        ),
+    ]
+)
+# A number given for something ("number 12", "nr 12-34", "номер заявления 12", "#12"): the
+# citizen means a record of theirs, even in a form no identifier has.
+_NUMBER_GIVEN = re.compile(
+    r"(?:#|№|\bnr\b\.?|\bnumbe?r\b|\bномер\w*(?:\s+[^\W\d_]+)?)\s*(?:(?:is|on|:)\s*)?\d", re.I
+)
+# Aspects of a procedure that outweigh a status word ("how long until it is ready").
+_ASPECTS_OVER_STATUS = frozenset({"lost", "fee", "documents_needed", "validity", "deadline", "eligibility"})
 # "recommend" alone is not a topic: "recommend a restaurant" is; "recommend how to renew" is not.
 _TOPIC_NAMES = TOPICS.names - {"recommend"}
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -133,6 +153,15 @@ def knowledge_class(message: str) -> str | None:
         if name in found:
             return name
     return None
+
+
+def status_question(message: str) -> bool:
+    """A question about the state of the citizen's own application ("is my passport ready
+    yet", "tahaks passi taotluse seisu teada", "готов ли мой паспорт") that asks no aspect
+    of the procedure: a status service's, which asks for the number when none is given."""
+    if "status" not in STATUS.find(message) and not _NUMBER_GIVEN.search(message):
+        return False
+    return not (set(KNOWLEDGE.find(message).positions) & _ASPECTS_OVER_STATUS)
 
 
 def has_identifier(message: str) -> bool:

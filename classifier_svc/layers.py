@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from classifier_svc import messages
@@ -199,17 +199,34 @@ class ServiceLayer:
             rival = max((p.dense_cosine for p in passages), default=0.0)
             if best.dense_cosine < rival - self._margin:
                 return None
-        return Decision(
-            Workflow.SERVICE,
-            turn.language,
-            Reason.NEW_MATCH,
-            best.dense_cosine,
-            endpoints=(best,),
-            reasoning=(
-                f"service {best.name} cosine={best.dense_cosine:.3f} "
-                f"words={best.matched_terms}/{best.query_terms}"
-            ),
-        )
+        return _service_decision(best, turn)
+
+    async def decide_status(self, turn: TurnContext) -> Decision | None:
+        """A question about the state of the citizen's own application (layer_choice.
+        status_question): the closest service that shares a word with it, without the
+        knowledge base as the runner-up — the procedure pages share every topic word with
+        it ("passport", "ID card") and would answer "is my passport ready" with how long
+        it takes. The service then asks for the number when none is given."""
+        candidates = await self._search.search(turn.message, self._limit)
+        best = max(candidates, key=lambda c: c.dense_cosine, default=None)
+        if best is None or best.matched_terms == 0:
+            return None
+        return replace(_service_decision(best, turn), reasoning=f"a status question; {_explain(best)}")
+
+
+def _explain(best: Candidate) -> str:
+    return f"service {best.name} cosine={best.dense_cosine:.3f} words={best.matched_terms}/{best.query_terms}"
+
+
+def _service_decision(best: Candidate, turn: TurnContext) -> Decision:
+    return Decision(
+        Workflow.SERVICE,
+        turn.language,
+        Reason.NEW_MATCH,
+        best.dense_cosine,
+        endpoints=(best,),
+        reasoning=_explain(best),
+    )
 
 
 class ApiToolLayer:

@@ -33,7 +33,13 @@ from classifier_svc.knowledge_follow_up import (
     search_text,
     short_enough,
 )
-from classifier_svc.layer_choice import covered_topics, has_identifier, knowledge_class, uncovered_topic
+from classifier_svc.layer_choice import (
+    covered_topics,
+    has_identifier,
+    knowledge_class,
+    status_question,
+    uncovered_topic,
+)
 from classifier_svc.layers import (
     ApiToolLayer,
     ContextLayer,
@@ -263,6 +269,10 @@ class Router:
         # "And how much does it cost?" after a knowledge or status answer continues it.
         if (followed := await self._knowledge_follow_up(turn)) is not None:
             return followed
+        # "Is my passport ready yet?": the state of the citizen's own application is a
+        # status service's question (it asks for the number), not the procedure page's.
+        if (status := await self._status_question(turn)) is not None:
+            return status
         # A question about a procedure (fees, applying, validity, documents needed, a lost
         # document) is the knowledge base's, unless the citizen gives an identifier.
         if (known := await self._knowledge_question(turn)) is not None:
@@ -309,6 +319,25 @@ class Router:
             reason=Reason.INTENT_SWITCH,
             reasoning=f"switched from {', '.join(session.endpoint_names)}; {claimed.reasoning}",
         )
+
+    async def _status_question(self, turn: TurnContext) -> Decision | None:
+        """A status question with no identifier goes to the closest service, unless an
+        endpoint shares more of its words ("the status of the budget vote")."""
+        if has_identifier(turn.message) or not status_question(turn.message):
+            return None
+        service = next((layer for layer in self._layers if isinstance(layer, ServiceLayer)), None)
+        if service is None:
+            return None
+        found = await service.decide_status(turn)
+        if found is None:
+            return None
+        if self._policy.api_tool_enabled:
+            endpoint = await self._api_tool.match(turn.message, turn.language, turn.history)
+            if endpoint is not None and any(
+                c.matched_terms > found.endpoints[0].matched_terms for c in endpoint.endpoints
+            ):
+                return None
+        return found
 
     async def _knowledge_question(self, turn: TurnContext) -> Decision | None:
         kind = knowledge_class(turn.message)

@@ -631,6 +631,11 @@ class RuleShapeReader:
         if _YES_NO_EN.search(text) and not re.match(r"^\W*(?:what|which|when|where|who|how|why)\b", text):
             first_clause = re.split(r"[,;]", text)[-1]
             return not _EN_WH.search(first_clause.split(" ")[0] if first_clause else "")
+        # "мой паспорт уже готов? номер заявки p1234567": the question ends at its "?",
+        # the value given after it asks nothing.
+        asked = text.rstrip()
+        if "?" in asked and not _EN_WH.search(asked[asked.rfind("?") + 1 :]):
+            text = asked[: asked.rfind("?") + 1]
         if not text.rstrip().endswith("?"):
             return False
         if _ELLIPSIS_START.match(text) and not compares:

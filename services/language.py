@@ -32,6 +32,8 @@ LANGUAGE_NAMES: dict[Lang, str] = {"en": "English", "et": "Estonian", "ru": "Rus
 _CYRILLIC = re.compile(r"[\u0400-\u04FF]")
 _ESTONIAN_LETTERS = re.compile(r"[õäöüšžÕÄÖÜŠŽ]")
 _LETTERS = re.compile(r"[^\W\d_]", re.UNICODE)
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_DIGIT = re.compile(r"\d")
 # A message's language shows in its opening: the detector reads this much of a long one, so
 # its work (the dictionary look at Latin-letter Russian is per word) stays bounded.
 TELLING_CHARS = 1_000
@@ -86,6 +88,23 @@ _SOFT_AT_END = _SOFT_AFTER | set("шчж")
 # "Кас" are in the dictionary as places and names).
 _NAME_GRAMMEMES = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad", "Abbr", "Init"})
 _CONSONANTS = set("бвгджзйклмнпрстфхцчшщ")
+
+
+def _without_identifiers(text: str) -> str:
+    """`text` without its identifiers: a token of letters and digits together ("AB1234567",
+    "TLN0045571", "123ABC") is a value in no language, and its letters read as one to the
+    identifier ("id card status AB1234567" was Russian)."""
+    pieces: list[str] = []
+    last = 0
+    for m in _TOKEN.finditer(text):
+        word = m.group(0)
+        if _DIGIT.search(word) and not word.isdigit():
+            pieces.append(text[last : m.start()])
+            last = m.end()
+    if not pieces:
+        return text
+    pieces.append(text[last:])
+    return " ".join(p for p in pieces if p.strip()) or ""
 
 
 def _russian_analyzer() -> Any:
@@ -247,6 +266,9 @@ class LanguageDetector:
             return "ru"
         if letters < self._min_letters:
             return "et" if _ESTONIAN_LETTERS.search(text) else None
+        # Judged without its identifiers; the letters counted with them, so a short
+        # reply around a number ("zx998877 mis seis") is still told.
+        text = _without_identifiers(text) or text
         lang, confidence, _ = self._judge(text)
         if lang == "et" and (other := self._without_foreign_words(text)) is not None:
             return other

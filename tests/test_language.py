@@ -190,3 +190,42 @@ def test_a_long_message_is_judged_by_its_opening_with_bounded_work(message: str,
     detector = LanguageDetector(russian_in_latin=reader)
     assert detector.detect(message) == language
     assert all(n <= TELLING_CHARS for n in reader.lengths)
+
+
+# Identifiers carry no language: a code of letters and digits inside a sentence must not
+# tip it ("id card status AB1234567" was Russian). Sentences × generated codes.
+SENTENCES_AROUND_A_CODE = {
+    "en": [
+        "id card status {}",
+        "check my application {} please",
+        "what is the tax for {}",
+        "{} where do i pick it up",
+    ],
+    "et": [
+        "taotluse {} staatus palun",
+        "mis on {} maks sel aastal",
+        "{} kust saan kätte",
+        "kas {} on juba valmis",
+    ],
+    "ru": ["статус заявления {}", "какой налог на {}", "{} где забирать", "готово ли заявление {}"],
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    lang=st.sampled_from(sorted(SENTENCES_AROUND_A_CODE)),
+    template=st.integers(0, 3),
+    letters=st.text("ABCDEHKLMNPRSTVXZ", min_size=1, max_size=3),
+    digits=st.integers(100, 9_999_999_999),
+    digits_first=st.booleans(),
+)
+def test_an_identifier_does_not_change_the_sentences_language(
+    detector: LanguageDetector, lang: str, template: int, letters: str, digits: int, digits_first: bool
+) -> None:
+    code = f"{digits}{letters}" if digits_first else f"{letters}{digits}"
+    text = SENTENCES_AROUND_A_CODE[lang][template].format(code)
+    assert detector.detect(text) == lang, text
+
+
+def test_identifiers_are_left_out_in_linear_time(detector: LanguageDetector) -> None:
+    detector.detect("status " + "A1" * 50_000)

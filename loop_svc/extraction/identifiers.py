@@ -118,6 +118,31 @@ _SPACED_PAIR = re.compile(
 )
 
 
+# Digits given as the number though the identifier has letters too: after a number sign or
+# word ("#12", "nr 12-34", "номер заявления 12"), or digit groups joined by a dash ("12-34").
+_NUMBER_MARK = r"(?:#|№|\bnr\b\.?|\bno\.|\bnumbe?r\b|\bномер\w*(?:\s+[^\W\d_]+)?)"
+_MARKED_DIGITS = re.compile(
+    rf"{_NUMBER_MARK}\s*(?:(?:is|on|:)\s*)?(\d{{1,12}}(?:[-/]\d{{1,12}})?)(?![\w/-])", re.I
+)
+_DASHED_DIGITS = re.compile(r"(?<![\w./-])\d{1,6}(?:-\d{1,6})+(?![\w./-])")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _digits_meant(text: str, shape: Shape, taken: Sequence[tuple[int, int]]) -> str | None:
+    """Digits written as the number, when the identifier has letters: "#12", "12-34"."""
+    if not any(run.letters for run in shape.runs):
+        return None
+    spans = [(m.start(1), m.end(1), m.group(1)) for m in _MARKED_DIGITS.finditer(text)]
+    spans += [(m.start(), m.end(), m.group(0)) for m in _DASHED_DIGITS.finditer(text)]
+    for start, end, digits in spans:
+        groups = re.split(r"[-/]", digits)
+        if all(_YEAR.fullmatch(g) for g in groups) or not outside(list(taken), start, end):
+            continue  # a year or a date ("2025-2026", "2026-01-01") is no identifier
+        if not shape.matches(digits.replace("-", "").replace("/", "")):
+            return digits
+    return None
+
+
 def attempted_identifier(
     text: str, shape: Shape, taken: Sequence[tuple[int, int]] = (), *, reply: bool = False
 ) -> str | None:
@@ -142,6 +167,8 @@ def attempted_identifier(
             return m.group(0)
         if _SHORT_WORD.match(token) and token.isupper() and (reply or len(token) == 3):
             return m.group(0)
+    if (meant := _digits_meant(text, shape, taken)) is not None:
+        return meant
     if reply:
         stripped = text.strip(" .!?")
         if re.fullmatch(r"\d{1,12}", stripped) and not shape.matches(stripped):

@@ -637,3 +637,40 @@ def test_each_part_of_a_two_part_question_keeps_its_own_shape(
     assert vote_shape.selection is not None and vote_shape.selection.count == 1
     assert not any(isinstance(f.condition, Hours) for f in vote_shape.filters)
     assert [f.condition for f in price_shape.filters] == [Hours(10, 11)]
+
+
+# A yes/no question followed by the value it is about, after its "?": the value asks
+# nothing, the question stays a yes/no one. Questions × values × three languages.
+YES_NO_THEN_VALUE = {
+    "en": (
+        ["is my passport ready?", "did it pass?", "is it cheaper tomorrow?"],
+        ["number {}", "it is {}", "{}"],
+    ),
+    "et": (["kas mu pass on valmis?", "kas see võeti vastu?"], ["taotluse number {}", "nr {}", "{}"]),
+    "ru": (
+        ["мой паспорт уже готов?", "закон уже приняли?", "это уже праздник?"],
+        ["номер заявки {}", "вот {}", "{}"],
+    ),
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    lang=st.sampled_from(sorted(YES_NO_THEN_VALUE)),
+    question=st.integers(0, 2),
+    value=st.integers(0, 2),
+    code=st.sampled_from(["P1234567", "ab12345", "KV2718281", "123ABC"]),
+)
+def test_a_yes_no_question_followed_by_its_value_stays_yes_no(
+    lang: str, question: int, value: int, code: str
+) -> None:
+    questions, values = YES_NO_THEN_VALUE[lang]
+    text = f"{questions[question % len(questions)]} {values[value].format(code)}"
+    assert READER.read(text, lang).kind is Kind.YES_NO, text  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text", ["какие голосования были? покажи последние", "what holidays are there? show me december"]
+)
+def test_a_question_word_after_the_question_mark_is_a_question_of_its_own(text: str) -> None:
+    assert READER.read(text, "en").kind is not Kind.YES_NO

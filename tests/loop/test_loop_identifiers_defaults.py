@@ -282,3 +282,52 @@ def test_a_refused_value_is_followed_by_what_the_service_takes() -> None:
         assert name in text and "did not accept" not in text
         asked = questions.after_refusal([country], {"countryIsoCode": []}, lang)  # type: ignore[arg-type]
         assert asked == questions.clarifying_question([country], lang)  # type: ignore[arg-type]
+
+
+# Digits written as the number of an identifier that has letters: after a number sign or
+# word, or groups joined by a dash. Marks × digits × three languages.
+NUMBER_MARKS = {
+    "en": ["application status #{}", "my application number is {}", "status of application no. {}"],
+    "et": ["taotluse nr {} staatus", "minu taotluse number on {}", "taotlus #{} mis seis"],
+    "ru": ["номер заявления {}, что с ним", "статус заявки № {}", "мой номер {} готов?"],
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    lang=st.sampled_from(sorted(NUMBER_MARKS)),
+    template=st.integers(0, 2),
+    digits=st.lists(st.integers(1, 9999), min_size=1, max_size=2),
+)
+def test_digits_given_as_the_number_are_explained_with_the_expected_form(
+    countries: CountryNames, lang: str, template: int, digits: list[int]
+) -> None:
+    number = "-".join(str(d) for d in digits)
+    message = NUMBER_MARKS[lang][template].format(number)
+    found = RuleExtractor(countries, today=lambda: TODAY).problems(message, [APPLICATION], values={})
+    assert found == {"applicationNumber": number}, message
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "vehicle tax for 2025-2026",
+        "status for 2026-01-01",
+        "the 3 latest votes",
+        "status of application A1234567",
+    ],
+)
+def test_years_dates_counts_and_good_numbers_are_no_attempt(extractor: RuleExtractor, message: str) -> None:
+    values = extractor.extract(message, [APPLICATION], language="en")
+    assert extractor.problems(message, [APPLICATION], values=values) == {}
+
+
+def test_a_plate_takes_digits_after_its_number_word_too(extractor: RuleExtractor) -> None:
+    # A plate has letters as well: "number 12" is no plate, and is explained.
+    assert extractor.problems("tax for plate number 12", [PLATE], values={}) == {"regNr": "12"}
+
+
+def test_the_number_pattern_is_linear_on_a_long_message(extractor: RuleExtractor) -> None:
+    # No nested quantifiers: a 100,000-character message is read at once.
+    message = "#" + "1" * 50_000 + " номер " + "-1" * 25_000
+    extractor.problems(message, [APPLICATION], values={})
