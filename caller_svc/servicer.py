@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass
@@ -58,12 +59,44 @@ def label_book(endpoint: catalogue_pb2.Endpoint) -> LabelBook:
     )
 
 
+# Where a description's lists end: "... spring and summer breaks", "... for, against or abstained".
+_LIST_END = re.compile(r",?\s+(?:and|or)\s+(\w+)", re.I)
+
+
+def _listed_words(description: str) -> set[str]:
+    """The words a description lists, three or more ("autumn, Christmas, winter, spring
+    and summer breaks"): each list's last comma-separated run before "and"/"or" and the
+    word after it. One pass over the text per list end."""
+    out: set[str] = set()
+    for m in _LIST_END.finditer(description):
+        before = description[max(0, m.start() - 300) : m.start()]
+        items = re.split(r",\s*", before)
+        run = []
+        for item in reversed(items):
+            parts = item.split()
+            if not parts:
+                break
+            run.append(parts[-1])
+            if len(parts) > 1:
+                break  # the list's first item ends a longer phrase ("holidays (autumn")
+        if len(run) >= 2:
+            out.update(w for item in [*run, m.group(1)] for w in split_words(item))
+    return out
+
+
 def endpoint_words(endpoint: EndpointSpec) -> frozenset[str]:
     """Words of what the endpoint is (its name, description, parameter descriptions and
-    answer titles), which a question repeats to say which service it asks."""
+    answer titles), which a question repeats to say which service it asks. The words a
+    description lists as the kinds of its rows ("autumn, Christmas, winter, spring and
+    summer breaks") name rows, not the service: a question saying one picks those rows."""
     texts = [endpoint.name, endpoint.description, *(p.description for p in endpoint.params)]
     texts.extend(endpoint.labels.titles.values())
-    return frozenset(w for text in texts for w in split_words(text) if len(w) >= 3)
+    words = {w for text in texts for w in split_words(text) if len(w) >= 3}
+    listed = _listed_words(endpoint.description)
+    named_elsewhere = {
+        w for text in (endpoint.name, *endpoint.labels.titles.values()) for w in split_words(text)
+    }
+    return frozenset(words - (listed - named_elsewhere - {"and", "or"}))
 
 
 def endpoint_spec(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:

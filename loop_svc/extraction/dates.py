@@ -92,7 +92,7 @@ _RELATIVE_HINT = re.compile(
 )
 _START_CONNECTORS = re.compile(r"(?:\bfrom|\bsince|\bstarting|\bbeginning|\balates|\bс|\bсо|\bот)\s*$", re.I)
 _END_CONNECTORS = re.compile(
-    r"(?:\bto|\buntil|\btill|\bthrough|\bthru|\bkuni|\bпо|\bдо|-|–|—|\.\.)\s*$", re.I
+    r"(?:\bto|\buntil|\btill|\bthrough|\bthru|\bbefore|\benne|\bkuni|\bпо|\bдо|\bперед|-|–|—|\.\.)\s*$", re.I
 )
 
 
@@ -334,6 +334,14 @@ def _holidays(
             taken.append((holiday.start, holiday.end))
             last = holiday.dates[-1] if len(holiday.dates) > 1 else None
             role = _connector(text, holiday.start)
+            # A period said with the holiday that holds it ("jaanipäev next summer", "Easter
+            # in spring 2027") only says which occurrence: the holiday's days are asked.
+            first_day, last_day = holiday.dates[0], holiday.dates[-1]
+            found[:] = [
+                d
+                for d in found
+                if d.last is None or not (d.value <= first_day and last_day <= d.last) or d.loose
+            ]
             found.append(DateMention(holiday.dates[0], holiday.start, holiday.end, role, None, last))
             added = True
             if year_span is not None:

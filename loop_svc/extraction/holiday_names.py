@@ -46,6 +46,7 @@ ALIASES: dict[Lang, dict[str, tuple[str, ...]]] = {
         "whitsunday": ("Pentecost",),
         "whit monday": _WHIT_MONDAY,
         "easter holidays": _EASTER,
+        "easter": _EASTER,
         "boxing day": ("Second Day of Christmas",),
         "st john's day": ("Midsummer Day",),
     },
@@ -56,6 +57,9 @@ ALIASES: dict[Lang, dict[str, tuple[str, ...]]] = {
         "nelipühad": ("Pentecost",),
         "nelipüha": ("Pentecost",),
         "nelipühade teine püha": _WHIT_MONDAY,
+        "taevaminemispüha": ("Ascension Day",),
+        "taevaminemise püha": ("Ascension Day",),
+        "jaanilaupäev": ("Midsummer Eve",),
     },
     "ru": {
         "пасхальные праздники": _EASTER,
@@ -66,8 +70,49 @@ ALIASES: dict[Lang, dict[str, tuple[str, ...]]] = {
         "янов день": ("Midsummer Day",),
         "юханнус": ("Midsummer Eve", "Midsummer Day"),
         "вознесение": ("Ascension Day",),
+        "день независимости": ("Independence Day",),
     },
 }
+
+
+# Words of an English holiday name that pick one day of a feast: never lost when a name is
+# matched to another country's ("Christmas Eve" in Germany is no "Christmas Day").
+_DAY_OF_A_FEAST = frozenset({"eve", "monday", "sunday", "friday", "thursday", "saturday", "second", "first"})
+_ENGLISH_FILLER = frozenset({"day", "days", "of", "the", "and", "s", "holiday", "national", "public"})
+
+
+def _english_words(name: str) -> frozenset[str]:
+    """An English holiday name's words that say which holiday ("Restoration of
+    Independence Day" → restoration, independence); a country's own name is one of them."""
+    return frozenset(w for w, _, _ in _stems(name, "en") if w not in _ENGLISH_FILLER)
+
+
+_AND = frozenset({"and", "ja", "и", "or", "või", "voi", "или", "&"})
+
+
+def _joined(message: list[tuple[str, int, int]], spans: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
+    """The words joined by a conjunction to a span: the one before "X and" and the one
+    after "and X" (the word right after a preposition too: "and on Christmas")."""
+    out: list[tuple[str, int, int]] = []
+    for i, (word, _, _) in enumerate(message):
+        if word not in _AND:
+            continue
+        before = message[i - 1] if i > 0 else None
+        after = message[i + 1 : i + 3]
+        if before is not None and any(a <= before[1] < b for a, b in spans):
+            out.extend(m for m in after if not any(a <= m[1] < b for a, b in spans))
+        elif after and any(a <= after[0][1] < b for a, b in spans) and i > 0:
+            out.extend(m for m in message[max(0, i - 2) : i] if not any(a <= m[1] < b for a, b in spans))
+    return out
+
+
+def _relation(wanted: frozenset[str], theirs: frozenset[str]) -> str:
+    """How a country's holiday name's words stand to the words of the name said."""
+    if theirs == wanted:
+        return "same"
+    if wanted < theirs:
+        return "more"
+    return "fewer" if theirs < wanted else "other"
 
 
 @dataclass(frozen=True)
@@ -125,6 +170,10 @@ class HolidayNames:
                     for one_local, one_english in zip(
                         local_name.split("; "), english.get(day, "").split("; "), strict=False
                     ):
+                        if "(" in one_local:
+                            # A day the package notes ("Day off (substituted from …)",
+                            # "… (выходной)"): no holiday's name people say.
+                            continue
                         name_stems = tuple(s for s, _, _ in _stems(one_local, lang))
                         if name_stems and one_english:
                             self._names[lang].append(_Name(one_english, name_stems))
@@ -173,14 +222,27 @@ class HolidayNames:
     ) -> list[HolidayMention]:
         """The holiday(s) the message names; words inside `skip` (a country's name, which
         some holiday names contain) are not read."""
-        message = _outside(_stems(text, lang), skip)
-        if not message:
-            return []
         target = (country or self._home).upper()
-        chosen, span = self._match(message, self._names.get(lang, []), families)
+        chosen: list[str] = []
+        span = (0, 0)
+        # The message's language first; then a name in another of the three ("jaanipäev"
+        # in English, "Midsummer" in Estonian), read with that language's stemmer.
+        for vocabulary in dict.fromkeys([lang, *_PACKAGE_LANGUAGES]):
+            message = _outside(_stems(text, vocabulary), skip)
+            if not message:
+                return []
+            chosen, span = self._match(
+                message,
+                self._names.get(vocabulary, []),
+                families and vocabulary == lang,
+                joined=vocabulary == lang,
+            )
+            if chosen:
+                break
         if not chosen:
             return []
         years = [year] if year is not None else [today.year - 1, today.year, today.year + 1]
+        chosen = self._in_country(chosen, target, years)
         anywhere = not any(self._date_of(name, target, y, False) for name in chosen for y in years)
         if year is not None:
             days = [d for d in (self._date_of(name, target, year, anywhere) for name in chosen) if d]
@@ -199,10 +261,43 @@ class HolidayNames:
                     days.append(day)
         if not days:
             return []
-        return [HolidayMention(tuple(sorted(days)), span[0], span[1])]
+        return [HolidayMention(tuple(sorted(set(days))), span[0], span[1])]
+
+    def _in_country(self, chosen: list[str], country: str, years: list[int]) -> list[str]:
+        """The names as `country` has them: a holiday another country calls otherwise
+        ("Independence Day" said of Latvia or Lithuania, whose days are "Restoration of
+        Independence ...") is the country's holiday whose English name shares the most
+        distinctive words with it; names the country has stay as they are."""
+        own = {name for y in years for name in self._by_english(country, y)}
+        if not own or all(name in own for name in chosen):
+            return chosen
+        out = [name for name in chosen if name in own]
+        for name in chosen:
+            if name in own:
+                continue
+            wanted = _english_words(name)
+            # The country's name with the same words, else one holding them all, else one
+            # whose words it holds; never differing in a word that picks a day of a feast
+            # ("Christmas Eve" is not "Christmas Day", nor "Easter Monday" "Easter Sunday").
+            candidates = [
+                (theirs, words)
+                for theirs in sorted(own)
+                if wanted and (words := _english_words(theirs)) and not (wanted ^ words) & _DAY_OF_A_FEAST
+            ]
+            similar: list[str] = []
+            for tier in ("same", "more", "fewer"):
+                similar = [theirs for theirs, words in candidates if _relation(wanted, words) == tier]
+                if similar:
+                    break
+            if out and similar and all(_english_words(o) & wanted for o in out):
+                continue  # the country's own name was said too: that one is meant
+            out.extend(theirs for theirs in similar if theirs not in out)
+            if not similar:
+                out.append(name)  # dated elsewhere, or said to be no holiday here
+        return out
 
     def _match(
-        self, message: list[tuple[str, int, int]], names: list[_Name], families: bool
+        self, message: list[tuple[str, int, int]], names: list[_Name], families: bool, joined: bool = True
     ) -> tuple[list[str], tuple[int, int]]:
         def same(said: str, name_stem: str) -> bool:
             # The message's word is the name's word, maybe inflected past its stem.
@@ -218,29 +313,54 @@ class HolidayNames:
         def first_hit(name_stem: str) -> tuple[str, int, int] | None:
             return next((m for m in by_prefix.get(name_stem[:_MIN_STEM], ()) if same(m[0], name_stem)), None)
 
-        # Every word of a name present: that holiday (the longest names first).
+        # Every word of a name present: that holiday. A name's generic words may go
+        # unsaid when two of its own are there ("new year" is New Year's Day).
         full: dict[str, tuple[int, tuple[int, int]]] = {}
         for name in names:
             hits = []
+            missing_generic = False
             for name_stem in name.stems:
                 hit = first_hit(name_stem)
                 if hit is None:
+                    if name_stem in _GENERIC and name_stem != "eve":  # an eve is its own day
+                        missing_generic = True
+                        continue
                     break
                 hits.append(hit)
             else:
                 distinctive = [h for h in hits if h[0] not in _GENERIC]
-                if distinctive:
+                if distinctive and (not missing_generic or len(distinctive) >= 2):
                     span = (min(h[1] for h in hits), max(h[2] for h in hits))
                     if len(hits) > full.get(name.english, (0, span))[0]:
                         full[name.english] = (len(hits), span)
         if full:
-            best = max(n for n, _ in full.values())
-            chosen = [english for english, (n, _) in full.items() if n == best]
-            spans = [full[e][1] for e in chosen]
+            # The longest names first; a shorter one over other words is a second holiday
+            # named ("Līgo and Jāņi", "Christmas and New Year").
+            chosen: list[str] = []
+            accepted: list[tuple[int, tuple[int, int]]] = []
+            for english, (n, span) in sorted(full.items(), key=lambda item: -item[1][0]):
+                clash = [(k, s) for k, s in accepted if s[0] < span[1] and span[0] < s[1]]
+                if clash and (n, span) not in clash:
+                    continue
+                chosen.append(english)
+                accepted.append((n, span))
+            spans = [s for _, s in accepted]
+            # A family word joined to a name by "and" ("Christmas and New Year", "на
+            # Рождество и Новый год") is a second holiday; other words are not read again.
+            said_with = _joined(message, spans) if joined else []
+            if said_with:
+                more, more_span = self._family(said_with, names)
+                if more:
+                    chosen.extend(e for e in more if e not in chosen)
+                    spans.append(more_span)
             return chosen, (min(s for s, _ in spans), max(e for _, e in spans))
         if not families:
             return [], (0, 0)
-        # A word that begins or ends some names: the family of holidays it names.
+        return self._family(message, names)
+
+    @staticmethod
+    def _family(message: list[tuple[str, int, int]], names: list[_Name]) -> tuple[list[str], tuple[int, int]]:
+        """A word that begins or ends some names: the family of holidays it names."""
         seen: set[str] = set()
         for word, start, end in message:
             if word in _GENERIC or len(word) < _MIN_STEM + 1 or word in seen:

@@ -435,12 +435,20 @@ _BREAK_AFTER = re.compile(
     r"\s+(?:school\s+)?(?:break|breaks|holidays?|vacations?|каникул\w*|vaheaeg\w*|koolivaheaeg\w*)\b", re.I
 )
 
+# A season's adjective standing for its noun ("а зимние?", "ja kevadine?", "только летние"
+# after a list of breaks): the name of a kind of row, like a break, unless a period noun
+# follows it ("летние месяцы", "suvine aeg").
+_SEASON_ADJECTIVE = re.compile(r"(?:зимн|весенн|летн|осенн)\w*|(?:talv|kevad|suv)ine|sugisene", re.I)
+_PERIOD_NOUN_AFTER = re.compile(r"\s+(?:month|season|time|месяц\w*|пор\w*|время|kuu\w*|aeg\w*)\b", re.I)
+
 
 def _seasons(text: str, today: date, past: bool) -> list[Period]:
     """The season containing today, else the coming one (the last one for the past)."""
     periods = []
     for m in _SEASON.finditer(text):
         if _BREAK_AFTER.match(text, m.end()):
+            continue
+        if _SEASON_ADJECTIVE.fullmatch(m.group(0)) and not _PERIOD_NOUN_AFTER.match(text, m.end()):
             continue
         word = m.group(0).lower()
         first_month = next(start for start, stems in _SEASONS if any(word.startswith(s) for s in stems))

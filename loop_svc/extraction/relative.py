@@ -160,6 +160,26 @@ def _safe(year: int, month: int, day: int) -> date | None:
         return None
 
 
+def _day_of_month(
+    month: int, day: int, today: date, year: int | None, past: bool, weekday: int | None = None
+) -> date | None:
+    """A day of a month ("jan 6", "4. jaanuaril"): in the year said; else in a year where
+    it falls on the weekday written with it ("Thursday, 1 January"); else, for a sentence
+    about the past, the last such day up to today; else the nearest one (on 2 December
+    "6 January" is the coming one, "28 November" the one just gone)."""
+    if year is not None:
+        return _safe(year, month, day)
+    options = [d for d in (_safe(today.year + k, month, day) for k in (-1, 0, 1)) if d is not None]
+    if weekday is not None:
+        options = [d for d in options if d.weekday() == weekday] or options
+    if not options:
+        return None
+    if past:
+        earlier = [d for d in options if d <= today]
+        return max(earlier) if earlier else None
+    return min(options, key=lambda d: (abs((d - today).days), d < today))
+
+
 def find_spoken(
     text: str,
     today: date,
@@ -181,6 +201,7 @@ def find_spoken(
         found.append(Spoken(value, start, end, last, role))
 
     year = year_hint or today.year
+    past = past_tense(text)
     for pattern, period in (
         (_NEXT_WEEK, "next_week"),
         (_THIS_WEEK, "this_week"),
@@ -227,17 +248,21 @@ def find_spoken(
         for d in pattern.finditer(text)
         if month_of(d.group(2) if pattern is _DAY_MONTH else d.group(1)) is not None
     ]
+    written_weekday: dict[int, int] = {}
     for m in _WEEKDAY_WORD.finditer(text):
         weekday = weekday_of(m.group(1))
         if weekday is None:
             continue
-        if any(
-            re.fullmatch(r"[\s,(]*", text[m.end() : s]) or re.fullmatch(r"[\s,()]*", text[e : m.start()])
+        beside = [
+            s
             for s, e in day_months
-        ):
+            if re.fullmatch(r"[\s,(]*", text[m.end() : s]) or re.fullmatch(r"[\s,()]*", text[e : m.start()])
+        ]
+        if beside:
             # "Friday, 27 November", "reedel 27. novembril": the weekday of that date, read
             # as nothing else (no next Friday, no Good Friday).
             taken.append((m.start(), m.end()))
+            written_weekday[beside[0]] = weekday[0]
             continue
         index, long_form = weekday
         if not long_form and not m.group(1)[0].isupper():
@@ -267,7 +292,7 @@ def find_spoken(
         month = month_of(m.group(2))
         if month is not None:
             add(
-                _safe(year, month, int(m.group(1))),
+                _day_of_month(month, int(m.group(1)), today, year_hint, past, written_weekday.get(m.start())),
                 m.start(),
                 m.end(),
                 role=_month_role(m.group(2), month_of),
@@ -275,7 +300,12 @@ def find_spoken(
     for m in _MONTH_DAY.finditer(text):
         month = month_of(m.group(1))
         if month is not None:
-            add(_safe(year, month, int(m.group(2))), m.start(), m.end())
+            day_number = int(m.group(2))
+            add(
+                _day_of_month(month, day_number, today, year_hint, past, written_weekday.get(m.start())),
+                m.start(),
+                m.end(),
+            )
     for m in _DAY_OF_THIS_MONTH.finditer(text):
         day_number = int(m.group(1))
         candidate = _safe(today.year, today.month, day_number)
