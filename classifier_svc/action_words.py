@@ -20,15 +20,12 @@ diacritics, typos: classifier_svc/lexicon.py).
 
 from __future__ import annotations
 
-import functools
 import re
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from classifier_svc.lexicon import Concept, Lexicon, fold, tokens
-from services.language import Lang, LanguageDetector, parse_lang
+from services.language import Lang, LanguageDetector, parse_lang, russian_analyzer
 from services.text import STOPWORDS
 
 _CYRILLIC = re.compile(r"[\u0400-\u04FF]")
@@ -53,20 +50,11 @@ _ET_VERB_ENDINGS = (
 # A base shorter than this is too short to tell a verb from any word ("võe" of "võetud").
 _MIN_BASE = 4
 _MIN_ACTION_LANGS = 2
-_local = threading.local()
-
-
-@functools.cache
-def _morph_class() -> Any:
-    import pymorphy3
-
-    return pymorphy3.MorphAnalyzer
 
 
 def _russian_verb_lemma(word: str) -> str | None:
-    analyzer = getattr(_local, "morph", None)
-    if analyzer is None:
-        analyzer = _local.morph = _morph_class()()
+    # The language detector's analyzer: one dictionary per thread, loaded at start.
+    analyzer = russian_analyzer()
     # A word the dictionary does not know is guessed, often as a verb ("Рюютли").
     parses = analyzer.parse(word) if analyzer.word_is_known(word) else []
     if parses and parses[0].tag.POS in _RU_VERB_POS:

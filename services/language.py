@@ -107,7 +107,9 @@ def _without_identifiers(text: str) -> str:
     return " ".join(p for p in pieces if p.strip()) or ""
 
 
-def _russian_analyzer() -> Any:
+def russian_analyzer() -> Any:
+    """This thread's pymorphy3 analyzer, loaded once per thread (`LanguageDetector.warm_up`
+    loads it at a service's start): every Russian word lookup shares it."""
     analyzer = getattr(_morph_local, "morph", None)
     if analyzer is None:
         import pymorphy3  # a thread's own: the analyzer is not shared across threads
@@ -150,7 +152,7 @@ def _cyrillic_spellings(word: str, limit: int = 64) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=8192)
 def _is_russian_word(word: str) -> bool:
-    analyzer = _russian_analyzer()
+    analyzer = russian_analyzer()
     return any(
         parse.is_known and _tells_russian(parse)
         for spelling in _cyrillic_spellings(word)

@@ -4,6 +4,12 @@ qdrant-edge is synchronous. Reads and single-point writes take tens of microseco
 well under a millisecond (hybrid query at 2k points: 0.3 ms), less than a thread hop
 costs, so they run directly on the event loop; the event loop also serialises them, so
 no lock is needed. Opening, flushing and closing touch the disk and run in a thread.
+
+A search hit's payload is read from the shard once and then kept (`PayloadCache`): the
+shard reads a point's whole stored payload for every hit (a field selector does not
+spare it), and an endpoint's holds two vectors, so reading it was most of a search's
+time. Every write to a shard goes through this object (the shard is embedded), so
+`upsert` and `delete` drop what they replace and a kept payload is always the stored one.
 """
 
 from __future__ import annotations
@@ -58,9 +64,37 @@ def _open_shard(path: Path, dense_size: int) -> qe.EdgeShard:
     return qe.EdgeShard.create(str(path), config)
 
 
+class PayloadCache:
+    """Stored payloads by (collection, point id), at most `max_entries` (the oldest go
+    first). Callers get a copy of the top level; the values inside are shared and read-only."""
+
+    def __init__(self, max_entries: int = 4096) -> None:
+        self._entries: dict[tuple[str, str], dict[str, Any]] = {}
+        self._max_entries = max_entries
+
+    def get(self, collection: str, point_id: str) -> dict[str, Any] | None:
+        payload = self._entries.get((collection, point_id))
+        return dict(payload) if payload is not None else None
+
+    def put(self, collection: str, point_id: str, payload: dict[str, Any]) -> None:
+        if self._max_entries <= 0:
+            return
+        while len(self._entries) >= self._max_entries:
+            del self._entries[next(iter(self._entries))]
+        self._entries[(collection, point_id)] = payload
+
+    def drop(self, collection: str, point_ids: Sequence[str]) -> None:
+        for point_id in point_ids:
+            self._entries.pop((collection, point_id), None)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+
 class EdgeVectorIndex:
-    def __init__(self, root: str | Path | None) -> None:
+    def __init__(self, root: str | Path | None, *, payloads: PayloadCache | None = None) -> None:
         """`root` None, "" or ":memory:" → a temporary folder removed on close."""
+        self._payloads = payloads if payloads is not None else PayloadCache()
         if root in (None, "", ":memory:"):
             self._root = Path(tempfile.mkdtemp(prefix="atc-index-"))
             self._temporary = True
@@ -99,10 +133,12 @@ class EdgeVectorIndex:
             )
             for p in points
         ]
+        self._payloads.drop(collection, [p.id for p in points])
         self._shard(collection).update(qe.UpdateOperation.upsert_points(edge_points))
 
     async def delete(self, collection: str, ids: Sequence[str]) -> None:
         if ids:
+            self._payloads.drop(collection, ids)
             self._shard(collection).update(qe.UpdateOperation.delete_points(list(ids)))
 
     async def get(self, collection: str, ids: Sequence[str]) -> list[StoredPoint]:
@@ -154,11 +190,13 @@ class EdgeVectorIndex:
                 # The stub types Fusion.Rrf apart from Fusion, which the query accepts.
                 query=qe.Fusion.Rrf(k=RRF_K),  # type: ignore[arg-type]
                 filter=edge_filter,
-                with_payload=True,
+                with_payload=False,
             )
         )
+        ranked = [(str(p.id), p.score) for p in fused_points]
+        payloads = self._hit_payloads(collection, shard, [point_id for point_id, _ in ranked])
         fused: list[tuple[str, float, dict[str, Any]]] = [
-            (str(p.id), p.score, dict(p.payload or {})) for p in fused_points
+            (point_id, score, payloads.get(point_id, {})) for point_id, score in ranked
         ]
         missing = missing_cosine_ids([f[0] for f in fused], dense_cosines)
         stored: dict[str, list[float]] = {}
@@ -170,7 +208,27 @@ class EdgeVectorIndex:
                     stored[str(record.id)] = list(vectors[DENSE_VECTOR])  # type: ignore[arg-type]
         return build_hits(fused, dense_cosines, stored, dense)
 
+    def _hit_payloads(
+        self, collection: str, shard: qe.EdgeShard, ids: Sequence[str]
+    ) -> dict[str, dict[str, Any]]:
+        """The hits' stored payloads, from the cache; the shard is read for the others only."""
+        found: dict[str, dict[str, Any]] = {}
+        missing: list[Any] = []
+        for point_id in ids:
+            payload = self._payloads.get(collection, point_id)
+            if payload is None:
+                missing.append(point_id)
+            else:
+                found[point_id] = payload
+        if missing:
+            for record in shard.retrieve(missing, True, False):
+                payload = dict(record.payload or {})
+                self._payloads.put(collection, str(record.id), payload)
+                found[str(record.id)] = dict(payload)
+        return found
+
     async def close(self) -> None:
+        self._payloads.clear()
         shards, self._shards = self._shards, {}
         for name, shard in shards.items():
             try:

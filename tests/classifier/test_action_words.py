@@ -145,3 +145,32 @@ def test_verbs_are_read_by_morphology() -> None:
     assert not verb_words("Viimased hääletused parlamendis", "et")
     # Auxiliaries are every endpoint's verbs.
     assert not verb_words("Какие были праздники", "ru")
+
+
+def test_action_words_read_russian_with_the_detectors_warmed_analyzer(monkeypatch: Any) -> None:
+    """One dictionary per thread: the detector's warm-up loads it at start and the action
+    words reuse it, so no turn loads a second one (≈ 0.5 s each)."""
+    import threading
+
+    import pymorphy3
+
+    made: list[object] = []
+    real = pymorphy3.MorphAnalyzer
+
+    def counting() -> object:
+        made.append(real())
+        return made[-1]
+
+    monkeypatch.setattr(pymorphy3, "MorphAnalyzer", counting)
+    found: list[set[str]] = []
+
+    def on_a_fresh_thread() -> None:  # the analyzer is a thread's own
+        LanguageDetector().warm_up()
+        found.append(verb_words("За что голосовали депутаты", "ru"))
+        found.append(verb_words("Они голосуют", "ru"))
+
+    thread = threading.Thread(target=on_a_fresh_thread)
+    thread.start()
+    thread.join()
+    assert len(made) == 1
+    assert all(any(w.startswith("голосова") for w in words) for words in found)

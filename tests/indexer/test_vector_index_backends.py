@@ -17,7 +17,7 @@ from indexer_svc.vector_index import (
     VectorIndex,
     open_vector_index,
 )
-from indexer_svc.vector_index.edge_index import EdgeVectorIndex
+from indexer_svc.vector_index.edge_index import EdgeVectorIndex, PayloadCache
 
 COLLECTION = "endpoints"
 DIM = 4
@@ -186,3 +186,100 @@ async def test_edge_temporary_root_is_removed_on_close() -> None:
     assert root.is_dir()
     await index.close()
     assert not root.exists()
+
+
+class _CountingShard:
+    """An edge shard that counts the payloads read from it (by queries and retrieves)."""
+
+    def __init__(self, shard: object) -> None:
+        self._shard = shard
+        self.payloads_read = 0
+
+    def query(self, request: object) -> list[object]:
+        points = self._shard.query(request)  # type: ignore[attr-defined]
+        self.payloads_read += sum(1 for p in points if p.payload)
+        return list(points)
+
+    def retrieve(
+        self, ids: list[object], with_payload: object = None, with_vector: object = None
+    ) -> list[object]:
+        records = self._shard.retrieve(ids, with_payload, with_vector)  # type: ignore[attr-defined]
+        self.payloads_read += sum(1 for r in records if r.payload)
+        return list(records)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._shard, name)
+
+
+async def _counting_edge(payloads: PayloadCache | None = None) -> tuple[EdgeVectorIndex, _CountingShard]:
+    index = EdgeVectorIndex(":memory:", payloads=payloads)
+    await index.ensure_collection(COLLECTION, DIM)
+    await index.upsert(COLLECTION, POINTS)
+    shard = _CountingShard(index._shards[COLLECTION])
+    index._shards[COLLECTION] = shard  # type: ignore[assignment]
+    return index, shard
+
+
+async def test_edge_reads_a_hits_payload_once_across_searches() -> None:
+    index, shard = await _counting_edge()
+    try:
+        # No two hits tie on RRF score (the shard orders a tie either way).
+        sparse = SparseVector(indices=[12], values=[1.0])
+        first = await index.search(
+            COLLECTION, dense=[1.0, 0.2, 0.0, 0.0], sparse=sparse, limit=3, candidates=4
+        )
+        assert shard.payloads_read == 3
+        for _ in range(5):
+            again = await index.search(
+                COLLECTION, dense=[1.0, 0.2, 0.0, 0.0], sparse=sparse, limit=3, candidates=4
+            )
+            assert again == first
+        assert shard.payloads_read == 3
+    finally:
+        await index.close()
+
+
+async def test_edge_search_results_equal_with_and_without_kept_payloads() -> None:
+    kept, _ = await _counting_edge()
+    uncached, reads = await _counting_edge(PayloadCache(max_entries=0))
+    try:
+        queries = [[1.0, 0.2, 0.0, 0.0], [0.9, 0.3, 0.1, 0.0], [0.0, 0.1, 0.2, 1.0]] * 2
+        for query in queries:
+            sparse = SparseVector(indices=[12], values=[1.0])
+            expected = await uncached.search(COLLECTION, dense=query, sparse=sparse, limit=4, candidates=4)
+            assert (
+                await kept.search(COLLECTION, dense=query, sparse=sparse, limit=4, candidates=4) == expected
+            )
+        assert reads.payloads_read == 4 * len(queries)  # nothing kept: every hit read each time
+    finally:
+        await kept.close()
+        await uncached.close()
+
+
+async def test_edge_kept_payload_follows_reindexing_and_deletion() -> None:
+    index, _ = await _counting_edge()
+    try:
+        query = [1.0, 0.0, 0.0, 0.0]
+        assert (await index.search(COLLECTION, dense=query, sparse=None, limit=1, candidates=4))[0].payload[
+            "name"
+        ] == "a"
+        await index.upsert(COLLECTION, [_point(A, [1.0, 0.0, 0.0, 0.0], {10: 1.0}, name="a2")])
+        [hit] = await index.search(COLLECTION, dense=query, sparse=None, limit=1, candidates=4)
+        assert hit.payload == {"id": A, "name": "a2"}
+        hit.payload["name"] = "changed by a caller"
+        [hit] = await index.search(COLLECTION, dense=query, sparse=None, limit=1, candidates=4)
+        assert hit.payload["name"] == "a2"
+        await index.delete(COLLECTION, [A])
+        await index.upsert(COLLECTION, [_point(A, [1.0, 0.0, 0.0, 0.0], {10: 1.0}, name="a3")])
+        [hit] = await index.search(COLLECTION, dense=query, sparse=None, limit=1, candidates=4)
+        assert hit.payload["name"] == "a3"
+    finally:
+        await index.close()
+
+
+def test_payload_cache_is_bounded_oldest_first() -> None:
+    cache = PayloadCache(max_entries=2)
+    for n in range(3):
+        cache.put(COLLECTION, str(n), {"n": n})
+    assert cache.get(COLLECTION, "0") is None
+    assert [cache.get(COLLECTION, str(n)) for n in (1, 2)] == [{"n": 1}, {"n": 2}]
