@@ -178,9 +178,16 @@ def covered_topics(catalogue_texts: Iterable[str]) -> frozenset[str]:
     return frozenset(covered)
 
 
+# Words that are first of all function words and only rarely a topic's case form: the
+# Estonian "ilma" is the preposition "without" ("ilma omanikuta", "jäin tööst ilma") far
+# more often than the genitive of "ilm" (weather), which has its nominative and
+# compounds ("milline ilm", "ilmateade") to be recognised by.
+_FUNCTION_HOMOGRAPHS = re.compile(r"(?<!\w)ilma(?!\w)", re.IGNORECASE)
+
+
 def uncovered_topic(message: str, covered: frozenset[str]) -> str | None:
     """An out-of-scope topic the message is about and the catalogue does not cover."""
-    found = TOPICS.find(message)
+    found = TOPICS.find(_FUNCTION_HOMOGRAPHS.sub(" ", message))
     topics = (set(found.positions) & _TOPIC_NAMES) - covered
     return min(topics) if topics else None
 

@@ -198,6 +198,11 @@ _QUESTION_CUES: list[tuple[Aspect, re.Pattern[str]]] = [
             "millal ~ katte",
             "oota*",
             "сколько времени",
+            # "How much … time", "how much will it take": "сколько это займет по времени".
+            "сколько ~ времени",
+            "сколько ~ займ*",
+            "сколько ~ занима*",
+            "how much ~ time",
             "сколько дней",
             "сколько недель",
             "сколько месяц*",
@@ -448,25 +453,40 @@ _YES_NO_OPENING = re.compile(
 )
 _YES_NO_INSIDE = re.compile(
     r"(?<!\w)(?:(?:can|could|do|does|did|is|are|should|must|will|may|shall)\s+(?:i|we|you|it|they|he|she|my|the|a|an)"
-    r"|kas|можно|нужно|надо|нужен|нужна|нужны|обязательно)(?!\w)"
+    r"|kas|можно|нужно|надо|нужен|нужна|нужны|обязательно|могу|можем|смогу|сможем)(?!\w)"
 )
 _RUSSIAN_LI = re.compile(r"(?<!\w)ли(?!\w)")
-_RU_YES_NO_OPENING = re.compile(r"^(?:можно|нужно|нужен|нужна|нужны|надо|обязательно|правда)\b")
+_RU_YES_NO_OPENING = re.compile(
+    # The modal "can" opening a clause asks yes or no as "can I" does ("могу я ещё подписывать…?").
+    r"^(?:можно|нужно|нужен|нужна|нужны|надо|обязательно|правда|могу|можем|может|могут|смогу|сможем)\b"
+)
 _WH_WORDS = re.compile(
     r"(?<!\w)(?:"
     + "|".join(
         fold(w)
         for w in (
             "how what which when where who whom why kuidas mis mida millal kus kust kuhu kes miks mitu "
-            "milline millised palju kui что как где когда сколько скока какой какая какие каких кто "
+            "milline millised milliseid millist millise palju kui "
+            "что как где когда сколько скока какой какая какие каких кто "
             "почему зачем куда откуда чей"
         ).split()
     )
     + r")(?!\w)"
 )
 
+
+def is_question_word(word: str) -> bool:
+    """A question word of en/et/ru ("how", "kui", "сколько")."""
+    return bool(_WH_WORDS.fullmatch(fold(word)))
+
+
 # A clause boundary inside one question: "…and how much…", "… и можно ли…".
 _CONJUNCTION = re.compile(r"\s*(?:,\s*)?(?<!\w)(?:and|also|plus|ja|ning|ka|и|а также|а)\s+(?=\w)")
+# A subordinate clause of condition or time opening a piece ("if …", "kui …", "если …").
+_CONDITION_OPENING = re.compile(r"^(?:(?:and|but|ja|aga|и|а|но)\s+)?(if|when|unless|kui|если|когда)(?!\w)")
+# Where a question may begin inside a sentence: at a conjunction or a comma ("my card
+# expires next month, how do I renew it?").
+_CLAUSE_BREAK = re.compile(_CONJUNCTION.pattern + r"|\s*,\s*(?=\w)")
 _SENTENCE_BREAK = re.compile(r"(?<=[?!.;])\s+|\n+")
 
 
@@ -512,8 +532,10 @@ def aspects_of(text: str) -> tuple[tuple[Aspect, ...], frozenset[str]]:
         found.remove(Aspect.DEFINITION)
     if Aspect.HOW in found and len(found) > 1:
         found.remove(Aspect.HOW)
-        if Aspect.LOST in found:
-            found.append(Aspect.HOW)
+    # What to do about a lost document is how to apply for a new one ("lost my licence,
+    # what now??"), asked with a "how" or not.
+    if Aspect.LOST in found:
+        found.append(Aspect.HOW)
     return tuple(found), frozenset(cue_words)
 
 
@@ -558,7 +580,7 @@ def split_question(question: str) -> list[QuestionPart]:
         if not sentence.strip():
             continue
         start = 0
-        for match in _CONJUNCTION.finditer(sentence):
+        for match in _CLAUSE_BREAK.finditer(sentence):
             rest = fold(sentence[match.end() : match.end() + _OPENING_CHARS])
             if _opens_a_question(rest):
                 pieces.append(sentence[start : match.start()])
@@ -569,14 +591,32 @@ def split_question(question: str) -> list[QuestionPart]:
     for piece in (p.strip(" ,;") for p in pieces):
         if not piece:
             continue
-        aspects, _ = aspects_of(piece)
-        if not aspects and not is_yes_no(piece, aspects) and not _opens_a_question(fold(piece)):
+        aspects, cues = aspects_of(piece)
+        asks = (
+            is_yes_no(piece, aspects) or _opens_a_question(fold(piece)) or bool(_WH_WORDS.search(fold(piece)))
+        )
+        condition = _CONDITION_OPENING.match(fold(piece))
+        if (
+            condition
+            and not piece.rstrip().endswith("?")
+            and _only_a_condition(piece, condition, aspects, cues)
+        ):
+            # "If a holiday falls on a Sunday, is Monday off?", "and when my card expires,
+            # can I still log in?": the condition is the situation, not a question.
+            asks = False
+        if not aspects and not asks:
             if parts and not piece.rstrip().endswith((".", "!")):
                 parts.append(_part(f"{parts.pop().text} {piece}"))
             else:
                 context = f"{context} {piece}".strip()
             continue
-        parts.append(_part(f"{context} {piece}".strip()))
+        if not asks and not piece.rstrip().endswith("?"):
+            # A statement of the citizen's situation ("my ID card expires next month, how
+            # do I renew it?"): it belongs to the question that follows, which says what
+            # is asked.
+            context = f"{context} {piece}".strip()
+            continue
+        parts.append(_part(f"{context} {piece}".strip(), asked=piece if context else None))
         context = ""
     if context:
         parts.append(_part(f"{parts.pop().text} {context}" if parts else context))
@@ -587,9 +627,31 @@ def split_question(question: str) -> list[QuestionPart]:
     return distinct[:MAX_QUESTION_PARTS] or [QuestionPart(question, (), False)]
 
 
-def _part(text: str) -> QuestionPart:
+def _only_a_condition(
+    piece: str, opening: re.Match[str], aspects: tuple[Aspect, ...], cues: frozenset[str]
+) -> bool:
+    """The opening word ("when", "kui", "когда") only subordinates its clause: it makes
+    no aspect, or only "when to do it" ("когда карта истечёт, …")."""
+    if opening.group(1) not in cues:
+        return True
+    if Aspect.WHEN not in aspects:  # "kui kaua …" asks how long
+        return False
+    rest, _ = aspects_of(fold(piece)[opening.end() :])
+    return rest == tuple(a for a in aspects if a is not Aspect.WHEN)
+
+
+def _part(text: str, asked: str | None = None) -> QuestionPart:
+    """The part `text`; when it is a statement of the situation and the question `asked`,
+    what is asked comes from the question, and of the situation only a lost document
+    (then "how do I…" asks how to replace it)."""
     aspects, cues = aspects_of(text)
-    return QuestionPart(text, aspects, is_yes_no(text, aspects), cues)
+    if asked is not None:
+        own, own_cues = aspects_of(asked)
+        if own:
+            situation = (Aspect.LOST,) if Aspect.LOST in aspects and Aspect.LOST not in own else ()
+            aspects = tuple(dict.fromkeys((*situation, *own, *((Aspect.HOW,) if situation else ()))))
+            cues = own_cues | (cues if situation else frozenset())
+    return QuestionPart(text, aspects, is_yes_no(asked or text, aspects), cues)
 
 
 def _opens_a_question(folded: str) -> bool:

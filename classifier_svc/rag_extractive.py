@@ -43,6 +43,11 @@ MAX_PLAIN_SENTENCES = 2
 RELATED_SHARE = 0.5
 RELATED_WORDS = 2
 
+# A sentence that states what a yes/no question asks holds at least this many of the
+# question's own words, and this share of them.
+STATEMENT_WORDS = 2
+STATEMENT_SHARE = 0.5
+
 # Aspects whose answer is a list of things (where, what is needed, who): every sentence
 # of the section that speaks of it; the others are one statement and its qualifier.
 _LISTING = {Aspect.HOW, Aspect.DOCUMENTS, Aspect.ELIGIBILITY, Aspect.LOST, Aspect.AFTER, Aspect.DEFINITION}
@@ -201,10 +206,42 @@ class ExtractiveAnswerer:
                 result.unanswered = True
             else:
                 result.sentences += chosen
-        if part.yes_no and not result.unanswered:
+        if part.yes_no:
+            # The page's own statement of what a yes/no question asks ("The certificates of
+            # an expired card cannot be renewed, so you cannot … log in to e-services") is
+            # found by the question's words, whatever aspect its cue words suggest ("log
+            # in to e-services" sounds like "online", "подписывать документы" like
+            # "documents"): it is quoted and decides.
+            stated = self._statement(part, own_words, sentences)
+            if stated is not None:
+                result.sentences.append(stated)
+                result.unanswered = False
+                if negated(stated.text) and not _ALTERNATIVE.search(fold(part.text)):
+                    result.verdict = "no"
+        if part.yes_no and not result.unanswered and result.verdict is None:
             result.verdict = self._verdict(part, own_words, title_words, sentences, result)
         result.sentences = sorted(dict.fromkeys(result.sentences), key=lambda s: s.order)
         return result
+
+    def _statement(self, part: QuestionPart, words: set[str], sentences: list[_Sentence]) -> _Sentence | None:
+        """The sentence that by itself holds most of the question's own words (the
+        sentence alone, not its heading): at least two, one of them not a cue word of an
+        aspect, and half of those the page has anywhere; else None."""
+        content = {w for w in words if fold(w) not in part.cue_words}
+        found_in = [(s, self._words.found(words, self._words.words(s.text))) for s in sentences]
+        # Of the question's words those the page has at all: the citizen's other words
+        # ("last week", "пока новую не сделали") cannot be in any sentence.
+        known = set().union(*(found for _, found in found_in)) if found_in else set()
+        best: tuple[int, _Sentence] | None = None
+        for sentence, found in found_in:
+            if len(found) < STATEMENT_WORDS or not (found & content):
+                continue
+            if len(found) < STATEMENT_SHARE * len(known):
+                continue
+            weight = sum(len(w) for w in found)
+            if best is None or weight > best[0]:
+                best = (weight, sentence)
+        return best[1] if best else None
 
     def _related(self, words: set[str], sentences: Sequence[_Sentence]) -> bool:
         covered: set[str] = set()

@@ -54,6 +54,7 @@ from classifier_svc.layers import (
 )
 from classifier_svc.messages import SEARCH_UNAVAILABLE, confirm, out_of_domain
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch, SessionDirectory, SessionLookupFailed
+from classifier_svc.rag_aspects import aspects_of, fold, is_question_word
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.rag_lexical import WordMatcher
 from classifier_svc.service_gate import Thresholds
@@ -62,6 +63,12 @@ from services.language import Lang, LanguageDetector
 from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 
 log = logging.getLogger(__name__)
+
+# The words an endpoint must share with a knowledge follow-up that asks an aspect of the
+# page, for the follow-up to be the endpoint's ("and the electricity price tomorrow?").
+FOLLOW_UP_ENDPOINT_WORDS = 2
+# The letters of a word that may name a new topic in such a follow-up.
+NEW_TOPIC_LETTERS = 6
 
 
 @dataclass(frozen=True)
@@ -283,7 +290,26 @@ class Router:
                 span.set_attribute("answered", found is not None)
             if found is not None:
                 return await self._unless_weak(found, turn)
+        if (asked := await self._knowledge_by_aspect(turn)) is not None:
+            return asked
         return await self._out_of_domain(lang, "no layer matched")
+
+    async def _knowledge_by_aspect(self, turn: TurnContext) -> Decision | None:
+        """A question no layer took that asks an aspect of a procedure (how to, how long,
+        who can, what is needed: classifier_svc.rag_aspects) is the knowledge base's when
+        a passage is close enough, without the usual share of the question's words: a
+        citizen's own words for the topic ("got laid off", "sign up") are seldom the
+        page's. Only after every layer: an API or service question is never taken."""
+        if self._rag_for_class is None or has_identifier(turn.message):
+            return None
+        aspects, _ = aspects_of(turn.message)
+        if not aspects:
+            return None
+        found = await self._rag_for_class.decide(turn)
+        if found is None:
+            return None
+        kinds = ", ".join(a.value for a in aspects)
+        return replace(found, reasoning=f"a question of a knowledge aspect ({kinds}); {found.reasoning}")
 
     async def _unless_catalogue_claims(
         self, context: Decision, turn: TurnContext, dry_run: bool, owner_id: str
@@ -378,7 +404,21 @@ class Router:
             return replace(own, query=question, reasoning=f"a follow-up on a new topic; {own.reasoning}")
         if self._policy.api_tool_enabled:
             endpoint = await self._api_tool.match(turn.message, lang, turn.history)
-            if endpoint is not None and any(c.matched_terms > 0 for c in endpoint.endpoints[:1]):
+            # A follow-up that asks an aspect of the page ("ja palju see maksab", "и сколько
+            # это займет по времени") shares its one aspect word with many an endpoint
+            # ("maksab"/"maks", "времени"/"time"): the endpoint needs a word besides it.
+            # Unless the message names something the previous exchange did not ("and the
+            # electricity prices tomorrow?").
+            aspects, cues = aspects_of(turn.message)
+            said = self._words.words(f"{previous.question} {previous.reply}")
+            words = {
+                w for w in self._words.words(turn.message) if fold(w) not in cues and not is_question_word(w)
+            }
+            # A new thing is named by a longer word ("electricity", "tomorrow", "выборы"); the
+            # short ones are mostly verbs and particles of the question ("võtab", "это").
+            new_words = {w for w in words if len(w) >= NEW_TOPIC_LETTERS and not self._words.match(w, said)}
+            needed = FOLLOW_UP_ENDPOINT_WORDS if aspects and not new_words else 1
+            if endpoint is not None and any(c.matched_terms >= needed for c in endpoint.endpoints[:1]):
                 return None
         searched = replace(turn, message=search_text(turn.message, previous))
         found = await self._rag_for_class.decide(searched) if self._rag_for_class is not None else None

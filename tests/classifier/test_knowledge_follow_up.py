@@ -140,3 +140,26 @@ def test_the_previous_exchange_is_the_last_reply_and_its_question() -> None:
     assert previous == PreviousExchange("second", "two — https://a.test/p.")
     assert previous.cited_urls == {"https://a.test/p"}
     assert previous_exchange([PriorMessage("user", "only")]) is None
+
+
+# A follow-up that asks an aspect of the page and names nothing new shares only its
+# aspect word with an endpoint ("maksab" ~ "maks", a tax): it continues the page.
+ASPECT_FOLLOW_UPS = {
+    "en": ["and how much does it cost?", "how long does it take"],
+    "et": ["ja palju see maksab", "kui kaua see võtab"],
+    "ru": ["а сколько это стоит?", "и сколько это займет по времени"],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+@pytest.mark.parametrize("form", range(2))
+async def test_a_follow_up_asking_an_aspect_continues_the_page_over_an_endpoints_one_word(
+    detector: LanguageDetector, lang: str, form: int
+) -> None:
+    message = ASPECT_FOLLOW_UPS[lang][form]
+    one_word = {message: [cand("get_vehicle_tax_info", 0.9, matched=1, of=3)]}
+    question = {"en": "how soon do i need to register my new address", "et": "kuidas elukoht registreerida"}
+    turns = history(question.get(lang, "как прописаться"), knowledge_reply(lang))
+    routed = Router(matcher(Scripted(one_word)), Sessions(), detector, POLICY, knowledge=Scripted(KNOWLEDGE))
+    decision = await routed.decide("c", message, None, history=turns)
+    assert decision.workflow is Workflow.RAG, decision.reasoning

@@ -416,3 +416,19 @@ def test_the_demo_catalogue_covers_none_of_the_out_of_scope_topics() -> None:
         if line.startswith("title:")
     ]
     assert covered_topics(texts) == frozenset()
+
+
+# The Estonian preposition "ilma" (without) marks no topic; the weather's own words do.
+@pytest.mark.parametrize("noun", ["omanikuta", "lepinguta", "tööta", "dokumentideta", "loata"])
+@pytest.mark.parametrize("frame", ["kas saan seda teha ilma {n}?", "ilma {n} ei saa?", "jäin {n} ilma"])
+def test_the_preposition_ilma_is_no_weather_question(noun: str, frame: str) -> None:
+    assert uncovered_topic(frame.format(n=noun), frozenset()) is None
+
+
+@pytest.mark.parametrize("message", ["milline ilm on homme?", "ilmateade homseks", "mis ilmaga homme?"])
+def test_weather_words_still_mark_the_weather(message: str) -> None:
+    assert uncovered_topic(message, frozenset()) == "weather"
+
+
+def test_the_function_word_pattern_is_linear_on_a_long_message() -> None:
+    assert uncovered_topic("ilma " * 20_000, frozenset()) is None

@@ -415,3 +415,123 @@ def test_a_documents_sentence_with_an_endless_word_costs_linear_work() -> None:
     assert _DOCUMENT_HEADS.search("tervisetoend") is not None
     assert _DOCUMENT_HEADS.search("toend") is None  # a compound's head, not the bare word
     assert _DOCUMENT_HEADS.search("a" * 100_000) is None  # quadratic: ~10^10 steps, never returns
+
+
+# --- a statement of the situation before the question ---------------------------------
+# Situations built from a small grammar (a document expiring or expired at some time),
+# followed by every page's question of an aspect other than validity: what is asked is
+# the question's aspect, not the situation's.
+SITUATIONS: dict[Lang, list[str]] = {
+    "en": [
+        f"my {{t}} {verb} {when}" for verb in ("expires", "runs out") for when in ("next month", "in january")
+    ],
+    "et": [
+        f"mu {{t}} {verb} {when}"
+        for verb in ("aegub", "ei kehti enam")
+        for when in ("järgmisel kuul", "jaanuaris")
+    ],
+    "ru": [
+        f"{{t}} {verb} {when}"
+        for verb in ("истекает", "перестаёт действовать")
+        for when in ("в следующем месяце", "в январе")
+    ],
+}
+SITUATED = [
+    (topic, aspect, lang, situation.format(t=LABELS["pages"][topic]["topic"][lang]), question)
+    for topic in ("id-card", "passport", "driving-licence")
+    for aspect in ("how", "time", "documents", "collect")
+    if aspect in LABELS["pages"][topic]["covered"]
+    for lang in LANGS
+    for situation in SITUATIONS[lang][:: 3 if aspect == "how" else 2]
+    for question in questions(aspect, lang, topic)[:1]
+]
+
+
+@pytest.mark.parametrize(("topic", "aspect", "lang", "situation", "question"), SITUATED)
+def test_a_statement_of_the_situation_before_a_question_does_not_change_what_is_asked(
+    topic: str, aspect: str, lang: Lang, situation: str, question: str
+) -> None:
+    (part,) = split_question(f"{situation}, {question}")
+    assert part.aspects[0] is Aspect(aspect), part
+    assert Aspect.VALIDITY not in part.aspects, part
+    answer = ask(f"{situation}, {question}", topic, lang)
+    assert said(answer, LABELS["pages"][topic]["covered"][aspect][lang]), answer.text
+
+
+LOST_SITUATIONS: dict[Lang, list[str]] = {
+    "en": ["lost my {t} yesterday, what now?", "my {t} was stolen, what do i do", "i lost my {t}"],
+    "et": ["kaotasin eile oma {t}, mis nüüd?", "mu {t} varastati, mida teha", "{t} on kadunud"],
+    "ru": ["потерял {t}, что теперь делать", "у меня украли {t}, что делать?", "{t} утерян"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("topic", ["id-card", "passport", "driving-licence"])
+@pytest.mark.parametrize("form", range(3))
+def test_a_lost_document_is_answered_with_how_to_apply_for_a_new_one(
+    lang: Lang, topic: str, form: int
+) -> None:
+    question = LOST_SITUATIONS[lang][form].format(t=LABELS["pages"][topic]["topic"][lang])
+    (part,) = split_question(question)
+    assert Aspect.LOST in part.aspects and Aspect.HOW in part.aspects, part
+    answer = ask(question, topic, lang)
+    assert said(answer, LABELS["pages"][topic]["covered"]["how"][lang]), answer.text
+
+
+# --- a condition before a yes/no question ---------------------------------------------
+CONDITIONS: dict[Lang, tuple[list[str], list[str]]] = {
+    "en": (
+        ["if a holiday falls on a sunday", "when my card expires"],
+        ["is monday off?", "can i still use it?"],
+    ),
+    "et": (
+        ["kui püha on pühapäeval", "kui kaart aegub"],
+        ["kas esmaspäev on vaba?", "kas saan seda veel kasutada?"],
+    ),
+    "ru": (
+        ["если праздник выпал на воскресенье", "когда карта истечёт"],
+        ["понедельник выходной?", "могу я её ещё использовать?"],
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("conjunction", ["", "and "])
+def test_a_condition_before_a_yes_no_question_is_part_of_that_one_question(
+    lang: Lang, conjunction: str
+) -> None:
+    conditions, asked = CONDITIONS[lang]
+    lead = {"en": conjunction, "et": "ja " if conjunction else "", "ru": "и " if conjunction else ""}[lang]
+    for condition, question in zip(conditions, asked, strict=True):
+        parts = split_question(f"{lead}{condition}, {question}")
+        assert len(parts) == 1 and parts[0].yes_no, parts
+
+
+# --- a yes/no question the page answers with a negative statement ---------------------
+# The page's negative statement is found by the question's words, whatever aspect its
+# cue words suggest: "log in to e-services" sounds like "online", "подписывать документы"
+# like "documents". Openings x the page's negated action, three languages.
+NEGATED_ASKS: dict[Lang, tuple[list[str], list[str]]] = {
+    "en": (
+        ["can i still", "is it possible to", "my card expired, can i"],
+        ["sign digitally with an expired card", "log in to e-services with an expired card"],
+    ),
+    "et": (
+        ["kas ma saan veel", "kas saab", "kaart aegus, kas ma saan"],
+        ["aegunud kaardiga digiallkirja anda", "aegunud kaardiga e-teenustesse siseneda"],
+    ),
+    "ru": (
+        ["могу я ещё", "можно ли", "карта просрочена, могу я"],
+        ["ставить цифровую подпись просроченной картой", "входить в э-услуги с просроченной картой"],
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_yes_no_question_the_page_denies_is_answered_no_with_the_denying_sentence(lang: Lang) -> None:
+    openings, actions = NEGATED_ASKS[lang]
+    for opening, action in itertools.product(openings, actions):
+        question = f"{opening} {action}?"
+        answer = ask(question, "id-card", lang)
+        assert answer.verdict == "no", (question, answer.text)
+        assert said(answer, LABELS["pages"]["id-card"]["denied"][lang]), (question, answer.text)
