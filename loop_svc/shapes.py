@@ -506,6 +506,15 @@ class RuleShapeReader:
                 continue
             if whole_month:
                 year_months.append((mention.start, mention.value.month, mention.value.year))
+            alone = len(findings.dates) == 1  # two dates make one range below
+            if alone and mention.last is None and mention.connector == "end":
+                # "selle aasta lõpuni", "until Friday", "до конца года": the rows up to that day
+                out.append(RowFilter(DateRange(None, mention.value)))
+                continue
+            if alone and mention.last is None and mention.connector == "start":
+                # "from Monday on", "alates 1. märtsist": the rows from that day
+                out.append(RowFilter(DateRange(mention.value, None)))
+                continue
             out.append(RowFilter(DateRange(mention.value, last)))
         for m in re.finditer(r"[^\W\d_]{3,}", text):
             if any(a <= m.start() < b for a, b in used):

@@ -18,7 +18,7 @@ from loop_svc.extraction.from_now import find_stretches
 from loop_svc.extraction.shifts import find_shift
 from loop_svc.schema import ParamSpec
 from loop_svc.shapes import RuleShapeReader
-from services.answer_shape import Hours, Order
+from services.answer_shape import DateRange, Hours, Order
 
 ZONE = ZoneInfo("Europe/Tallinn")
 TODAY = date(2026, 12, 2)
@@ -170,10 +170,11 @@ def utc(value: str) -> datetime:
 @settings(max_examples=60, deadline=None)
 @given(day=days, hour=st.integers(0, 23), n=st.integers(1, 48))
 def test_next_n_hours_are_n_wall_hours_from_this_one(day: date, hour: int, n: int) -> None:
-    found = extractor(datetime.combine(day, time(hour, 30), tzinfo=ZONE)).extract(
-        f"the next {n} hours", PERIOD, language="en"
-    )
-    now = datetime.combine(day, time(hour))
+    moment = datetime.combine(day, time(hour, 30), tzinfo=ZONE).astimezone(UTC)
+    found = extractor(moment).extract(f"the next {n} hours", PERIOD, language="en")
+    # The hour the citizen's clock shows (a wall time skipped in spring reads as the next one).
+    shown = moment.astimezone(ZONE)
+    now = datetime.combine(shown.date(), time(shown.hour))
     assert utc(found["start"]) == now.replace(tzinfo=ZONE).astimezone(UTC)
     last = now + timedelta(hours=n, seconds=-1)
     assert utc(found["end"]) == last.replace(tzinfo=ZONE).astimezone(UTC)
@@ -273,3 +274,17 @@ def test_the_new_patterns_cost_linear_work_on_long_input() -> None:
 def test_a_range_closed_ahead_opens_today(at_ten: RuleExtractor, lang: str, message: str, end: str) -> None:
     found = at_ten.extract(message, DAYS_ONLY, language=lang)  # type: ignore[arg-type]
     assert found == {"validFrom": "2026-12-02", "validTo": end}, message
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("en", "how many holidays until the end of the year"),
+        ("et", "mitu riigipüha selle aasta lõpuni veel on"),
+        ("ru", "сколько праздников до конца года"),
+    ],
+)
+def test_the_rows_up_to_an_end_said_alone(lang: str, message: str) -> None:
+    shape = RuleShapeReader(lambda: TODAY).read(message, lang)  # type: ignore[arg-type]
+    ranges = [f.condition for f in shape.filters if isinstance(f.condition, DateRange)]
+    assert ranges == [DateRange(None, date(2026, 12, 31))], (message, shape)
