@@ -219,7 +219,9 @@ async def mesh_for(day: date | None, model: ModelChoice | None = None) -> AsyncI
     """`atc up` on free ports (pinned to `day` when given, every service on `model` when
     given); yields the chat URL."""
     env: dict[str, str] = model.env() if model is not None else {}
-    if day is not None and day != datetime.now(LOCAL_ZONE).date():
+    if day is not None:
+        # Pinned even when the machine's date is that day: the cases are written for
+        # CASE_HOUR ("right now", "the rest of today"), not for whatever hour it is.
         if not LIBFAKETIME.exists():  # noqa: ASYNC240 - once, before the mesh starts
             raise SystemExit(
                 f"cases are written for {day}: install Debian's faketime (apt-get install faketime) "

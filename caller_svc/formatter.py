@@ -10,6 +10,7 @@ range and average of their main number.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -47,6 +48,7 @@ from services.field_terms import split_words
 from services.language import Lang
 
 # Kept importable for callers of the old module.
+_CLOCK = re.compile(r"\d\d:\d\d")
 __all__ = ["DeterministicFormatter", "ResultToFormat", "format_number", "format_span", "format_when"]
 
 
@@ -299,7 +301,8 @@ class DeterministicFormatter:
         writer = ShapedWriter(writers, labels, self._max_items)
         lines = writer.lines(outcome, lang)
         hours = hours_of(outcome)
-        if hours is not None:
+        if hours is not None and not _CLOCK.search(head):
+            # A request for those hours already names them in the heading.
             head = f"{head}, {window_text(hours)}"
         verdict = writer.verdict(outcome, lang)
         if verdict is not None:

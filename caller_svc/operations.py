@@ -496,7 +496,12 @@ def answer(
     )
     outcome.measure = measure_of(table, [*measure_terms, *terms], labels)
     if shape.period_comparison is not None:
-        compared = compare_periods(filtered, shape.period_comparison, outcome.measure)
+        # The days compared are the periods themselves ("on Friday than tomorrow"): a day
+        # filter read from the same words would leave one period without its rows.
+        undated = [f for f in plain_filters if not isinstance(f.condition, Weekdays | Months | DateRange)]
+        compared = compare_periods(
+            apply_filters(rows, undated, table, labels, terms), shape.period_comparison, outcome.measure
+        )
         if compared is not None:
             outcome.periods = compared
             outcome.verdict = shape.period_comparison.op.holds(

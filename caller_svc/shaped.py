@@ -305,8 +305,9 @@ class ShapedWriter:
 
 def hours_of(outcome: Outcome) -> Hours | None:
     for row_filter in outcome.shape.filters:
-        if isinstance(row_filter.condition, Hours) and not row_filter.negate:
-            return row_filter.condition
+        c = row_filter.condition
+        if isinstance(c, Hours) and not row_filter.negate and (c.start, c.end % 24) != (0, 0):
+            return c  # the whole day (0–24, "that whole day") is no window to name
     return None
 
 

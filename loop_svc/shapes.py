@@ -24,6 +24,9 @@ from itertools import pairwise
 from typing import Protocol
 
 from loop_svc.extraction.dates import find_dates, month_of, whole_year
+from loop_svc.extraction.from_now import find_stretches
+from loop_svc.extraction.numbers import NUMBER_WORD, NUMBER_WORDS
+from loop_svc.extraction.shifts import find_shift
 from loop_svc.schema import ParamSpec
 from services.answer_shape import (
     Aggregation,
@@ -50,27 +53,7 @@ class ShapeReader(Protocol):
     def read(self, message: str, language: Lang) -> AnswerShape: ...
 
 
-_NUMBER_WORDS: dict[str, int] = {}
-for _value, _forms in enumerate(
-    [
-        "one üks uks ühe uhe один одна одно одного одну",
-        "two kaks kahe kahte два две двух двое пару",
-        "three kolm kolme три трех трое",
-        "four neli nelja четыре четырех четверо",
-        "five viis viie viit пять пяти пятеро",
-        "six kuus kuue kuut шесть шести",
-        "seven seitse seitsme seitset семь семи",
-        "eight kaheksa kaheksat восемь восьми",
-        "nine üheksa uheksa üheksat uheksat девять девяти",
-        "ten kümme kumme kümmet kummet десять десяти",
-    ],
-    start=1,
-):
-    for _form in _forms.split():
-        _NUMBER_WORDS[fold(_form)] = _value
-_NUMBER_WORDS.update({"twelve": 12, "twenty": 20, "dozen": 12, "couple": 2})
-
-_N = r"(\d{1,3}|" + "|".join(sorted(map(re.escape, _NUMBER_WORDS), key=len, reverse=True)) + r")"
+_N = rf"(\d{{1,3}}|{NUMBER_WORD})"
 
 # Superlatives and their kin, folded. Each entry: (pattern, order).
 _EXTREMES: list[tuple[str, Order]] = [
@@ -155,6 +138,13 @@ _YES_NO_TAIL = re.compile(
     r"\bor not\b|\b, right\b|\bisn't it\b|\bvoi mitte\b|\bили нет\b|\bили уже\b|"
     r"^\W*(?:(?:are|is) there )?any\b.*\?\s*$"
 )
+# A statement closed by a tag that asks to confirm it: "…index 50089, правильно?",
+# "…algab aprillis, eks?", "…on the 1st, correct?", "…начинаются да?".
+_CONFIRM_TAG = re.compile(
+    r"(?:^|[\s,])(?:right|correct|true|yes|is that (?:right|correct|so)|правильно|верно|да|так ведь|"
+    r"не так ли|ведь так|eks|eksole|onju|ju|oige|jah|kas pole)\s*\?\s*$"
+)
+_SENTENCE_END = re.compile(r"(?<!\d)[.!?]\s")
 _KAS = re.compile(r"(?<!\w)kas(?!\w)")
 _LI = re.compile(r"(?<!\w)ли(?!\w)")
 _RU_WH = re.compile(
@@ -273,7 +263,7 @@ def _int(word: str) -> int | None:
     if word.isdigit():
         value = int(word)
         return value if 0 < value <= 100 else None
-    return _NUMBER_WORDS.get(word)
+    return NUMBER_WORDS.get(word)
 
 
 def _count_near(text: str, start: int, end: int) -> int | None:
@@ -405,7 +395,7 @@ class RuleShapeReader:
         after = _AFTER_HOUR.search(text)
         if after is not None and _HOUR_CONTEXT.search(text):
             start = _hour(after.group(1), after.group(2), after.group(3))
-            if start is not None and start < 24 and not _month_follows(text[after.end() :]):
+            if start is not None and start < 24 and not _day_span_follows(text[after.end() :]):
                 used.append(after.span())
                 return Hours(start, 24)
         at = _AT_HOUR.search(text)
@@ -417,6 +407,18 @@ class RuleShapeReader:
                 used.append(at.span())
                 # "kella 22st keskööni", "с 22 до полуночи": from that hour until midnight
                 return Hours(hour, 24 if _UNTIL_MIDNIGHT.search(text) else hour + 1)
+        shift = find_shift(text)
+        if shift is not None and shift.whole_day:
+            used.append((shift.start, shift.end))
+            return Hours(0, 24)  # "a keskmine terve päeva kohta", "а средняя за тот день"
+        if self._now is not None:
+            now = self._now()
+            for stretch in find_stretches(text, now.date(), now.hour):
+                used.append((stretch.span_start, stretch.span_end))
+                if stretch.unit == "hour" and stretch.end - stretch.start < timedelta(hours=24):
+                    # "the next 3 hours", "in an hour", "the rest of today": those hours of the
+                    # day (the request asks for no more; one past midnight wraps).
+                    return Hours(stretch.start.hour, stretch.end.hour or 24)
         if _NOW.search(_NOW_OPENING.sub("", text)) and self._now is not None:
             hour = self._now().hour
             return Hours(hour, hour + 1)
@@ -504,6 +506,15 @@ class RuleShapeReader:
                 continue
             if whole_month:
                 year_months.append((mention.start, mention.value.month, mention.value.year))
+            alone = len(findings.dates) == 1  # two dates make one range below
+            if alone and mention.last is None and mention.connector == "end":
+                # "selle aasta lõpuni", "until Friday", "до конца года": the rows up to that day
+                out.append(RowFilter(DateRange(None, mention.value)))
+                continue
+            if alone and mention.last is None and mention.connector == "start":
+                # "from Monday on", "alates 1. märtsist": the rows from that day
+                out.append(RowFilter(DateRange(mention.value, None)))
+                continue
             out.append(RowFilter(DateRange(mention.value, last)))
         for m in re.finditer(r"[^\W\d_]{3,}", text):
             if any(a <= m.start() < b for a, b in used):
@@ -578,7 +589,10 @@ class RuleShapeReader:
             terms = tuple(w.strip("«»\"'.,?!") for w in text[m.end() : m.end() + 40].split()[:3])
             return Selection(order, count, tuple(t for t in terms if t and not t[0].isdigit()))
         for pattern, order in ((_NEXT, Order.NEXT), (_LATEST, Order.LATEST), (_EARLIEST, Order.EARLIEST)):
-            m = pattern.search(text)
+            # "the next 7 days", "последние 10 дней": a stretch of time read above, no row picked.
+            m = next(
+                (x for x in pattern.finditer(text) if not any(a <= x.start() < b for a, b in used)), None
+            )
             if m is None:
                 continue
             near = _count_near(text, m.start(), m.end())
@@ -626,6 +640,15 @@ class RuleShapeReader:
         return None
 
     def _yes_no(self, text: str, compares: bool) -> bool:
+        mark = text.rfind("?")
+        if 0 <= mark < len(text.rstrip()) - 1:
+            # "…cheaper than 40 €? I want to charge the car then": the question is the
+            # sentence that ends with the mark; what follows only says why.
+            # A dot after a digit is an ordinal ("24. detsember"), no sentence end.
+            ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, mark)]
+            text = text[(ends[-1] if ends else 0) : mark + 1].strip()
+        if _CONFIRM_TAG.search(text):
+            return True
         if _YES_NO_TAIL.search(text) or _KAS.search(text) or _LI.search(text):
             return True
         if _YES_NO_EN.search(text) and not re.match(r"^\W*(?:what|which|when|where|who|how|why)\b", text):
@@ -721,6 +744,13 @@ def _month_span(months: list[tuple[int, int]], text: str) -> tuple[int, ...]:
         if _linked(text, start_a, start_b):
             found.extend(((a - 1 + k) % 12) + 1 for k in range((b - a) % 12 + 1))
     return tuple(sorted(set(found)))
+
+
+def _day_span_follows(rest: str) -> bool:
+    """A month, or the end of a range of days and its month, follows: "с 1 по 7 декабря",
+    "from 1 to 7 December", "alates 1. kuni 7. detsembrini" name days, not an hour."""
+    link = re.match(r"\s*\.?\s*(?:-|–|—|to|until|till|through|kuni|по|до)\s*\d{1,2}(?:st|nd|rd|th|\.)?", rest)
+    return _month_follows(rest) or (link is not None and _month_follows(rest[link.end() :]))
 
 
 def _month_follows(rest: str) -> bool:

@@ -270,6 +270,17 @@ def find_dates(
                     date(year, 1, 1), m.start(), m.end(), _connector(text, m.start()), last=date(year, 12, 31)
                 )
             )
+    timed = [d for d in found if d.opens is not None and d.last is not None]
+    if timed:
+        # "täna ülejäänud päeva jooksul", "сегодня до конца дня": the day word names the
+        # day the timed stretch is in, no second period.
+        found = [
+            d
+            for d in found
+            if d.opens is not None
+            or d.last not in (None, d.value)
+            or not any(t.value <= d.value <= (t.last or t.value) for t in timed)
+        ]
     if any(d.loose for d in found) and (years or any(not d.loose for d in found)):
         # "holidays on the weekend in 2027": the year is the period, the weekend its days.
         found = [d for d in found if not d.loose]

@@ -1,7 +1,8 @@
 """Periods people name instead of writing dates (en/et/ru), resolved against an injected
 "today": months and month ranges in every case form, day ranges inside one month,
 weekends, the last/this/next week, month or year, seasons, the school year, the last
-such weekday and "now".
+such weekday, stretches counted from now ("the next 3 hours", "the past 7 days", "the
+rest of today": loop_svc.extraction.from_now) and "now".
 
 - A month without a year ("in December", "detsembris", "в декабре") is the next such
   month from this one on, or the last one when the sentence speaks of the past ("were",
@@ -33,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, time, timedelta
 
+from loop_svc.extraction.from_now import find_stretches
 from loop_svc.extraction.text import fold
 from loop_svc.schema import Role
 
@@ -145,6 +147,11 @@ class PeriodFinder:
         written = text
         text = fold(text)  # same length: spans stay the message's own
         past = past_tense(text)
+        for period, anchor in self._weekday_ranges(text, today, past):
+            if anchor is None or free(*anchor):
+                add(period)
+                if anchor is not None and period in found:
+                    taken.append(anchor)  # "this week" dates the range; it is no second period
         for period in self._months(text, written, today, past, free):
             add(period)
         for period in _weekends(text, today):
@@ -156,6 +163,8 @@ class PeriodFinder:
         for period in _seasons(text, today, past):
             add(period)
         for period in _school_years(text, today):
+            add(period)
+        for period in _from_now(text, today, hour):
             add(period)
         for period in _now(text, today, hour):
             add(period)
@@ -272,6 +281,48 @@ class PeriodFinder:
         return periods
 
     # -- weekdays ----------------------------------------------------------------
+    def _weekday_ranges(
+        self, text: str, today: date, past: bool
+    ) -> list[tuple[Period, tuple[int, int] | None]]:
+        """ "Monday to Sunday", "thursday to wednesday", "esmaspäevast pühapäevani", "с
+        понедельника по воскресенье": the days from the first weekday to the second, in the
+        week a word names ("this/next/last week", "sel nädalal", "на этой неделе"); without
+        one, from the first such weekday on from today (the last one for the past)."""
+        tokens = list(re.finditer(r"[^\W\d_]+|[-–—]", text))
+        out: list[tuple[Period, tuple[int, int] | None]] = []
+        for i, first in enumerate(tokens):
+            one = self._weekday_of(first.group(0)) if len(first.group(0)) >= 3 else None
+            if one is None:
+                continue
+            linked = i + 2 < len(tokens) and _WEEKDAY_LINK.fullmatch(tokens[i + 1].group(0))
+            second = tokens[i + 2] if linked else tokens[i + 1] if i + 1 < len(tokens) else None
+            if second is None or len(second.group(0)) < 3:
+                continue
+            two = self._weekday_of(second.group(0))
+            estonian = first.group(0).endswith("st") and second.group(0).endswith("ni")
+            if two is None or not (linked or estonian) or one[0] == two[0]:
+                continue
+            span = (two[0] - one[0]) % 7
+            anchor = _WEEK_ANCHOR.search(text)
+            monday = today - timedelta(days=today.weekday())
+            if anchor is not None and not anchor.group("soon"):
+                weeks = -1 if anchor.group("last") else 1 if anchor.group("next") else 0
+                start = monday + timedelta(days=7 * weeks + one[0])
+            elif past:
+                start = today - timedelta(days=(today.weekday() - one[0]) % 7)
+                if start + timedelta(days=span) > today:
+                    start -= timedelta(days=7)
+            else:
+                start = today + timedelta(days=(one[0] - today.weekday()) % 7)
+            begin = first.start()
+            before = text[max(0, begin - 8) : begin]
+            opening = _CONNECT_START.search(before)
+            if opening is not None:
+                begin -= len(before) - opening.start()
+            period = Period(start, begin, second.end(), start + timedelta(days=span))
+            out.append((period, anchor.span() if anchor is not None else None))
+        return out
+
     def _last_weekdays(self, text: str, today: date) -> list[Period]:
         periods = []
         for m in re.finditer(rf"\b{_LAST_WORD}\s+([^\W\d_]{{3,}})", text, re.I):
@@ -284,6 +335,15 @@ class PeriodFinder:
         return periods
 
 
+_WEEKDAY_LINK = re.compile(r"to|through|thru|till|until|kuni|по|до|[-–—]", re.I)
+# The week a range of weekdays is in; "the coming week" is the days from today on.
+# (One word per alternative: each is tried once at each place, no nested repetition.)
+_WEEK_ANCHOR = re.compile(
+    r"\b(?:(?P<soon>(?:the\s+)?(?:coming|upcoming)|ближайш\w*)|(?P<next>next|jargmi\w*|tuleva\w*|следующ\w*)|"
+    r"(?P<last>last|previous|eelmi\w*|moodunud\w*|прошл\w*|"
+    r"предыдущ\w*)|this|sel|sellel|kaesolev\w*|jooksv\w*|эт\w+|текущ\w*)\s+(?:week|nadal\w*|недел\w*)\b",
+    re.I,
+)
 _DAY_RANGE = re.compile(
     r"(?<![\d.])(?P<first>\d{1,2})\.?\s*(?:-|–|—|to|until|till|through|and|kuni|по|до|и)\s*"
     r"(?P<second>\d{1,2})(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<month>[^\W\d_]{3,})",
@@ -489,6 +549,25 @@ def _school_years(text: str, today: date) -> list[Period]:
 _NOW = re.compile(
     r"\b(?:right\s+now|now|currently|at\s+the\s+moment|praegu|hetkel|сейчас|щас|сегодня\s+сейчас)\b", re.I
 )
+
+
+def _from_now(text: str, today: date, hour: int | None) -> list[Period]:
+    """ "the next 3 hours", "in an hour", "the past 7 days", "the rest of today": the
+    stretch's first and last moments (loop_svc.extraction.from_now)."""
+    out = []
+    for s in find_stretches(text, today, hour):
+        last = s.last_moment
+        out.append(
+            Period(
+                s.start.date(),
+                s.span_start,
+                s.span_end,
+                last.date(),
+                opens=s.start.time(),
+                closes=last.time(),
+            )
+        )
+    return out
 
 
 def _now(text: str, today: date, hour: int | None) -> list[Period]:

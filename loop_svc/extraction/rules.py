@@ -24,6 +24,7 @@ from loop_svc.extraction.identifiers import attempted_identifier, find_identifie
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
 from loop_svc.extraction.languages import find_languages
 from loop_svc.extraction.relative import asks_for_upcoming, upcoming_range
+from loop_svc.extraction.shifts import find_shift
 from loop_svc.extraction.spans import clock_times, is_common_word, name_spans
 from loop_svc.extraction.text import outside, words
 from loop_svc.extraction.values import enum_value, number_words, numbers, registration_number, yes_no
@@ -190,6 +191,9 @@ class RuleExtractor:
         # A time of day is a window only for a datetime range; clock times stay free otherwise.
         timed = any(a.concept is Concept.DATETIME for a, _ in date_pairs(params))
         window = find_window(text, found.spans) if timed else None
+        shift = find_shift(text)
+        if window is not None and shift is not None and shift.start < window.end and window.start < shift.end:
+            window = None  # "днём раньше" is a day earlier, not the afternoon
         if window is not None:
             taken.append((window.start, window.end))
         values: dict[str, str] = {}
@@ -285,6 +289,10 @@ class RuleExtractor:
                 end.name: self._render(end, last_day, opened, "end"),
             }
         years = [y for y in found.years if outside(replaced, y.start, y.end)]
+        if not dates and not years and window is None:
+            moved = self._shifted(text, start, end, known)
+            if moved:
+                return moved
         first: DateMention | None = None
         last: DateMention | None = None
         if len(dates) >= 2:
@@ -341,7 +349,43 @@ class RuleExtractor:
             values[start.name] = self._render(start, first.value, first, "start")
         if last is not None:
             values[end.name] = self._render(end, last.last or last.value, last, "end")
+            today = self._today()
+            if first is None and start.name not in known and (last.last or last.value) >= today:
+                # "selle aasta lõpuni", "until the end of the month", "до пятницы": a range
+                # closed ahead of today and opened by nothing said opens today.
+                values[start.name] = self._render(start, today, DateMention(today, 0, 0), "start")
         return values
+
+    def _shifted(
+        self, text: str, start: ParamSpec, end: ParamSpec, known: Mapping[str, str]
+    ) -> dict[str, str]:
+        """ "and the day before?", "a mis järgmisel päeval", "а средняя за тот день": the
+        period already asked, moved by whole local days, or widened to its whole days."""
+        shift = find_shift(text) if known.get(start.name) and known.get(end.name) else None
+        if shift is None:
+            return {}
+        out: dict[str, str] = {}
+        for param, role in ((start, "start"), (end, "end")):
+            value = known[param.name]
+            if param.concept is Concept.DATETIME:
+                try:
+                    moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+                except ValueError:
+                    return {}
+                local = moment.astimezone(self._zone) if moment.tzinfo else moment.replace(tzinfo=self._zone)
+                day = local.date() + timedelta(days=shift.days)
+                wall = local.time().replace(tzinfo=None)
+                if shift.whole_day:
+                    wall = time(0, 0) if role == "start" else time(23, 59, 59)
+                moved = datetime.combine(day, wall, tzinfo=self._zone)
+                out[param.name] = moved.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            else:
+                try:
+                    day = date.fromisoformat(value[:10])
+                except ValueError:
+                    return {}
+                out[param.name] = (day + timedelta(days=shift.days)).isoformat()
+        return out
 
     def _coming_day(self, window: Window) -> date:
         """The day of a time of day said without one: today, unless it is already over

@@ -26,6 +26,7 @@ from services.answer_shape import (
     Months,
     Op,
     Order,
+    PeriodComparison,
     RowFilter,
     Selection,
     Weekdays,
@@ -355,3 +356,32 @@ def test_an_average_asked_with_one_extreme_is_over_the_whole_window(
 
 def number_at(row: Any) -> float:
     return float(row.data["price"])
+
+
+@given(
+    day=days,
+    first=st.lists(prices, min_size=1, max_size=24),
+    second=st.lists(prices, min_size=1, max_size=24),
+)
+@settings(max_examples=60, deadline=None)  # a busy machine: no timed assertions
+def test_two_days_compared_by_their_means_whatever_day_filters_the_words_gave(
+    day: date, first: list[float], second: list[float]
+) -> None:
+    """ "Is it cheaper on Friday than tomorrow": the weekday and the date read from the same
+    words are the periods compared, not filters that leave one of them without rows."""
+    nxt = day + timedelta(days=1)
+    one, two = local_day_series(day, first), local_day_series(nxt, second)
+    data = {"success": True, "data": {"ee": one["data"]["ee"] + two["data"]["ee"]}}
+    shape = AnswerShape(
+        Kind.YES_NO,
+        filters=(RowFilter(Weekdays((nxt.isoweekday(),))), RowFilter(DateRange(day, day))),
+        period_comparison=PeriodComparison(DateRange(nxt, nxt), DateRange(day, day), Op.LT),
+    )
+    outcome = run(data, shape)
+    assert outcome.periods is not None
+    means = [
+        round(sum(v) / len(v), 2)
+        for v in ([r["price"] for r in two["data"]["ee"]], [r["price"] for r in one["data"]["ee"]])
+    ]
+    assert [outcome.periods[0].value, outcome.periods[1].value] == means
+    assert outcome.verdict == (means[0] < means[1])
