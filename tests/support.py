@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import threading
 from collections.abc import Iterator, Mapping
@@ -13,7 +14,7 @@ from starlette.types import ASGIApp
 from devtools.launcher.inprocess import Lifespan, serve_asgi, server_url, uvicorn_server
 from services.runtime.telemetry import Telemetry
 
-__all__ = ["SEED_BODY", "serve_asgi", "serve_asgi_in_thread"]
+__all__ = ["SEED_BODY", "metric_reaching", "metric_value", "serve_asgi", "serve_asgi_in_thread"]
 
 
 @contextlib.contextmanager
@@ -80,3 +81,19 @@ def metric_value(telemetry: Telemetry, name: str, labels: Mapping[str, str]) -> 
     """One sample's value in a service's registry (0 when absent)."""
     value = telemetry.registry.get_sample_value(name, dict(labels))
     return float(value) if value is not None else 0.0
+
+
+async def metric_reaching(
+    telemetry: Telemetry, name: str, labels: Mapping[str, str], expected: float, *, polls: int = 200
+) -> float:
+    """The sample's value once it equals `expected`, or its last value after `polls` looks.
+
+    A server records an RPC's outcome after the reply has left it, so a client that has its reply
+    can look before the count moves; polling (not a deadline) keeps a busy machine from flaking."""
+    value = metric_value(telemetry, name, labels)
+    for _ in range(polls):
+        if value == expected:
+            break
+        await asyncio.sleep(0.01)
+        value = metric_value(telemetry, name, labels)
+    return value

@@ -24,7 +24,7 @@ from services.runtime.channels import open_channel
 from services.runtime.request_context import current_request_id
 from services.runtime.server import GrpcServer, ServiceMount
 from services.runtime.telemetry import Telemetry
-from tests.support import metric_value
+from tests.support import metric_reaching, metric_value
 
 SERVICE = "test.Relay"
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -123,9 +123,9 @@ async def test_one_trace_and_request_id_across_hops_and_red_metrics() -> None:
         assert back_span.attributes is not None and back_span.attributes["atc.request_id"] == "req-42"
 
         labels = {"service": "front", "method": f"/{SERVICE}/Forward", "code": "OK"}
-        assert metric_value(front_telemetry, "atc_rpc_requests_total", labels) == 1
+        assert await metric_reaching(front_telemetry, "atc_rpc_requests_total", labels, 1) == 1
         missing_labels = {**labels, "method": f"/{SERVICE}/Missing", "code": "NOT_FOUND"}
-        assert metric_value(front_telemetry, "atc_rpc_requests_total", missing_labels) == 1
+        assert await metric_reaching(front_telemetry, "atc_rpc_requests_total", missing_labels, 1) == 1
 
         assert front.metrics_port
         async with httpx.AsyncClient() as http:
@@ -164,7 +164,7 @@ async def test_cancelled_and_timed_out_streams_are_logged_as_such(
                 await asyncio.sleep(0.05)
         assert codes == {"CANCELLED", "DEADLINE_EXCEEDED"}
         hold_labels = {"service": "relay", "method": f"/{SERVICE}/Hold"}
-        assert metric_value(telemetry, "atc_rpc_in_flight", hold_labels) == 0
+        assert await metric_reaching(telemetry, "atc_rpc_in_flight", hold_labels, 0) == 0
     finally:
         await server.stop(0)
     assert not [e for e in loop_errors if "different Context" in str(e.get("exception"))]
@@ -198,7 +198,7 @@ async def test_past_the_limit_a_call_is_refused_at_once_with_a_retry_hint() -> N
                 await asyncio.sleep(0.05)
             assert (await echo(b"x", timeout=10)).startswith(b"x")
         rejected = {"service": "relay", "method": f"/{SERVICE}/Echo"}
-        assert metric_value(telemetry, "atc_rpc_rejected_total", rejected) == 1
+        assert await metric_reaching(telemetry, "atc_rpc_rejected_total", rejected, 1) == 1
     finally:
         await server.stop(0)
 

@@ -24,7 +24,7 @@ from indexer_svc.vector_index.models import (
     SparseVector,
     StoredPoint,
 )
-from indexer_svc.vector_index.scoring import build_hits, missing_cosine_ids
+from indexer_svc.vector_index.scoring import build_hits, fusion_limit, missing_cosine_ids, through_tie
 
 
 def _client_filter(where: PayloadFilter | None) -> qm.Filter | None:
@@ -156,11 +156,15 @@ class ClientVectorIndex:
             prefetch=prefetch,
             query=qm.FusionQuery(fusion=qm.Fusion.RRF),
             query_filter=client_filter,
-            limit=limit,
+            limit=fusion_limit(candidates, len(prefetch)),
             with_payload=True,
         )
+        kept = {
+            point_id
+            for point_id, _ in through_tie([(_id(p.id), p.score) for p in fused_result.points], limit)
+        }
         fused: list[tuple[str, float, dict[str, Any]]] = [
-            (_id(p.id), p.score, dict(p.payload or {})) for p in fused_result.points
+            (_id(p.id), p.score, dict(p.payload or {})) for p in fused_result.points if _id(p.id) in kept
         ]
         missing = missing_cosine_ids([f[0] for f in fused], dense_cosines)
         stored: dict[str, list[float]] = {}
@@ -172,7 +176,7 @@ class ClientVectorIndex:
                 vectors = record.vector
                 if isinstance(vectors, dict) and DENSE_VECTOR in vectors:
                     stored[_id(record.id)] = list(vectors[DENSE_VECTOR])  # type: ignore[arg-type]
-        return build_hits(fused, dense_cosines, stored, dense)
+        return build_hits(fused, dense_cosines, stored, dense, limit)
 
     async def close(self) -> None:
         await self._client.close()

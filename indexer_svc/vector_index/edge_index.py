@@ -35,7 +35,7 @@ from indexer_svc.vector_index.models import (
     SparseVector,
     StoredPoint,
 )
-from indexer_svc.vector_index.scoring import build_hits, missing_cosine_ids
+from indexer_svc.vector_index.scoring import build_hits, fusion_limit, missing_cosine_ids, through_tie
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +185,7 @@ class EdgeVectorIndex:
             prefetches.append(qe.Prefetch(limit=candidates, query=sparse_query, filter=edge_filter))
         fused_points = shard.query(
             qe.QueryRequest(
-                limit=limit,
+                limit=fusion_limit(candidates, len(prefetches)),
                 prefetches=prefetches,
                 # The stub types Fusion.Rrf apart from Fusion, which the query accepts.
                 query=qe.Fusion.Rrf(k=RRF_K),  # type: ignore[arg-type]
@@ -193,7 +193,7 @@ class EdgeVectorIndex:
                 with_payload=False,
             )
         )
-        ranked = [(str(p.id), p.score) for p in fused_points]
+        ranked = through_tie([(str(p.id), p.score) for p in fused_points], limit)
         payloads = self._hit_payloads(collection, shard, [point_id for point_id, _ in ranked])
         fused: list[tuple[str, float, dict[str, Any]]] = [
             (point_id, score, payloads.get(point_id, {})) for point_id, score in ranked
@@ -206,7 +206,7 @@ class EdgeVectorIndex:
                 vectors = record.vector
                 if isinstance(vectors, dict) and DENSE_VECTOR in vectors:
                     stored[str(record.id)] = list(vectors[DENSE_VECTOR])  # type: ignore[arg-type]
-        return build_hits(fused, dense_cosines, stored, dense)
+        return build_hits(fused, dense_cosines, stored, dense, limit)
 
     def _hit_payloads(
         self, collection: str, shard: qe.EdgeShard, ids: Sequence[str]

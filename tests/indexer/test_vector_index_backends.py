@@ -126,6 +126,25 @@ async def test_hybrid_brings_in_a_sparse_only_keyword_hit(index: VectorIndex) ->
     # Its cosine comes from its stored vector, not 0.
     assert d_hit.dense_cosine == pytest.approx(_cosine(query, POINTS[3].dense), abs=1e-5)
     assert d_hit.hybrid_rank == ids.index(D) + 1
+    # The tie now goes to the higher cosine: A, whatever order they were stored in.
+    assert ids[:2] == [A, D]
+
+
+@pytest.mark.parametrize("stored_first", ["near", "far"])
+async def test_an_rrf_tie_goes_to_the_higher_cosine_whatever_the_storage_order(
+    index: VectorIndex, stored_first: str
+) -> None:
+    # Near is first by cosine and second by keyword weight, far the other way round: their RRF
+    # scores are equal, and a search for one hit must return near on both backends.
+    near = _point(A, [1.0, 0.1, 0.0, 0.0], {7: 0.5}, name="near")
+    far = _point(B, [1.0, 0.5, 0.0, 0.0], {7: 1.0}, name="far")
+    await index.upsert(COLLECTION, [near, far] if stored_first == "near" else [far, near])
+    sparse = SparseVector(indices=[7], values=[1.0])
+    (best,) = await index.search(COLLECTION, dense=[1.0, 0.0, 0.0, 0.0], sparse=sparse, limit=1, candidates=5)
+    assert best.payload["name"] == "near"
+    both = await index.search(COLLECTION, dense=[1.0, 0.0, 0.0, 0.0], sparse=sparse, limit=2, candidates=5)
+    assert [h.payload["name"] for h in both] == ["near", "far"]
+    assert both[0].hybrid_score == pytest.approx(both[1].hybrid_score)
 
 
 async def test_payload_filter_on_service_id(index: VectorIndex) -> None:
