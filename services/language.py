@@ -202,6 +202,18 @@ class RussianInLatin:
         return sum(len(w) for w in self.russian_words(text)) / letters if letters else 0.0
 
 
+def _restricted_identifier() -> Any:
+    """py3langid's identifier over the languages asked about only."""
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    identifier.set_languages(list(_ASKED))
+    # The identifier keeps its full 97-language table (≈ 27 MiB) only to undo
+    # set_languages, which this detector never does: keep the restricted one alone.
+    identifier._full_model = (identifier.nb_ptc, identifier.nb_pc, identifier.nb_classes)
+    return identifier
+
+
 class LanguageDetector:
     """py3langid over en/et/ru (the Latin-script Slavic languages it is asked about too
     stand for Russian typed in Latin letters when `RussianInLatin` confirms it), with script shortcuts for
@@ -219,17 +231,10 @@ class LanguageDetector:
         min_words_confidence: float = 0.75,
         max_words_for_names: int = 16,
     ) -> None:
-        from py3langid.langid import MODEL_FILE, LanguageIdentifier
-
-        self._identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
-        self._identifier.set_languages(list(_ASKED))
-        # The identifier keeps its full 97-language table (≈ 27 MiB) only to undo
-        # set_languages, which this detector never does: keep the restricted one alone.
-        self._identifier._full_model = (
-            self._identifier.nb_ptc,
-            self._identifier.nb_pc,
-            self._identifier.nb_classes,
-        )
+        # The identifier's model (≈ 80 MiB once loaded) is read on first use or at warm_up:
+        # a service that is always told the language (the loop) never pays for it.
+        self._identifier: Any = None
+        self._identifier_lock = threading.Lock()
         self._min_letters = min_letters
         self._min_confidence = min_confidence
         self._russian_in_latin = russian_in_latin or RussianInLatin()
@@ -242,9 +247,18 @@ class LanguageDetector:
         self._min_words_confidence = min_words_confidence
 
     def warm_up(self) -> None:
-        """Loads what the first Latin-letter Russian message would (the dictionary) on the
-        calling thread: a service calls it at start, on the thread its turns run on."""
+        """Loads the identifier and what the first Latin-letter Russian message would (the
+        dictionary) on the calling thread: a service calls it at start, on the thread its
+        turns run on."""
+        self._identifier_loaded()
         self._russian_in_latin.warm_up()
+
+    def _identifier_loaded(self) -> Any:
+        if self._identifier is None:
+            with self._identifier_lock:
+                if self._identifier is None:
+                    self._identifier = _restricted_identifier()
+        return self._identifier
 
     def detect(self, text: str, fallback: Lang | None = None) -> Lang:
         """The message's language, or `fallback` (then English) when it is too short to tell."""
@@ -281,7 +295,7 @@ class LanguageDetector:
     def _judge(self, text: str, *, by_words: bool = True) -> tuple[Lang, float, float]:
         """Ours of the languages asked, its share of the probability, and Estonian's. With
         `by_words`, Russian in Latin letters may be told by its dictionary words alone."""
-        scores = dict(self._identifier.rank(text))
+        scores = dict(self._identifier_loaded().rank(text))
         ours: dict[Lang, float] = {lang: scores.get(lang, 0.0) for lang in SUPPORTED}
         slavic = sum(scores.get(x, 0.0) for x in _LATIN_SLAVIC)
         best = max(ours, key=lambda k: ours[k])

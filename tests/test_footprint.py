@@ -42,11 +42,11 @@ LLM_SERVICES = {
 }
 
 
-def imported_by_build(service: str, env: dict[str, str]) -> dict[str, bool]:
+def imported_by_build(service: str, env: dict[str, str], modules: tuple[str, ...] = HEAVY) -> dict[str, bool]:
     # No ATC_* variable from outside: what a service gets is what this test sets.
     base = {k: v for k, v in os.environ.items() if not k.startswith("ATC_")}
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, service, *HEAVY],
+        [sys.executable, "-c", PROBE, service, *modules],
         cwd=REPO,
         env=base | env,
         capture_output=True,
@@ -90,3 +90,11 @@ def test_a_configured_model_imports_dspy(service: str, tmp_path: Path) -> None:
         f"{prefix}LLM_API_KEY": "unused",
     }
     assert imported_by_build(service, env)["dspy"] is True
+
+
+@pytest.mark.parametrize(("service", "loads"), [("classifier_svc", True), ("loop_svc", False)])
+def test_only_the_classifier_loads_the_language_identifier(service: str, loads: bool, tmp_path: Path) -> None:
+    # The classifier tells every turn's language and passes it on; the loop keeps a detector
+    # only for a request that comes without one, so py3langid's model (≈ 80 MiB) stays unread.
+    env = offline_settings(LLM_SERVICES[service], tmp_path)
+    assert imported_by_build(service, env, ("py3langid.langid",)) == {"py3langid.langid": loads}
