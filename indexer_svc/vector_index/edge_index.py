@@ -48,10 +48,26 @@ def _edge_filter(where: PayloadFilter | None) -> qe.Filter | None:
     )
 
 
+# A catalogue is thousands of points, not millions: an exact scan costs less than an HNSW
+# graph would (m=0 builds none), and vectors left on disk (Cold, read through the page
+# cache) keep the indexer's resident memory to what a search touches.
+_EXACT_SEARCH = qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=1_000_000)
+# Any stored segment is worth turning into an immutable one: only those honour Cold.
+_OPTIMIZE_ALL = qe.EdgeOptimizersConfig(indexing_threshold=1)
+
+
 def _edge_config(dense_size: int) -> qe.EdgeConfig:
     return qe.EdgeConfig(
-        vectors={DENSE_VECTOR: qe.EdgeVectorParams(size=dense_size, distance=qe.Distance.Cosine)},
-        sparse_vectors={SPARSE_VECTOR: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+        vectors={
+            DENSE_VECTOR: qe.EdgeVectorParams(
+                size=dense_size, distance=qe.Distance.Cosine, memory=qe.Memory.Cold
+            )
+        },
+        sparse_vectors={
+            SPARSE_VECTOR: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf, memory=qe.Memory.Cold)
+        },
+        hnsw_config=_EXACT_SEARCH,
+        optimizers=_OPTIMIZE_ALL,
     )
 
 
@@ -60,7 +76,12 @@ def _open_shard(path: Path, dense_size: int) -> qe.EdgeShard:
     if path.is_dir() and any(path.iterdir()):
         # load() with a config checks it against the stored segments (a changed
         # embedding size fails here instead of at the first upsert).
-        return qe.EdgeShard.load(str(path), config)
+        shard = qe.EdgeShard.load(str(path), config)
+        # A shard written by the last run holds appendable segments, which live in RAM:
+        # optimising them once at load leaves immutable, on-disk ones behind.
+        shard.optimize()
+        shard.flush()
+        return shard
     return qe.EdgeShard.create(str(path), config)
 
 
