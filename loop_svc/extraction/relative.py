@@ -83,7 +83,8 @@ _DAY_WORDS: list[tuple[int, re.Pattern[str]]] = [
             r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\büle\s*homme\w*|\bule\s*homme\w*|\bпослезавтра\w*", re.I
         ),
     ),
-    (0, re.compile(r"\b(?:later\s+)?(?:today|tonight)\b|\btäna\w*|\bсегодня\w*", re.I)),
+    # "tana", "tanane": "täna" typed without its diacritic (never "tanav", a street).
+    (0, re.compile(r"\b(?:later\s+)?(?:today|tonight)\b|\btäna\w*|\btana(?:ne|se\w*|st)?\b|\bсегодня\w*", re.I)),
     # The Estonian adjectives in every case: "homne/homse/homset hind", "eilne/eilse".
     (1, re.compile(r"\btomorrow\b|\bhomme\w*|\bhom[sn]e\w*|\bзавтра\w*", re.I)),
     (-1, re.compile(r"\byesterday\b|\beile\b|\beil[sn]e\w*|\bвчера\w*", re.I)),

@@ -1,0 +1,94 @@
+"""Month names as people type them, typos included: "janaury", "spetember", "novmbris",
+"фефрале", "декбаре".
+
+The vocabulary is babel's: every month's name in en/et/ru, format and stand-alone, wide
+and abbreviated (so Russian has its nominative "декабрь" and genitive "декабря"), and the
+snowball stem of each in its language ("декабр"), and the Estonian genitive stem the case
+endings attach to ("detsembri|s"). A word is a month when it starts with a near copy of one of those (rapidfuzz's OSA
+distance: one edit, a swap of two neighbours counting as one, for names up to 8 letters,
+two for longer ones; the first letter as written) followed by nothing or by a case
+ending of Estonian or Russian. A word near two different months ("juulu"… is nearer
+"juuli" than "juuni", but "jusni" is as near to both) names none.
+
+Names shorter than `MIN_FORM_LETTERS` are left to the exact matching. Bounded: words
+shorter than `MIN_LETTERS` or longer than `MAX_LETTERS` are not compared,
+the vocabulary is a few hundred short strings, and answers are cached per word.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from babel import Locale
+from rapidfuzz.distance import OSA
+
+from loop_svc.extraction.text import ESTONIAN_CASE_ENDINGS, fold, stem
+from services.language import Lang
+
+LANGUAGES: tuple[Lang, ...] = ("en", "et", "ru")
+# Shorter names ("may", "june", "march", "marts", "марта") are one edit from everyday
+# words ("match", "marks", "карта"): they are matched exactly elsewhere, never loosely.
+MIN_FORM_LETTERS = 6
+MIN_LETTERS = 5
+MAX_LETTERS = 20
+# A name of this many letters or more may be two edits away; shorter ones one.
+TWO_EDITS_FROM = 9
+# What may follow a month's name or stem: an Estonian case ending on the genitive stem
+# ("detsembri|st"), or a Russian noun ending ("феврал|е", "декабр|ём").
+_RUSSIAN_ENDINGS = ("а", "я", "е", "ю", "у", "ь", "и", "ом", "ем", "ём", "ой", "ей")
+_TAILS: frozenset[str] = frozenset(
+    {"", "i", *ESTONIAN_CASE_ENDINGS, *("i" + e for e in ESTONIAN_CASE_ENDINGS), *_RUSSIAN_ENDINGS}
+)
+
+
+@functools.cache
+def _vocabulary() -> tuple[tuple[str, int], ...]:
+    """(folded name or stem, month number), each once."""
+    forms: dict[str, int] = {}
+    for lang in LANGUAGES:
+        months = Locale.parse(lang).months
+        for context in ("format", "stand-alone"):
+            for width in ("wide", "abbreviated"):
+                for number, name in months[context][width].items():
+                    folded = fold(name.strip(".").replace("ё", "е"))
+                    genitive = _genitive(folded, lang) if width == "wide" else ()
+                    for form in (folded, fold(stem(folded, lang)), *genitive):
+                        if len(form) >= MIN_FORM_LETTERS and form.isalpha():
+                            forms.setdefault(form, int(number))
+    return tuple(forms.items())
+
+
+def _genitive(name: str, lang: Lang) -> tuple[str, ...]:
+    """The Estonian genitive stem the case endings attach to: "jaanuar" → "jaanuari",
+    and with the -er syncope "detsember" → "detsembri" (snowball keeps the nominative)."""
+    if lang != "et" or name.endswith("i"):
+        return ()
+    return (name[:-2] + "ri",) if name.endswith("er") else (name + "i",)
+
+
+def _limit(form: str) -> int:
+    return 2 if len(form) >= TWO_EDITS_FROM else 1
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def typo_month(word: str) -> int | None:
+    """The month a misspelt word names (1–12), or None; `word` is one word."""
+    folded = fold(word).replace("ё", "е")
+    if not (MIN_LETTERS <= len(folded) <= MAX_LETTERS) or not folded.isalpha():
+        return None
+    best: dict[int, int] = {}
+    for form, month in _vocabulary():
+        if form[0] != folded[0]:
+            continue
+        limit = _limit(form)
+        for cut in range(max(MIN_LETTERS - 1, len(form) - limit), len(form) + limit + 1):
+            if cut > len(folded) or folded[cut:] not in _TAILS:
+                continue
+            distance = OSA.distance(folded[:cut], form, score_cutoff=limit)
+            if distance <= limit:
+                best[month] = min(distance, best.get(month, distance))
+    if not best:
+        return None
+    nearest = min(best.values())
+    months = [m for m, d in best.items() if d == nearest]
+    return months[0] if len(months) == 1 else None
