@@ -94,10 +94,18 @@ _IN_DAYS = re.compile(
 )
 _WEEKDAY_WORD = re.compile(r"\b([^\W\d_]{3,})\b")
 # "14th of this month", "the 14th", "on the 3rd"
-# ("kella 22st", "kell 6st" are hours: the Estonian elative, not "22nd".)
+# ("kella 22st", "kell 6st", "6st 9ni" are hours: the Estonian elative, not "22nd"; an
+# ordinal's ending agrees with its number.)
 _DAY_OF_THIS_MONTH = re.compile(
-    r"(?<!kella )(?<!kell )\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(?:this|the)\s+month)?\b", re.I
+    r"(?<!kella )(?<!kell )\b(?:the\s+)?(\d{1,2})(st|nd|rd|th)(?:\s+of\s+(?:this|the)\s+month)?\b", re.I
 )
+
+
+def english_ordinal(number: int, suffix: str) -> bool:
+    """Whether `suffix` is the English ordinal ending of `number` ("21st", "12th", not "6st")."""
+    if number % 100 in (11, 12, 13):
+        return suffix.lower() == "th"
+    return suffix.lower() == {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
 _WORD = r"([^\W\d_]{3,})"
 _DAY_MONTH = re.compile(rf"(?<![\d.])(\d{{1,2}}){_ORD}\s*(?:of\s+)?{_WORD}", re.I)
 _MONTH_DAY = re.compile(rf"\b{_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.:]?\d)", re.I)
@@ -309,6 +317,8 @@ def find_spoken(
             )
     for m in _DAY_OF_THIS_MONTH.finditer(text):
         day_number = int(m.group(1))
+        if not english_ordinal(day_number, m.group(2)):
+            continue
         candidate = _safe(today.year, today.month, day_number)
         if candidate is not None and candidate < today and "month" not in m.group(0).lower():
             following = _add_months(today, 1)

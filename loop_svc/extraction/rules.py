@@ -279,7 +279,9 @@ class RuleExtractor:
         timed = start.concept is Concept.DATETIME and end.concept is Concept.DATETIME
         if timed and window is not None and len(dates) <= 1:
             # "tonight", "tomorrow 18-22": the window inside the one day named (today if none).
-            day = dates[0] if dates else DateMention(self._coming_day(window), window.start, window.end)
+            # "and at 3 at night?" after yesterday's prices: the day already asked keeps.
+            same = None if dates else self._known_day(known.get(start.name, ""))
+            day = dates[0] if dates else DateMention(same or self._coming_day(window), window.start, window.end)
             opened = replace(day, opens=window.opens, closes=window.closes)
             last_day = day.last or day.value
             if window.overnight:
@@ -386,6 +388,14 @@ class RuleExtractor:
                     return {}
                 out[param.name] = (day + timedelta(days=shift.days)).isoformat()
         return out
+
+    def _known_day(self, value: str) -> date | None:
+        """The local day a period already collected opens on (None when there is none)."""
+        try:
+            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        return (moment.astimezone(self._zone) if moment.tzinfo and self._zone else moment).date()
 
     def _coming_day(self, window: Window) -> date:
         """The day of a time of day said without one: today, unless it is already over
