@@ -28,6 +28,7 @@ from loop_svc.extraction.shifts import find_shift
 from loop_svc.extraction.spans import clock_times, is_common_word, name_spans
 from loop_svc.extraction.text import outside, words
 from loop_svc.extraction.values import enum_value, number_words, numbers, registration_number, yes_no
+from loop_svc.extraction.periods import past_tense
 from loop_svc.extraction.windows import Window, find_window
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
 from services.language import Lang
@@ -281,7 +282,7 @@ class RuleExtractor:
             # "tonight", "tomorrow 18-22": the window inside the one day named (today if none).
             # "and at 3 at night?" after yesterday's prices: the day already asked keeps.
             same = None if dates else self._known_day(known.get(start.name, ""))
-            day = dates[0] if dates else DateMention(same or self._coming_day(window), window.start, window.end)
+            day = dates[0] if dates else DateMention(same or self._coming_day(window, text), window.start, window.end)
             opened = replace(day, opens=window.opens, closes=window.closes)
             last_day = day.last or day.value
             if window.overnight:
@@ -397,12 +398,13 @@ class RuleExtractor:
             return None
         return (moment.astimezone(self._zone) if moment.tzinfo and self._zone else moment).date()
 
-    def _coming_day(self, window: Window) -> date:
+    def _coming_day(self, window: Window, text: str) -> date:
         """The day of a time of day said without one: today, unless it is already over
-        ("at night" asked at 10:00 is the coming night, tomorrow 00:00–05:59)."""
+        ("at night" asked at 10:00 is the coming night, tomorrow 00:00–05:59) and the
+        sentence does not speak of the past ("what did it cost this morning")."""
         today = self._today()
         hour = self._hour()
-        if hour is not None and not window.overnight and window.closes.hour < hour:
+        if hour is not None and not window.overnight and window.closes.hour < hour and not past_tense(text):
             return today + timedelta(days=1)
         return today
 

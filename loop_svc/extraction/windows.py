@@ -64,10 +64,17 @@ def _clock(name: str, separators: str = ":.") -> str:
     )
 
 
-_MIDNIGHT = r"(?P<mid>midnight|keskoo\w*|полноч\w*|полуноч\w*)"
+# Hours said by name: midnight opens or closes a day, noon is 12.
+_MIDNIGHT_WORDS = r"midnight|keskoo\w*|полноч\w*|полуноч\w*"
+_NOON_WORDS = r"noon|midday|keskpaev\w*|полдень|полудня"
+_MIDNIGHT = rf"(?P<mid>{_MIDNIGHT_WORDS})|(?P<bnoon>{_NOON_WORDS})"
+_NAMED_START = rf"(?P<amid>{_MIDNIGHT_WORDS})|(?P<anoon>{_NOON_WORDS})"
 _HOURS = re.compile(
-    r"(?:\b(?P<frame>from|between|kella|kl\.?|alates|с|со|от)\s*)?(?<![\d.:/-])"
+    r"(?:\b(?P<frame>from|between|kella|kl\.?|alates|с|со|от)\s*)?(?:(?<![\d.:/-])"
     + _clock("a")
+    + r"|"
+    + _NAMED_START
+    + r")"
     # The Estonian elative and terminative on the numbers: "kella 17st 20ni", "17-st 20-ni".
     + r"(?P<ast>-?st\b)?"
     r"(?:\s*(?P<sep>-|–|—|\bto\b|\buntil\b|\btill\b|\band\b|\bja\b|\bkuni\b|\bдо\b|\bпо\b)\s*|\s+)"
@@ -130,12 +137,23 @@ def _closing(hour: int, minutes: int, inclusive: bool) -> time:
 def _range(m: re.Match[str], folded: str, context: bool) -> Window | None:
     """An hour range, or None when the numbers are not clock hours (`context`: the message
     speaks of time, so a bare "17-20" is hours)."""
-    framed = bool(m.group("frame") or m.group("ast") or m.group("bni") or m.group("mid"))
-    if not m.group("sep") and not (m.group("ast") and (m.group("bni") or m.group("mid"))):
+    framed = bool(
+        m.group("frame") or m.group("ast") or m.group("bni") or m.group("mid") or m.group("bnoon")
+        or m.group("amid") or m.group("anoon")
+    )
+    if not m.group("sep") and not (m.group("ast") and (m.group("bni") or m.group("mid") or m.group("bnoon"))):
         return None  # "17 20" is two numbers; "17st 20ni" is a range
     meridiem_a, meridiem_b = m.group("ap"), m.group("bp")
-    if m.group("mid"):
-        first, last, last_minutes = _hour(m.group("a"), meridiem_a), 24, 0
+    named_start = 0 if m.group("amid") else 12 if m.group("anoon") else None
+    if named_start is not None:
+        if not m.group("sep") or m.group("mid") or m.group("bnoon"):
+            return None  # "between midnight and 6 (in the morning)", "from noon to 3pm"
+        first = named_start
+        last, last_minutes = _hour(m.group("b"), meridiem_b), int(m.group("bm") or 0)
+        meridiem_a = None
+    elif m.group("mid") or m.group("bnoon"):
+        first, last_minutes = _hour(m.group("a"), meridiem_a), 0
+        last = 24 if m.group("mid") else 12
     else:
         first, last = _hour(m.group("a"), meridiem_a), _hour(m.group("b"), meridiem_b)
         last_minutes = int(m.group("bm") or 0)
@@ -144,12 +162,12 @@ def _range(m: re.Match[str], folded: str, context: bool) -> Window | None:
             first += 12
         elif meridiem_a == "p" and meridiem_b is None and last < 12 and last + 12 > first:
             last += 12
-    clocked = bool(meridiem_a or meridiem_b or m.group("am") or m.group("bm"))
+    clocked = bool(meridiem_a or meridiem_b or m.group("am") or m.group("bm") or named_start is not None)
     if first > 23 or last > 24 or last == first:
         return None
     if not (framed or clocked or context):
         return None
-    if not clocked and first < last <= 12 and _LATER_PART.search(folded):
+    if not (clocked or m.group("bnoon")) and first < last <= 12 and _LATER_PART.search(folded):
         first, last = first + 12, last + 12  # "this evening from 6 to 9": the evening's hours
     # An end hour before the start one is on the next day: "from 22 to 6" is the night.
     overnight = 0 < last < first
