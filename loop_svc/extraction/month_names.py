@@ -2,13 +2,13 @@
 "фефрале", "декбаре".
 
 The vocabulary is babel's: every month's name in en/et/ru, format and stand-alone, wide
-and abbreviated (so Russian has its nominative "декабрь" and genitive "декабря"), and the
+and abbreviated (so Russian has its nominative "декабрь" and genitive "декабря"), the
 snowball stem of each in its language ("декабр"), and the Estonian genitive stem the case
-endings attach to ("detsembri|s"). A word is a month when it starts with a near copy of one of those (rapidfuzz's OSA
-distance: one edit, a swap of two neighbours counting as one, for names up to 8 letters,
-two for longer ones; the first letter as written) followed by nothing or by a case
-ending of Estonian or Russian. A word near two different months ("juulu"… is nearer
-"juuli" than "juuni", but "jusni" is as near to both) names none.
+endings attach to ("detsembri|s"). A word is a month when it starts with a near copy of
+one of those (rapidfuzz's OSA distance: one edit, a swap of two neighbours counting as
+one, for names up to 8 letters, two for longer ones; the first letter as written)
+followed by nothing or by a case ending of Estonian or Russian. A word as near to two
+different months names none.
 
 Names shorter than `MIN_FORM_LETTERS` are left to the exact matching. Bounded: words
 shorter than `MIN_LETTERS` or longer than `MAX_LETTERS` are not compared,

@@ -84,7 +84,12 @@ _DAY_WORDS: list[tuple[int, re.Pattern[str]]] = [
         ),
     ),
     # "tana", "tanane": "täna" typed without its diacritic (never "tanav", a street).
-    (0, re.compile(r"\b(?:later\s+)?(?:today|tonight)\b|\btäna\w*|\btana(?:ne|se\w*|st)?\b|\bсегодня\w*", re.I)),
+    (
+        0,
+        re.compile(
+            r"\b(?:later\s+)?(?:today|tonight)\b|\btäna\w*|\btana(?:ne|se\w*|st)?\b|\bсегодня\w*", re.I
+        ),
+    ),
     # The Estonian adjectives in every case: "homne/homse/homset hind", "eilne/eilse".
     (1, re.compile(r"\btomorrow\b|\bhomme\w*|\bhom[sn]e\w*|\bзавтра\w*", re.I)),
     (-1, re.compile(r"\byesterday\b|\beile\b|\beil[sn]e\w*|\bвчера\w*", re.I)),
@@ -106,6 +111,8 @@ def english_ordinal(number: int, suffix: str) -> bool:
     if number % 100 in (11, 12, 13):
         return suffix.lower() == "th"
     return suffix.lower() == {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+
+
 _WORD = r"([^\W\d_]{3,})"
 _DAY_MONTH = re.compile(rf"(?<![\d.])(\d{{1,2}}){_ORD}\s*(?:of\s+)?{_WORD}", re.I)
 _MONTH_DAY = re.compile(rf"\b{_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.:]?\d)", re.I)

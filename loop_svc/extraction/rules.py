@@ -23,12 +23,12 @@ from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.extraction.identifiers import attempted_identifier, find_identifier
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
 from loop_svc.extraction.languages import find_languages
+from loop_svc.extraction.periods import past_tense
 from loop_svc.extraction.relative import asks_for_upcoming, upcoming_range
 from loop_svc.extraction.shifts import find_shift
 from loop_svc.extraction.spans import clock_times, is_common_word, name_spans
 from loop_svc.extraction.text import outside, words
 from loop_svc.extraction.values import enum_value, number_words, numbers, registration_number, yes_no
-from loop_svc.extraction.periods import past_tense
 from loop_svc.extraction.windows import Window, find_window
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
 from services.language import Lang
@@ -282,7 +282,11 @@ class RuleExtractor:
             # "tonight", "tomorrow 18-22": the window inside the one day named (today if none).
             # "and at 3 at night?" after yesterday's prices: the day already asked keeps.
             same = None if dates else self._known_day(known.get(start.name, ""))
-            day = dates[0] if dates else DateMention(same or self._coming_day(window, text), window.start, window.end)
+            day = (
+                dates[0]
+                if dates
+                else DateMention(same or self._coming_day(window, text), window.start, window.end)
+            )
             opened = replace(day, opens=window.opens, closes=window.closes)
             last_day = day.last or day.value
             if window.overnight:

@@ -1,13 +1,19 @@
 """Times of day a citizen names for a window inside a day, in local time (en/et/ru):
 "tonight", "this evening", "õhtul", "вечером" (18:00–23:59); "in the morning",
 "hommikul", "утром" (06:00–11:59); "afternoon", "pärastlõunal", "днём" (12:00–17:59);
-"at night", "öösel", "ночью" (00:00–05:59); and hour ranges "from 18 to 22", "18-22",
-"kella 18-22", "с 18 до 22", "18:00–22:00" (the last hour named is where the window
-ends: 18–22 is 18:00–21:59:59, the four hours 18, 19, 20 and 21); a range whose end
-hour comes before its start ("between 22 and 6") closes on the next day.
+"at night", "öösel", "ночью" (00:00–05:59). Hours said explicitly win over those:
+- ranges "from 18 to 22", "18-22", "5pm to 8pm", "5 to 8pm", "kella 18-22", "kella 17st
+  20ni", "с 18 до 22", "18:00–22:00", "22st keskööni", "between midnight and 6" (the last
+  hour named is where the window ends: 18–22 is 18:00–21:59:59, the four hours 18, 19, 20
+  and 21, unless "inclusive"/"включительно"/"kaasa arvatud" is said); a range whose end
+  hour comes before its start ("between 22 and 6") closes on the next day;
+- an hour on ("after 6pm", "alates kella 18", "kella 18st"): until the day's end;
+- single hours ("at 18", "at 8pm", "kell 18", "в 18 часов"): that hour, or the hours from
+  the first to the last named ("cheaper at 3am or at 3pm").
 
 The day itself comes from the date rules ("tomorrow morning" = tomorrow, 06:00–11:59);
-without one a window is today's.
+without one a window is today's (or the day already asked, for a follow-up). The answer
+shape reads its hour ranges here too (`hour_ranges`), so what is fetched is what is shown.
 """
 
 from __future__ import annotations
@@ -56,6 +62,8 @@ _PARTS: list[tuple[re.Pattern[str], time, time]] = [
         time(5, 59, 59),
     ),
 ]
+
+
 # One clock reading: "17", "5pm", "17:30", "17.00", "5 p.m.".
 def _clock(name: str, separators: str = ":.") -> str:
     return (
@@ -103,7 +111,9 @@ _FROM = re.compile(
 _INCLUSIVE = re.compile(r"\b(?:inclusive\w*|included|включительно|kaasa\s+arvatud|kaasaarvatud)\b", re.I)
 # Before noon unless said so: a clock hour below 12 with an evening word is in the afternoon
 # ("at 9 in the evening", "kell 9 õhtul").
-_LATER_PART = re.compile(r"\b(?:evening|tonight|afternoon|ohtu\w*|ohtul|parastlouna\w*|вечер\w*|после\s+обеда)\b")
+_LATER_PART = re.compile(
+    r"\b(?:evening|tonight|afternoon|ohtu\w*|ohtul|parastlouna\w*|вечер\w*|после\s+обеда)\b"
+)
 # A number range is an hour range only when the message speaks of time: a clock word, a
 # time of day, or "kella"/"с … до" with small numbers.
 _CLOCK_CONTEXT = re.compile(
@@ -138,8 +148,13 @@ def _range(m: re.Match[str], folded: str, context: bool) -> Window | None:
     """An hour range, or None when the numbers are not clock hours (`context`: the message
     speaks of time, so a bare "17-20" is hours)."""
     framed = bool(
-        m.group("frame") or m.group("ast") or m.group("bni") or m.group("mid") or m.group("bnoon")
-        or m.group("amid") or m.group("anoon")
+        m.group("frame")
+        or m.group("ast")
+        or m.group("bni")
+        or m.group("mid")
+        or m.group("bnoon")
+        or m.group("amid")
+        or m.group("anoon")
     )
     if not m.group("sep") and not (m.group("ast") and (m.group("bni") or m.group("mid") or m.group("bnoon"))):
         return None  # "17 20" is two numbers; "17st 20ni" is a range
@@ -172,7 +187,9 @@ def _range(m: re.Match[str], folded: str, context: bool) -> Window | None:
     # An end hour before the start one is on the next day: "from 22 to 6" is the night.
     overnight = 0 < last < first
     opens = time(first, int(m.group("am") or 0))
-    return Window(opens, _closing(last, last_minutes, bool(_INCLUSIVE.search(folded))), m.start(), m.end(), overnight)
+    return Window(
+        opens, _closing(last, last_minutes, bool(_INCLUSIVE.search(folded))), m.start(), m.end(), overnight
+    )
 
 
 def hour_ranges(folded: str, *, clock_context: bool | None = None) -> Iterator[Window]:
@@ -237,8 +254,8 @@ def find_window(text: str, taken: list[tuple[int, int]]) -> Window | None:
         if free(window.start, window.end):
             return window
     for reader in (_hours_from, _hours_at):
-        if (window := reader(folded, free)) is not None:
-            return window
+        if (read := reader(folded, free)) is not None:
+            return read
     for pattern, opens, closes in _PARTS:
         for m in pattern.finditer(folded):
             return Window(opens, closes, m.start(), m.end())

@@ -137,7 +137,9 @@ def test_hours_said_other_ways(lang: str, text: str, opens: time, closes: time) 
     assert (start.time(), end.time()) == (opens, closes)
 
 
-@pytest.mark.parametrize(("lang", "form"), [(lang, form) for lang, forms in SINGLE_HOURS.items() for form in forms])
+@pytest.mark.parametrize(
+    ("lang", "form"), [(lang, form) for lang, forms in SINGLE_HOURS.items() for form in forms]
+)
 @given(hour=st.integers(0, 23))
 @settings(max_examples=15, deadline=None)
 def test_a_single_hour_is_that_hour(lang: str, form: str, hour: int) -> None:
@@ -156,7 +158,10 @@ def test_a_follow_up_with_only_an_hour_keeps_the_day(lang: str, day: date, hour:
 
 @pytest.mark.parametrize(
     ("lang", "text"),
-    [("en", "what did electricity cost this morning from 6 to 9"), ("ru", "сколько стоил свет утром с 6 до 9")],
+    [
+        ("en", "what did electricity cost this morning from 6 to 9"),
+        ("ru", "сколько стоил свет утром с 6 до 9"),
+    ],
 )
 def test_a_past_morning_is_this_morning(lang: str, text: str) -> None:
     start, _ = window_of(text, lang)
@@ -165,14 +170,22 @@ def test_a_past_morning_is_this_morning(lang: str, text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["cheapest 3 hours tomorrow", "цена завтра в ближайшие 3 часа", "the next 5 hours", "prices on 24.12", "top 10"],
+    [
+        "cheapest 3 hours tomorrow",
+        "цена завтра в ближайшие 3 часа",
+        "the next 5 hours",
+        "prices on 24.12",
+        "top 10",
+    ],
 )
 def test_numbers_that_are_no_clock_hours(text: str) -> None:
     window = find_window(text, [])
     assert window is None or window.opens != time(3)
 
 
-@pytest.mark.parametrize(("text", "day"), [("prices on the 21st", 21), ("prices on the 22nd", 22), ("the 6th", 6)])
+@pytest.mark.parametrize(
+    ("text", "day"), [("prices on the 21st", 21), ("prices on the 22nd", 22), ("the 6th", 6)]
+)
 def test_english_ordinals_stay_days_while_estonian_endings_are_hours(text: str, day: int) -> None:
     start, _ = window_of(text, "en")
     assert start.day == day

@@ -25,14 +25,20 @@ RUSSIAN_ENDINGS = ("ь", "я", "е", "ю", "ём")
 
 def _names(lang: str) -> list[tuple[str, int]]:
     months = Locale.parse(lang).months["format"]["wide"]
-    return [(name.lower(), int(number)) for number, name in months.items() if len(name) >= MIN_FORM_LETTERS + 1]
+    return [
+        (name.lower(), int(number)) for number, name in months.items() if len(name) >= MIN_FORM_LETTERS + 1
+    ]
 
 
 def _forms() -> list[tuple[str, str, int]]:
     """(language, a month's name in some case form, its number)."""
     forms = [("en", name, month) for name, month in _names("en")]
     forms += [("et", name, month) for name, month in _names("et")]
-    forms += [("et", stem + ending, month) for month, stem in ESTONIAN_GENITIVE.items() for ending in ("s", "st", "ni", "l")]
+    forms += [
+        ("et", stem + ending, month)
+        for month, stem in ESTONIAN_GENITIVE.items()
+        for ending in ("s", "st", "ni", "l")
+    ]
     # The Russian stem ("декабр") with the case endings people write ("в декабре", "декабря").
     forms += [("ru", name[:-1] + ending, month) for name, month in _names("ru") for ending in RUSSIAN_ENDINGS]
     return forms
@@ -60,7 +66,9 @@ def _typo(word: str, stem_length: int, kind: str, at: int, letter: str) -> str:
     letter=st.sampled_from("aeiouyx"),
 )
 @settings(max_examples=12, deadline=None)
-def test_one_typo_in_a_month_name_still_names_it(lang: str, form: str, month: int, kind: str, at: int, letter: str) -> None:
+def test_one_typo_in_a_month_name_still_names_it(
+    lang: str, form: str, month: int, kind: str, at: int, letter: str
+) -> None:
     stem_length = len(form.rstrip("".join({*ESTONIAN_CASE_ENDINGS, *RUSSIAN_ENDINGS})) or form)
     typo = _typo(form, min(stem_length, len(form) - 1), kind, at, letter if lang != "ru" else "о")
     assume(typo != form)
@@ -87,14 +95,21 @@ def test_a_misspelt_month_is_the_whole_month(lang: str, text: str, first: date) 
 # Words one edit from a short month name ("march", "marts", "марта", "june"), or sharing
 # a long one's letters, are no months: short names match only exactly.
 @pytest.mark.parametrize(
-    "word", ["match", "marks", "mark", "карта", "марку", "julia", "detail", "member", "remember", "number", "novel",
-             "juust", "jaani", "maybe", "junior", "doctor", "augur", "retsept", "sentence"],
-)  # fmt: skip
+    "word",
+    "match marks mark карта марку julia detail member remember number novel juust jaani maybe junior doctor "
+    "augur retsept sentence".split(),
+)
 def test_everyday_words_are_no_months(word: str) -> None:
     assert month_of(word) is None
 
 
-@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюяäöüõ", min_size=MAX_LETTERS + 1, max_size=400))
+@given(
+    st.text(
+        alphabet="abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюяäöüõ",
+        min_size=MAX_LETTERS + 1,
+        max_size=400,
+    )
+)
 @settings(max_examples=30, deadline=None)
 def test_long_words_are_not_compared(word: str) -> None:
     assert typo_month(word) is None
