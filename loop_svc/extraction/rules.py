@@ -10,6 +10,7 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from loop_svc.extraction.addresses import find_address, sentence_word
+from loop_svc.extraction.alternatives import listed
 from loop_svc.extraction.countries import CountryNames
 from loop_svc.extraction.dates import (
     DateFindings,
@@ -20,7 +21,7 @@ from loop_svc.extraction.dates import (
     whole_year,
 )
 from loop_svc.extraction.holiday_names import HolidayNames
-from loop_svc.extraction.identifiers import attempted_identifier, find_identifier
+from loop_svc.extraction.identifiers import attempted_identifier, find_identifier, find_identifiers
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
 from loop_svc.extraction.languages import find_languages
 from loop_svc.extraction.periods import past_tense
@@ -28,7 +29,14 @@ from loop_svc.extraction.relative import asks_for_upcoming, upcoming_range
 from loop_svc.extraction.shifts import find_shift
 from loop_svc.extraction.spans import clock_times, is_common_word, name_spans
 from loop_svc.extraction.text import outside, words
-from loop_svc.extraction.values import enum_value, number_words, numbers, registration_number, yes_no
+from loop_svc.extraction.values import (
+    enum_value,
+    number_words,
+    numbers,
+    registration_number,
+    registration_numbers,
+    yes_no,
+)
 from loop_svc.extraction.windows import Window, find_window
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
 from services.language import Lang
@@ -240,6 +248,32 @@ class RuleExtractor:
                 if value and not (gave_other and any(sentence_word(w) for w in value.split())):
                     values[free_text[0].name] = value
         return values
+
+    def alternatives(
+        self, message: str, params: Sequence[ParamSpec], *, values: Mapping[str, str]
+    ) -> dict[str, list[str]]:
+        """Parameters the message gives several values of, side by side ("holidays in
+        Finland and Latvia", "tax for 123ABC or 777XYZ"): by parameter name, the values in
+        the message's order, the one in `values` among them (extraction.alternatives)."""
+        text = message.strip()
+        replaced = _replaced_spans(text)
+        out: dict[str, list[str]] = {}
+        for param in params:
+            value = values.get(param.name)
+            if value is None:
+                continue
+            mentions: list[tuple[str, int, int]] = []
+            if param.concept is Concept.COUNTRY:
+                mentions = [(m.code, m.start, m.end) for m in self._countries.find(text)]
+            elif param.concept in (Concept.REGISTRATION, Concept.IDENTIFIER):
+                shape = param.shape
+                found = find_identifiers(text, shape) if shape is not None else registration_numbers(text)
+                mentions = [(f.value, f.start, f.end) for f in found]
+            mentions = [m for m in mentions if outside(replaced, m[1], m[2])]
+            several = listed(text, mentions, value)
+            if several:
+                out[param.name] = several
+        return out
 
     def problems(
         self,
