@@ -245,14 +245,14 @@ class TurnLoop:
             if finder is not None:
                 first_turn = session.turn_count == 1 and message.strip() == session.original_query
                 text = (session.parts.get(endpoint.name) if first_turn else None) or message
-                options = finder(text, endpoint.params, values=params)
+                options = finder(text, endpoint.params, values=params, language=session.language)
             if not options:
                 calls.append(PlannedCall(endpoint, params))
                 continue
-            name, values = next(iter(options.items()))  # one parameter's values; no products
-            calls.extend(
-                PlannedCall(endpoint, {**params, name: v}) for v in values[: self._limits.max_alternatives]
-            )
+            # One parameter's values (or a start/end pair's, in step): never a product.
+            count = min(min(len(v) for v in options.values()), self._limits.max_alternatives)
+            for i in range(count):
+                calls.append(PlannedCall(endpoint, {**params, **{name: v[i] for name, v in options.items()}}))
         return calls
 
     def _problems(

@@ -22,9 +22,10 @@ _JOINER = (
 _BETWEEN = re.compile(rf"^\s*(?:{_JOINER}\s*){{1,2}}(?:also|ka|ka\s+ehk|maybe|ещ[её])?\s*$", re.I)
 
 
-def listed(text: str, mentions: Sequence[tuple[str, int, int]], value: str) -> list[str]:
+def listed(text: str, mentions: Sequence[tuple[str, int, int]], value: str | None) -> list[str]:
     """The distinct values of the run of listed mentions (value, start, end; in order of
-    appearance) that holds `value`; [] when `value` is not listed with another."""
+    appearance) that holds `value` (any run, for None); [] when `value` is not listed with
+    another."""
     folded = fold(text)
     runs: list[list[tuple[str, int, int]]] = []
     for mention in mentions:
@@ -34,6 +35,6 @@ def listed(text: str, mentions: Sequence[tuple[str, int, int]], value: str) -> l
             runs.append([mention])
     for run in runs:
         values = list(dict.fromkeys(v for v, _, _ in run))
-        if len(values) >= 2 and value in values:
+        if len(values) >= 2 and (value is None or value in values):
             return values
     return []

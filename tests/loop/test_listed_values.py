@@ -109,3 +109,43 @@ def test_one_value_is_one_call(loop: TurnLoop, lang: Lang, message: str, code: s
 def test_at_most_three_calls_for_a_long_list(loop: TurnLoop) -> None:
     calls = _calls(loop, "get_vehicle_tax_info", "tax in 2026 for " + ", ".join(PLATES), "en")
     assert [c["regNr"] for c in calls] == list(PLATES[:3])
+
+
+DAY_WORDS: dict[Lang, list[tuple[str, int]]] = {
+    "en": [("today", 0), ("tomorrow", 1), ("yesterday", -1)],
+    "et": [("täna", 0), ("homme", 1), ("eile", -1)],
+    "ru": [("сегодня", 0), ("завтра", 1), ("вчера", -1)],
+}
+PRICES: dict[Lang, tuple[str, ...]] = {
+    "en": ("compare electricity {values}", "average electricity price {values}"),
+    "et": ("võrdle elektri hinda {values}", "elektri keskmine hind {values}"),
+    "ru": ("сравни среднюю цену электричества {values}", "цена на электричество {values}"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+@given(data=st.data())
+@settings(max_examples=20, deadline=None)
+def test_listed_days_each_get_their_own_day(loop: TurnLoop, lang: Lang, data: st.DataObject) -> None:
+    days = data.draw(st.lists(st.sampled_from(DAY_WORDS[lang]), min_size=2, max_size=2, unique=True))
+    joiner = data.draw(st.sampled_from(JOINERS[lang][:2]))
+    template = data.draw(st.sampled_from(PRICES[lang]))
+    message = template.format(values=joiner.join(word for word, _ in days))
+    calls = _calls(loop, "get_electricity_prices", message, lang)
+    starts = [date.fromisoformat(next(v for k, v in c.items() if "start" in k.lower())[:10]) for c in calls]
+    ends = [date.fromisoformat(next(v for k, v in c.items() if "end" in k.lower())[:10]) for c in calls]
+    expected = [date.fromordinal(TODAY.toordinal() + shift) for _, shift in days]
+    assert starts == expected and ends == expected, message
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("en", "electricity prices from today to tomorrow"),
+        ("en", "electricity prices between today and tomorrow"),
+        ("ru", "цены на электричество с сегодня до завтра"),
+        ("et", "elektri hinnad täna ja homme vahel"),
+    ],
+)
+def test_the_ends_of_a_range_are_one_call(loop: TurnLoop, lang: Lang, message: str) -> None:
+    assert len(_calls(loop, "get_electricity_prices", message, lang)) == 1
