@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 
+from loop_svc.extraction.calendar_words import typo_month
 from loop_svc.extraction.holiday_names import HolidayNames
-from loop_svc.extraction.month_names import typo_month
 from loop_svc.extraction.periods import PeriodFinder, past_tense
 from loop_svc.extraction.relative import find_spoken, names_day_of_month, weekday_of
 from loop_svc.extraction.text import ESTONIAN_CASE_ENDINGS, fold, outside

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from loop_svc.extraction.calendar_words import typo_weekday
 from loop_svc.extraction.periods import past_tense
 from loop_svc.extraction.text import fold
 from loop_svc.schema import Role
@@ -131,7 +132,8 @@ class Spoken:
 
 def weekday_of(word: str) -> tuple[int, bool] | None:
     """(weekday, is_long_form) of a weekday word in any of the three languages, in any
-    case form, diacritics or not ("pühapäeval", "puhapaeval", "в воскресенье")."""
+    case form, diacritics or not, typos too ("pühapäeval", "puhapaeval", "pyhapaeval", "в
+    воскресенье")."""
     lowered = fold(word)
     for index, stems in enumerate(_LONG_WEEKDAY_STEMS):
         for stem in stems:
@@ -142,7 +144,8 @@ def weekday_of(word: str) -> tuple[int, bool] | None:
     for index, names in enumerate(_WEEKDAYS):
         if lowered in names:
             return index, False
-    return None
+    typo = typo_weekday(lowered)  # "pyhapaeval", "wendesday", "субота"
+    return (typo, True) if typo is not None else None
 
 
 def _estonian_role(word: str) -> Role:

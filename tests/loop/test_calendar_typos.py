@@ -1,6 +1,6 @@
-"""Month names typed with a typo, in every case form (en/et/ru): one edit (a swap of two
+"""Month and weekday names typed with a typo, in every case form (en/et/ru): one edit (a swap of two
 neighbours, a missing, doubled or wrong letter) anywhere but the first letter of babel's
-name of a month, or of its Estonian genitive stem with a case ending, still names that month;
+name of a month or weekday, or of its Estonian genitive stem with a case ending, still names it;
 everyday words one edit from a short month name do not; the matching is bounded."""
 
 from __future__ import annotations
@@ -11,9 +11,11 @@ import pytest
 from babel import Locale
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from rapidfuzz.distance import OSA
 
+from loop_svc.extraction.calendar_words import MAX_LETTERS, MIN_FORM_LETTERS, typo_month, typo_weekday
 from loop_svc.extraction.dates import find_dates, month_of
-from loop_svc.extraction.month_names import MAX_LETTERS, MIN_FORM_LETTERS, typo_month
+from loop_svc.extraction.relative import weekday_of
 from loop_svc.extraction.text import ESTONIAN_CASE_ENDINGS
 
 ESTONIAN_GENITIVE = {
@@ -37,6 +39,7 @@ def _forms() -> list[tuple[str, str, int]]:
     forms += [
         ("et", stem + ending, month)
         for month, stem in ESTONIAN_GENITIVE.items()
+        if len(stem) > MIN_FORM_LETTERS
         for ending in ("s", "st", "ni", "l")
     ]
     # The Russian stem ("декабр") with the case endings people write ("в декабре", "декабря").
@@ -84,7 +87,7 @@ def test_one_typo_in_a_month_name_still_names_it(
         ("et", "riigipühad detsmbris", date(2026, 12, 1)),
         ("et", "koolivaheajad veebuaris", date(2027, 2, 1)),
         ("ru", "праздники в фефрале 2027", date(2027, 2, 1)),
-        ("ru", "праздники в деабре", date(2026, 12, 1)),
+        ("ru", "праздники в декбаре", date(2026, 12, 1)),
     ],
 )
 def test_a_misspelt_month_is_the_whole_month(lang: str, text: str, first: date) -> None:
@@ -103,6 +106,48 @@ def test_everyday_words_are_no_months(word: str) -> None:
     assert month_of(word) is None
 
 
+WEEKDAY_FORMS = [
+    *[
+        (name, day)
+        for day, name in enumerate(
+            ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+        )
+    ],
+    *[
+        (stem + ending, day)
+        for day, stem in enumerate(
+            ("esmaspäeva", "teisipäeva", "kolmapäeva", "neljapäeva", "", "laupäeva", "pühapäeva")
+        )
+        if stem
+        for ending in ("l", "ks", "st", "ni")
+    ],
+    *[
+        (name, day)
+        for day, name in enumerate(
+            ("понедельник", "вторник", "", "четверг", "пятницу", "субботу", "воскресенье")
+        )
+        if name
+    ],
+]
+
+
+@pytest.mark.parametrize(("form", "day"), WEEKDAY_FORMS)
+@given(kind=st.sampled_from(["swap", "drop", "double", "replace"]), at=st.integers(0, 20))
+@settings(max_examples=10, deadline=None)
+def test_one_typo_in_a_weekday_name_still_names_it(form: str, day: int, kind: str, at: int) -> None:
+    typo = _typo(form, len(form) - 2, kind, at, "y" if form.isascii() else "о")
+    assume(typo != form and len(typo) >= 6)
+    # "tursday" is as near to Tuesday as to Thursday: names no day.
+    assume(not any(OSA.distance(typo[: len(other)], other) <= 1 for other, d in WEEKDAY_FORMS if d != day))
+    found = weekday_of(typo)
+    assert found is not None and found[0] == day, typo
+
+
+@pytest.mark.parametrize("word", "money mõnda monda satire fridge sunset thirsty tuesdays".split())
+def test_everyday_words_are_no_weekdays(word: str) -> None:
+    assert typo_weekday(word) in (None, 1)  # "tuesdays" is Tuesday
+
+
 @given(
     st.text(
         alphabet="abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюяäöüõ",
@@ -112,4 +157,4 @@ def test_everyday_words_are_no_months(word: str) -> None:
 )
 @settings(max_examples=30, deadline=None)
 def test_long_words_are_not_compared(word: str) -> None:
-    assert typo_month(word) is None
+    assert typo_month(word) is None and typo_weekday(word) is None
