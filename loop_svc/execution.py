@@ -143,6 +143,7 @@ class CallRelay:
         )
         stream = self._caller.ExecuteCalls(execute, timeout=self._timeout())
         succeeded: list[tuple[Call, str]] = []
+        unmatched = list(calls)
         # After a refused value: the caller's explanation of the refusal is relayed, then
         # the question for the value again instead of the caller's End.
         question: list[turn_event_pb2.TurnEvent] | None = None
@@ -153,7 +154,11 @@ class CallRelay:
                 async for event in events:
                     if event.HasField("call_outcome"):
                         outcome = event.call_outcome
-                        call = next((c for c in calls if c.endpoint.name == outcome.endpoint_name), None)
+                        # Outcomes come in the calls' order; one endpoint may be called once per
+                        # value listed ("Finland and Latvia"): each outcome is its own call's.
+                        call = next((c for c in unmatched if c.endpoint.name == outcome.endpoint_name), None)
+                        if call is not None:
+                            unmatched.remove(call)
                         if call is not None and outcome.success and outcome.result_id:
                             succeeded.append((call, outcome.result_id))
                         # A refused value is asked again, in a two-part turn too (for the

@@ -89,6 +89,8 @@ class TurnLimits:
     # A multi-intent session asks whether to go on at this turn (the seed's fixed
     # MULTI_INTENT_CONTINUATION_TURN): it has more to collect than one endpoint.
     multi_continuation_turn: int = 4
+    # At most this many calls for the values listed for one parameter ("A, B and C").
+    max_alternatives: int = 3
 
     def continuation_turn_for(self, endpoint_count: int) -> int:
         return self.continuation_turn if endpoint_count <= 1 else self.multi_continuation_turn
@@ -210,7 +212,7 @@ class TurnLoop:
             for clamped in clamp(session.params, session.known):
                 session.apply({clamped.param.name: clamped.used})
                 notes.append(questions.clamped(clamped.param, clamped.given, clamped.low, clamped.high, lang))
-            calls = [PlannedCall(e, dict(session.collected.get(e.name, {}))) for e in session.endpoints]
+            calls = self._planned(session, message)
             step = done(Complete(calls, notes), None, extracted)
             step.finished = session
             return step
@@ -230,6 +232,28 @@ class TurnLoop:
             text = questions.invalid_values(problems, lang) + " " + text
         question = NeedsInput(text, names, session.endpoints_missing())
         return done(question, session, extracted)
+
+    def _planned(self, session: Session, message: str) -> list[PlannedCall]:
+        """One call per endpoint, or one per value when the message lists several values of
+        one of its parameters ("holidays in Finland and Latvia", "tax for 123ABC or
+        777XYZ"): each value gets its own call and its own labelled answer."""
+        finder = getattr(self._extractor, "alternatives", None)
+        calls: list[PlannedCall] = []
+        for endpoint in session.endpoints:
+            params = dict(session.collected.get(endpoint.name, {}))
+            options: dict[str, list[str]] = {}
+            if finder is not None:
+                first_turn = session.turn_count == 1 and message.strip() == session.original_query
+                text = (session.parts.get(endpoint.name) if first_turn else None) or message
+                options = finder(text, endpoint.params, values=params, language=session.language)
+            if not options:
+                calls.append(PlannedCall(endpoint, params))
+                continue
+            # One parameter's values (or a start/end pair's, in step): never a product.
+            count = min(min(len(v) for v in options.values()), self._limits.max_alternatives)
+            for i in range(count):
+                calls.append(PlannedCall(endpoint, {**params, **{name: v[i] for name, v in options.items()}}))
+        return calls
 
     def _problems(
         self, session: Session, message: str, extracted: dict[str, str], missing: list[ParamSpec]

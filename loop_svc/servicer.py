@@ -19,7 +19,7 @@ from loop_svc.cache import ResponseCache
 from loop_svc.cache_plan import CachedAnswer, CachePlanner, DecidedFollowUp, DirectCall, Seeded
 from loop_svc.execution import Call, CallRelay, Turn
 from loop_svc.follow_up import FollowUpKind
-from loop_svc.loop import Abandoned, NeedsInput
+from loop_svc.loop import Abandoned, NeedsInput, PlannedCall
 from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.session import Session
 from loop_svc.shapes import ShapeReader, for_session_reply, part_for, widened
@@ -180,10 +180,10 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         return replace(result, question=question)
 
     @staticmethod
-    def _part(question: str, endpoint: EndpointSpec, calls: Sequence[object]) -> str:
+    def _part(question: str, endpoint: EndpointSpec, calls: Sequence[PlannedCall]) -> str:
         """For a two-part question, the part each endpoint answers (its own shape)."""
-        if len(calls) < 2:
-            return question
+        if len({c.endpoint.name for c in calls}) < 2:
+            return question  # one endpoint (several calls for listed values share the question)
         payload = endpoint.payload
         text = " ".join(
             [

@@ -27,6 +27,7 @@ from loop_svc.extraction.dates import find_dates, month_of, whole_year
 from loop_svc.extraction.from_now import find_stretches
 from loop_svc.extraction.numbers import NUMBER_WORD, NUMBER_WORDS
 from loop_svc.extraction.shifts import find_shift
+from loop_svc.extraction.windows import hour_ranges
 from loop_svc.schema import ParamSpec
 from services.answer_shape import (
     Aggregation,
@@ -205,13 +206,9 @@ _PARTS_OF_DAY: list[tuple[str, int, int]] = [
 ]
 _PART_OF_DAY = [(re.compile(rf"(?<!\w)(?:{p})(?!\w)"), a, b) for p, a, b in _PARTS_OF_DAY]
 _H = r"([01]?\d|2[0-4])(?::([0-5]\d))?\s*(am|pm|a\.m\.|p\.m\.)?"
-_HOUR_RANGE = re.compile(
-    rf"(?<![\d.:/-])(?:from|between|kella|kell|с|от|alates|s)?\s*{_H}\s*(?:-|–|—|to|and|until|till|kuni|ja|до|do)\s*"
-    rf"{_H}(?![\d.:/])"
-)
 # "only 8 to 12", "ainult 8-12", "только с 8 до 12": a range narrowing the rows just shown
 # reads as hours of the day even with no hour word (a range of days names its month).
-_ONLY_BEFORE = re.compile(r"(?<!\w)(?:only|just|ainult|vaid|только|лишь)(?:\s+(?:the|from))?\s*$")
+_ONLY = re.compile(r"(?<!\w)(?:only|just|ainult|vaid|только|лишь)(?!\w)")
 _AFTER_HOUR = re.compile(rf"(?<!\w)(?:after|from|parast kella|parast|alates kella|после|с)\s+{_H}(?![\d.:/])")
 _UNTIL_MIDNIGHT = re.compile(
     r"(?<!\w)(?:until midnight|till midnight|keskoo\w*|до полуночи|полуноч\w*)(?!\w)"
@@ -369,29 +366,14 @@ class RuleShapeReader:
     # Pieces ----------------------------------------------------------------------------------
 
     def _hours(self, text: str, used: list[tuple[int, int]]) -> Hours | None:
-        for m in _HOUR_RANGE.finditer(text):
-            if _month_follows(text[m.end() :]) or re.match(r"\s*[./]\d", text[m.end() :]):
+        # Hour ranges are read where the request's window is (extraction.windows), so the
+        # rows fetched and the rows shown agree ("kella 17st 20ni", "5 to 8pm").
+        context = bool(_HOUR_CONTEXT.search(text) or _ONLY.search(text))
+        for window in hour_ranges(text, clock_context=context):
+            if _month_follows(text[window.end :]) or re.match(r"\s*[./]\d", text[window.end :]):
                 continue  # "1-7 dec", "20–22 detsembril", "24.12": days, not hours
-            start = _hour(m.group(1), m.group(2), m.group(3) or m.group(6))
-            end = _hour(m.group(4), m.group(5), m.group(6))
-            if start is None or end is None or start == end:
-                continue
-            if (
-                m.group(3) is None
-                and m.group(6)
-                and m.group(6).startswith("p")
-                and start < 12
-                and start + 12 < end
-            ):
-                start += 12
-            if (
-                not _HOUR_CONTEXT.search(text)
-                and not re.search(r"kell|from|between|с |от ", m.group(0))
-                and not _ONLY_BEFORE.search(text[: m.start()])
-            ):
-                continue
-            used.append(m.span())
-            return Hours(start, 24 if end == 0 else end)
+            used.append((window.start, window.end))
+            return Hours(window.opens.hour, window.closes.hour + 1)
         after = _AFTER_HOUR.search(text)
         if after is not None and _HOUR_CONTEXT.search(text):
             start = _hour(after.group(1), after.group(2), after.group(3))

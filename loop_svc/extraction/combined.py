@@ -44,6 +44,11 @@ class RulesThenModel:
     ) -> dict[str, str]:
         return self._rules.problems(message, params, values=values, asked=asked)
 
+    def alternatives(
+        self, message: str, params: Sequence[ParamSpec], *, values: Mapping[str, str], language: Lang = "en"
+    ) -> dict[str, list[str]]:
+        return self._rules.alternatives(message, params, values=values, language=language)
+
     def extract_with_calls(
         self,
         message: str,

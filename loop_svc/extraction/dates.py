@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 
+from loop_svc.extraction.calendar_words import typo_month
 from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.extraction.periods import PeriodFinder, past_tense
 from loop_svc.extraction.relative import find_spoken, names_day_of_month, weekday_of
@@ -135,14 +136,14 @@ def whole_year(mention: DateMention) -> bool:
 
 def month_of(word: str) -> int | None:
     """The month a word names in en/et/ru, in any case form, diacritics or not
-    ("detsembris", "martsini", "в декабре", "Dec")."""
+    ("detsembris", "martsini", "в декабре", "Dec"), typos too ("janaury", "фефрале")."""
     lowered = fold(word)
     if lowered in _EXACT_MONTHS:
         return _EXACT_MONTHS[lowered]
     for prefix, month in _MONTH_PREFIXES:
         if lowered.startswith(prefix):
             return month
-    return None
+    return typo_month(lowered)
 
 
 def _safe_date(year: int, month: int, day: int) -> date | None:

@@ -105,10 +105,20 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
 
 
 def find_identifier(text: str, shape: Shape, taken: Sequence[tuple[int, int]] = ()) -> Found | None:
+    return next(iter(find_identifiers(text, shape, taken)), None)
+
+
+def find_identifiers(text: str, shape: Shape, taken: Sequence[tuple[int, int]] = ()) -> list[Found]:
+    """Every identifier of `shape` in `text`, in order, none overlapping another."""
+    found: list[Found] = []
     for token, start, end in _tokens(text):
-        if token.isascii() and shape.matches(token) and outside(list(taken), start, end):
-            return Found(shape.normalise(token), start, end)
-    return None
+        if (
+            token.isascii()
+            and shape.matches(token)
+            and outside([*taken, *((f.start, f.end) for f in found)], start, end)
+        ):
+            found.append(Found(shape.normalise(token), start, end))
+    return found
 
 
 _SHORT_WORD = re.compile(r"^[A-Za-z]{2,4}$")

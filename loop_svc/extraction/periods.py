@@ -29,6 +29,7 @@ weekday words go through the callables given, which fold as well.
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from datetime import date, time, timedelta
 from loop_svc.extraction.from_now import find_stretches
 from loop_svc.extraction.text import fold
 from loop_svc.schema import Role
+from services.language import russian_analyzer
 
 _PAST_CUE = re.compile(
     r"\b(?:was|were|did|had|been|last|ago|past|previous|oli|olid|olnud|moodunud|eelmi\w*|"
@@ -49,9 +51,25 @@ _THIS_WORD = r"(?:this|the|sel|sellel|see|selle|kaesolev\w*|jooksv\w*|эт\w+|т
 _YEAR_WORD = r"(?:year|aasta\w*|год\w*)"
 
 
+_CYRILLIC_WORD = re.compile(r"[а-яё]{3,}")
+# Bounded: a long message is judged by its first words.
+_PAST_VERB_WORDS = 24
+
+
 def past_tense(text: str) -> bool:
-    """Whether the sentence speaks of the past ("what were", "mis oli", "какие были")."""
-    return bool(_PAST_CUE.search(fold(text)))
+    """Whether the sentence speaks of the past ("what were", "mis oli", "какие были", and
+    any Russian verb pymorphy3 reads in the past tense: "сколько стоил", "что подорожало")."""
+    folded = fold(text)
+    if _PAST_CUE.search(folded):
+        return True
+    words = _CYRILLIC_WORD.findall(folded)[:_PAST_VERB_WORDS]
+    return any(_russian_past_verb(word) for word in words)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _russian_past_verb(word: str) -> bool:
+    parse = russian_analyzer().parse(word)[0]
+    return parse.tag.POS == "VERB" and "past" in parse.tag
 
 
 @dataclass(frozen=True)

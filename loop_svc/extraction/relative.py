@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from loop_svc.extraction.calendar_words import typo_weekday
 from loop_svc.extraction.periods import past_tense
 from loop_svc.extraction.text import fold
 from loop_svc.schema import Role
@@ -83,7 +84,13 @@ _DAY_WORDS: list[tuple[int, re.Pattern[str]]] = [
             r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\büle\s*homme\w*|\bule\s*homme\w*|\bпослезавтра\w*", re.I
         ),
     ),
-    (0, re.compile(r"\b(?:later\s+)?(?:today|tonight)\b|\btäna\w*|\bсегодня\w*", re.I)),
+    # "tana", "tanane": "täna" typed without its diacritic (never "tanav", a street).
+    (
+        0,
+        re.compile(
+            r"\b(?:later\s+)?(?:today|tonight)\b|\btäna\w*|\btana(?:ne|se\w*|st)?\b|\bсегодня\w*", re.I
+        ),
+    ),
     # The Estonian adjectives in every case: "homne/homse/homset hind", "eilne/eilse".
     (1, re.compile(r"\btomorrow\b|\bhomme\w*|\bhom[sn]e\w*|\bзавтра\w*", re.I)),
     (-1, re.compile(r"\byesterday\b|\beile\b|\beil[sn]e\w*|\bвчера\w*", re.I)),
@@ -93,10 +100,20 @@ _IN_DAYS = re.compile(
 )
 _WEEKDAY_WORD = re.compile(r"\b([^\W\d_]{3,})\b")
 # "14th of this month", "the 14th", "on the 3rd"
-# ("kella 22st", "kell 6st" are hours: the Estonian elative, not "22nd".)
+# ("kella 22st", "kell 6st", "6st 9ni" are hours: the Estonian elative, not "22nd"; an
+# ordinal's ending agrees with its number.)
 _DAY_OF_THIS_MONTH = re.compile(
-    r"(?<!kella )(?<!kell )\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)(?:\s+of\s+(?:this|the)\s+month)?\b", re.I
+    r"(?<!kella )(?<!kell )\b(?:the\s+)?(\d{1,2})(st|nd|rd|th)(?:\s+of\s+(?:this|the)\s+month)?\b", re.I
 )
+
+
+def english_ordinal(number: int, suffix: str) -> bool:
+    """Whether `suffix` is the English ordinal ending of `number` ("21st", "12th", not "6st")."""
+    if number % 100 in (11, 12, 13):
+        return suffix.lower() == "th"
+    return suffix.lower() == {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+
+
 _WORD = r"([^\W\d_]{3,})"
 _DAY_MONTH = re.compile(rf"(?<![\d.])(\d{{1,2}}){_ORD}\s*(?:of\s+)?{_WORD}", re.I)
 _MONTH_DAY = re.compile(rf"\b{_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.:]?\d)", re.I)
@@ -115,7 +132,8 @@ class Spoken:
 
 def weekday_of(word: str) -> tuple[int, bool] | None:
     """(weekday, is_long_form) of a weekday word in any of the three languages, in any
-    case form, diacritics or not ("pühapäeval", "puhapaeval", "в воскресенье")."""
+    case form, diacritics or not, typos too ("pühapäeval", "puhapaeval", "pyhapaeval", "в
+    воскресенье")."""
     lowered = fold(word)
     for index, stems in enumerate(_LONG_WEEKDAY_STEMS):
         for stem in stems:
@@ -126,7 +144,8 @@ def weekday_of(word: str) -> tuple[int, bool] | None:
     for index, names in enumerate(_WEEKDAYS):
         if lowered in names:
             return index, False
-    return None
+    typo = typo_weekday(lowered)  # "pyhapaeval", "wendesday", "субота"
+    return (typo, True) if typo is not None else None
 
 
 def _estonian_role(word: str) -> Role:
@@ -308,6 +327,8 @@ def find_spoken(
             )
     for m in _DAY_OF_THIS_MONTH.finditer(text):
         day_number = int(m.group(1))
+        if not english_ordinal(day_number, m.group(2)):
+            continue
         candidate = _safe(today.year, today.month, day_number)
         if candidate is not None and candidate < today and "month" not in m.group(0).lower():
             following = _add_months(today, 1)

@@ -10,7 +10,8 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from loop_svc.extraction.addresses import find_address, sentence_word
-from loop_svc.extraction.countries import CountryNames
+from loop_svc.extraction.alternatives import listed
+from loop_svc.extraction.countries import CountryMention, CountryNames
 from loop_svc.extraction.dates import (
     DateFindings,
     DateMention,
@@ -20,14 +21,22 @@ from loop_svc.extraction.dates import (
     whole_year,
 )
 from loop_svc.extraction.holiday_names import HolidayNames
-from loop_svc.extraction.identifiers import attempted_identifier, find_identifier
+from loop_svc.extraction.identifiers import attempted_identifier, find_identifier, find_identifiers
 from loop_svc.extraction.languages import CODES as LANGUAGE_CODES
 from loop_svc.extraction.languages import find_languages
+from loop_svc.extraction.periods import past_tense
 from loop_svc.extraction.relative import asks_for_upcoming, upcoming_range
 from loop_svc.extraction.shifts import find_shift
 from loop_svc.extraction.spans import clock_times, is_common_word, name_spans
 from loop_svc.extraction.text import outside, words
-from loop_svc.extraction.values import enum_value, number_words, numbers, registration_number, yes_no
+from loop_svc.extraction.values import (
+    enum_value,
+    number_words,
+    numbers,
+    registration_number,
+    registration_numbers,
+    yes_no,
+)
 from loop_svc.extraction.windows import Window, find_window
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
 from services.language import Lang
@@ -163,37 +172,9 @@ class RuleExtractor:
             return {}
         replaced = _replaced_spans(text)
         countries = [m for m in self._countries.find(text) if outside(replaced, m.start, m.end)]
-        # An identifier shaped like a parameter's example is read before dates: "000 MON" is a
-        # plate, not Monday.
-        identifiers = []
-        for param in params:
-            if param.concept in (Concept.REGISTRATION, Concept.IDENTIFIER):
-                shape = param.shape
-                hit = find_identifier(text, shape) if shape is not None else registration_number(text)
-                if hit is not None:
-                    identifiers.append((hit.start, hit.end))
-        # A holiday is dated in the country the message names, else in the one already
-        # known ("and Whit Monday?" after Germany is Germany's).
-        known_country = next(
-            (known[p.name] for p in params if p.concept is Concept.COUNTRY and known.get(p.name)), None
-        )
-        found = find_dates(
-            text,
-            language,
-            self._today(),
-            self._hour(),
-            holidays=self._holidays,
-            country=countries[0].code if countries else known_country,
-            skip=[(m.start, m.end) for m in countries],
-            reserved=identifiers,
-        )
+        found = self._dates(text, params, language, known, countries)
         taken: list[tuple[int, int]] = list(found.spans)
-        # A time of day is a window only for a datetime range; clock times stay free otherwise.
-        timed = any(a.concept is Concept.DATETIME for a, _ in date_pairs(params))
-        window = find_window(text, found.spans) if timed else None
-        shift = find_shift(text)
-        if window is not None and shift is not None and shift.start < window.end and window.start < shift.end:
-            window = None  # "днём раньше" is a day earlier, not the afternoon
+        window = _window(text, params, found)
         if window is not None:
             taken.append((window.start, window.end))
         values: dict[str, str] = {}
@@ -240,6 +221,109 @@ class RuleExtractor:
                     values[free_text[0].name] = value
         return values
 
+    def _dates(
+        self,
+        text: str,
+        params: Sequence[ParamSpec],
+        language: Lang,
+        known: Mapping[str, str],
+        countries: Sequence[CountryMention],
+    ) -> DateFindings:
+        """The dates, periods and years a message names (outside its identifiers)."""
+        # An identifier shaped like a parameter's example is read before dates: "000 MON" is a
+        # plate, not Monday.
+        identifiers: list[tuple[int, int]] = []
+        for param in params:
+            if param.concept in (Concept.REGISTRATION, Concept.IDENTIFIER):
+                shape = param.shape
+                hits = find_identifiers(text, shape) if shape is not None else registration_numbers(text)
+                identifiers.extend((hit.start, hit.end) for hit in hits)
+        # A holiday is dated in the country the message names, else in the one already
+        # known ("and Whit Monday?" after Germany is Germany's).
+        known_country = next(
+            (known[p.name] for p in params if p.concept is Concept.COUNTRY and known.get(p.name)), None
+        )
+        return find_dates(
+            text,
+            language,
+            self._today(),
+            self._hour(),
+            holidays=self._holidays,
+            country=countries[0].code if countries else known_country,
+            skip=[(m.start, m.end) for m in countries],
+            reserved=identifiers,
+        )
+
+    def alternatives(
+        self,
+        message: str,
+        params: Sequence[ParamSpec],
+        *,
+        values: Mapping[str, str],
+        language: Lang = "en",
+    ) -> dict[str, list[str]]:
+        """The first parameter (or start/end pair) the message gives several values of side
+        by side ("holidays in Finland and Latvia", "tax for 123ABC or 777XYZ", "prices today
+        and yesterday"): by parameter name, the values in the message's order, one per call
+        (a pair's lists run in step); {} when there is none (extraction.alternatives)."""
+        text = message.strip()
+        replaced = _replaced_spans(text)
+        for param in params:
+            value = values.get(param.name)
+            if value is None:
+                continue
+            mentions: list[tuple[str, int, int]] = []
+            if param.concept is Concept.COUNTRY:
+                mentions = [(m.code, m.start, m.end) for m in self._countries.find(text)]
+            elif param.concept in (Concept.REGISTRATION, Concept.IDENTIFIER):
+                shape = param.shape
+                found = find_identifiers(text, shape) if shape is not None else registration_numbers(text)
+                mentions = [(f.value, f.start, f.end) for f in found]
+            several = listed(text, [m for m in mentions if outside(replaced, m[1], m[2])], value)
+            if several:
+                return {param.name: several}
+        for start, end in date_pairs(params):
+            if start.name in values and end.name in values:
+                days = self._listed_days(text, params, language, replaced, start, end)
+                if days:
+                    return days
+        return {}
+
+    def _listed_days(
+        self,
+        text: str,
+        params: Sequence[ParamSpec],
+        language: Lang,
+        replaced: list[tuple[int, int]],
+        start: ParamSpec,
+        end: ParamSpec,
+    ) -> dict[str, list[str]]:
+        """Days (or months) listed as alternatives ("today and yesterday", "в декабре или
+        январе"), each its own period; never the two ends of a range ("between March and
+        May", "märtsi ja mai vahel", "from today to Friday")."""
+        countries = [m for m in self._countries.find(text) if outside(replaced, m.start, m.end)]
+        found = self._dates(text, params, language, {}, countries)
+        days = [
+            d
+            for d in found.dates
+            if d.connector is None and not d.loose and outside(replaced, d.start, d.end)
+        ]
+        run = listed(text, [(str(i), d.start, d.end) for i, d in enumerate(days)], None)
+        if not run:
+            return {}
+        chosen = [days[int(i)] for i in run]
+        if _RANGE_BEFORE.search(text[: chosen[0].start]) or _RANGE_AFTER.match(text[chosen[-1].end :]):
+            return {}
+        window = _window(text, params, found)
+        out: dict[str, list[str]] = {start.name: [], end.name: []}
+        for day in chosen:
+            period = self._range(text, DateFindings(dates=[day]), start, end, {}, replaced, window)
+            if start.name not in period or end.name not in period:
+                return {}
+            out[start.name].append(period[start.name])
+            out[end.name].append(period[end.name])
+        return out
+
     def problems(
         self,
         message: str,
@@ -279,7 +363,13 @@ class RuleExtractor:
         timed = start.concept is Concept.DATETIME and end.concept is Concept.DATETIME
         if timed and window is not None and len(dates) <= 1:
             # "tonight", "tomorrow 18-22": the window inside the one day named (today if none).
-            day = dates[0] if dates else DateMention(self._coming_day(window), window.start, window.end)
+            # "and at 3 at night?" after yesterday's prices: the day already asked keeps.
+            same = None if dates else self._known_day(known.get(start.name, ""))
+            day = (
+                dates[0]
+                if dates
+                else DateMention(same or self._coming_day(window, text), window.start, window.end)
+            )
             opened = replace(day, opens=window.opens, closes=window.closes)
             last_day = day.last or day.value
             if window.overnight:
@@ -387,12 +477,21 @@ class RuleExtractor:
                 out[param.name] = (day + timedelta(days=shift.days)).isoformat()
         return out
 
-    def _coming_day(self, window: Window) -> date:
+    def _known_day(self, value: str) -> date | None:
+        """The local day a period already collected opens on (None when there is none)."""
+        try:
+            moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+        return (moment.astimezone(self._zone) if moment.tzinfo and self._zone else moment).date()
+
+    def _coming_day(self, window: Window, text: str) -> date:
         """The day of a time of day said without one: today, unless it is already over
-        ("at night" asked at 10:00 is the coming night, tomorrow 00:00–05:59)."""
+        ("at night" asked at 10:00 is the coming night, tomorrow 00:00–05:59) and the
+        sentence does not speak of the past ("what did it cost this morning")."""
         today = self._today()
         hour = self._hour()
-        if hour is not None and not window.overnight and window.closes.hour < hour:
+        if hour is not None and not window.overnight and window.closes.hour < hour and not past_tense(text):
             return today + timedelta(days=1)
         return today
 
@@ -505,6 +604,22 @@ class RuleExtractor:
         if code is None:
             return None
         return code.upper() if _wants_uppercase(param) else code
+
+
+# Two dates that are a range's ends, not alternatives: "between March and May", "from 1 to 7
+# May", "märtsi ja mai vahel", "между мартом и маем".
+_RANGE_BEFORE = re.compile(r"\b(?:between|from|alates|между|от|с)\s+(?:the\s+)?$", re.I)
+_RANGE_AFTER = re.compile(r"\s*(?:vahel|vahelisel\w*|vaheline\w*)\b", re.I)
+
+
+def _window(text: str, params: Sequence[ParamSpec], found: DateFindings) -> Window | None:
+    """A time of day, only for a datetime range (clock times stay free otherwise)."""
+    timed = any(a.concept is Concept.DATETIME for a, _ in date_pairs(params))
+    window = find_window(text, found.spans) if timed else None
+    shift = find_shift(text)
+    if window is not None and shift is not None and shift.start < window.end and window.start < shift.end:
+        return None  # "днём раньше" is a day earlier, not the afternoon
+    return window
 
 
 def _render(

@@ -146,6 +146,11 @@ def enum_value(text: str, allowed: Sequence[str], lang: Lang) -> Found | None:
 
 
 def registration_number(text: str) -> Found | None:
-    for m in _REGISTRATION.finditer(text):
-        return Found(re.sub(r"\s", "", m.group(0)).upper(), m.start(), m.end())
-    return None
+    return next(iter(registration_numbers(text)), None)
+
+
+def registration_numbers(text: str) -> list[Found]:
+    """Every registration number in `text`, in order."""
+    return [
+        Found(re.sub(r"\s", "", m.group(0)).upper(), m.start(), m.end()) for m in _REGISTRATION.finditer(text)
+    ]
