@@ -87,6 +87,10 @@ class Outcome:
     unresolved: tuple[str, ...] = ()
     # A period compared with another: the subject's mean, then the reference's.
     periods: tuple[Aggregate, Aggregate] | None = None
+    # When the asked period holds no row but the result has dated rows: the row nearest
+    # to it (the latest before it, else the first after it) and on which side it is.
+    nearest: Row | None = None
+    nearest_after: bool = False
 
 
 def _terms(words: Sequence[str], shortest: int = 3) -> list[str]:
@@ -208,6 +212,31 @@ def _meets(row: Row, condition: Any, table: Table, labels: LabelBook, terms: Seq
     if isinstance(condition, Comparison):
         value = number_of(row, measure_of(table, [*condition.terms, *terms], labels))
         return None if value is None else condition.op.holds(value, condition.value)
+    return None
+
+
+_DAY_CONDITIONS = (Weekdays, Months, DateRange)
+
+
+def nearest_outside(rows: list[Row], filters: Sequence[RowFilter]) -> tuple[Row, bool] | None:
+    """The row nearest to the period the day filters ask for, when none of `rows` is in
+    it ("votes last week" when the record ends in February): the latest one before the
+    period, else the first after it, with whether it is after. None when the filters name
+    no period or no row is dated."""
+    periods = [f.condition for f in filters if isinstance(f.condition, _DAY_CONDITIONS) and not f.negate]
+    dated = [r for r in rows if r.days is not None]
+    if not periods or not dated:
+        return None
+    starts = [p.start for p in periods if isinstance(p, DateRange) and p.start is not None]
+    ends = [p.end for p in periods if isinstance(p, DateRange) and p.end is not None]
+    opens = max(starts) if starts else None
+    closes = min(ends) if ends else None
+    before = [r for r in dated if opens is None or r.days[1] < opens]  # type: ignore[index]
+    if before:
+        return max(before, key=_time_key), False
+    after = [r for r in dated if closes is not None and r.days[0] > closes]  # type: ignore[index]
+    if after:
+        return min(after, key=_time_key), True
     return None
 
 
@@ -468,6 +497,11 @@ def answer(
         f for f in shape.filters if not (shape.kind is Kind.YES_NO and f.condition in comparisons)
     ]
     filtered = apply_filters(rows, plain_filters, table, labels, terms)
+    if not filtered and rows:
+        undated = [f for f in plain_filters if not isinstance(f.condition, _DAY_CONDITIONS)]
+        found = nearest_outside(apply_filters(rows, undated, table, labels, terms), plain_filters)
+        if found is not None:
+            outcome.nearest, outcome.nearest_after = found
     # A yes/no question about a row is answered by its flag, not by dropping the row.
     by_value = (
         value_filter(filtered, table, labels, terms, shape.question)
