@@ -280,6 +280,22 @@ def _count_near(text: str, start: int, end: int) -> int | None:
     return None
 
 
+# "which 2 of the latest 10 had the most against", "the 3 votes with the fewest against",
+# "millised 2 hääletust olid kõige tasavägisemad", "какие 3 голосования …": the count after
+# the question word or article that opens the noun the extreme picks from.
+_ASKED_COUNT = re.compile(
+    rf"(?<!\w)(?:which|what|the|millised|milliseid|mis|missugused|какие|каких|какой)\s+{_N}"
+    rf"(?=\s+[^\W\d_])(?!\s*(?:%|€|eur|euro|евро|am\b|pm\b|\w*\s*(?:aasta|year|год)))"
+)
+
+
+def _count_asked(before: str) -> int | None:
+    m = _ASKED_COUNT.search(before)
+    if m is None or _month_follows(before[m.end() :]):
+        return None  # "what 24 december …": a day, no count
+    return _int(m.group(1))
+
+
 def _hour(h: str, minutes: str | None, meridiem: str | None) -> int | None:
     value = int(h)
     if meridiem:
@@ -585,7 +601,7 @@ class RuleShapeReader:
             ):
                 continue
             used.append(m.span())
-            count = _count_near(text, m.start(), m.end()) or 0
+            count = _count_asked(text[: m.start()]) or _count_near(text, m.start(), m.end()) or 0
             terms = tuple(w.strip("«»\"'.,?!") for w in text[m.end() : m.end() + 40].split()[:3])
             return Selection(order, count, tuple(t for t in terms if t and not t[0].isdigit()))
         for pattern, order in ((_NEXT, Order.NEXT), (_LATEST, Order.LATEST), (_EARLIEST, Order.EARLIEST)):

@@ -92,6 +92,28 @@ def test_an_extreme(language: str, text: str, order: Order) -> None:
     assert shape.selection is not None and shape.selection.order is order
 
 
+# A count opened by a question word or article, with words between it and the extreme.
+ASKED_COUNT_EXTREMES = [
+    ("en", "which {n} of the latest 10 votes had the most votes against", Order.HIGHEST),
+    ("en", "the {n} votes with the fewest votes against", Order.LOWEST),
+    ("en", "what {n} hours tomorrow are the cheapest", Order.LOWEST),
+    ("et", "millised {n} viimase 10 hääletuse seast said kõige rohkem vastuhääli", Order.HIGHEST),
+    ("et", "mis {n} tundi on homme kõige odavamad", Order.LOWEST),
+    ("ru", "какие {n} голосования из последних 10 набрали больше всего голосов против", Order.HIGHEST),
+    ("ru", "какие {n} часа завтра самые дешевые", Order.LOWEST),
+]
+
+
+@pytest.mark.parametrize(("language", "pattern", "order"), ASKED_COUNT_EXTREMES)
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 7])
+def test_an_extremes_count_opened_by_a_question_word(
+    language: str, pattern: str, order: Order, n: int
+) -> None:
+    shape = READER.read(pattern.format(n=COUNTS[language][n]), language)  # type: ignore[arg-type]
+    assert shape.selection is not None
+    assert (shape.selection.order, shape.selection.count) == (order, n)
+
+
 @pytest.mark.parametrize(
     ("language", "text"),
     [
