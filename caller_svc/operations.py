@@ -36,25 +36,21 @@ from services.answer_shape import (
     TextMatch,
     Weekdays,
 )
-from services.field_terms import fold, matches_any, same_as_any, split_words, words_match
+from services.field_terms import (
+    OUTCOME_NO,
+    OUTCOME_YES,
+    fold,
+    matches_any,
+    same_as_any,
+    split_words,
+    words_match,
+)
 
 # Words that name money or a status in the three languages: the concept, not a field.
 _MONEY = frozenset("eur euro euros eurot eurit €  евро евр raha maks tax price hind цена cost".split())
 _STATUS = frozenset("status state olek seisund staatus статус состояние".split())
 _TOTAL = frozenset("total annual sum kokku aasta aastamaks итог итого годовой overall".split())
 _MAX_SHOWN_VERDICT_ROWS = 5
-# How a yes/no outcome is said in the three languages, when the result has one flag to
-# say it of ("which of those passed", "millised kukkusid läbi", "какие не прошли"): the
-# concept, not any field's name. Folded; matched in their inflected forms.
-_OUTCOME_YES = frozenset(
-    """pass passed passing accepted adopted approved succeeded successful carried
-    labi laks voeti voetud kiideti kinnitati прошел прошли прошло прошла принят приняли принято
-    одобрен одобрили утвержден""".split()
-)
-_OUTCOME_NO = frozenset(
-    """fail failed failing rejected defeated declined refused kukkus kukkusid kukkunud tagasi lukati
-    lukatud провал провалился провалились провалены отклонен отклонили отвергнут отвергли""".split()
-)
 # Negation of what follows ("did not pass", "ei läinud läbi", "не прошли").
 _NEGATION = frozenset("not no never didn't wasn't weren't isn't aren't ei pole mitte не нет".split())
 
@@ -291,8 +287,8 @@ def value_filter(
         named = any(
             matches_any(t, f.words) and not any(matches_any(t, o.words) for o in others) for t in terms
         )
-        yes = named or (len(flags) == 1 and any(_said(t, _OUTCOME_YES) for t in terms))
-        no = len(flags) == 1 and any(_said(t, _OUTCOME_NO) for t in terms)
+        yes = named or (len(flags) == 1 and any(_said(t, OUTCOME_YES) for t in terms))
+        no = len(flags) == 1 and any(_said(t, OUTCOME_NO) for t in terms)
         if not (yes or no):
             continue
         # A failure word outweighs: "kukkusid läbi" (fell through) says "läbi" too.
