@@ -9,7 +9,7 @@ from datetime import date, timedelta
 import httpx
 import pytest
 
-from services.answer_shape import AnswerShape, DateRange, Kind, RowFilter
+from services.answer_shape import AnswerShape, DateRange, Kind, Order, RowFilter, Selection
 from tests.caller.test_caller_grpc import catalogue, indexer_target, stub
 from tests.caller.test_shaped_answers import NO, ask
 
@@ -55,3 +55,13 @@ async def test_a_period_before_the_record_names_the_first_vote_after_it(stub, de
     shape = AnswerShape(Kind.LIST, filters=(RowFilter(DateRange(day, day + timedelta(days=6))),))
     text = await ask(stub, demo_api_url, "get_parliament_votings", {"limit": "100"}, shape, lang)
     assert NONE_SAID[lang] in text.lower() and str(oldest["votingNumber"]) in text, text
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+@pytest.mark.parametrize("n", [1, 3, 5])
+async def test_each_listed_vote_carries_its_clock_time(stub, demo_api_url, lang, n) -> None:
+    shape = AnswerShape(Kind.COUNT if n > 1 else Kind.EXTREME, selection=Selection(Order.LATEST, n))
+    text = await ask(stub, demo_api_url, "get_parliament_votings", {"limit": "20"}, shape, lang)
+    bullets = [line for line in text.splitlines() if line.startswith("• ")]
+    for voting, line in zip(_votings(demo_api_url)[:n], bullets, strict=True):
+        assert voting["time"] in line and str(voting["votingNumber"]) in line, line
