@@ -566,6 +566,15 @@ def answer(
         outcome.asked = asked
     if shape.kind is Kind.YES_NO:
         scope = outcome.rows
+        # "Was any of the latest votes rejected?", "было что-нибудь не принято?": over
+        # several rows, an outcome asked of them is a question whether any row has it.
+        having = value_filter(scope, table, labels, terms, shape.question) if not comparisons else None
+        if having is not None:
+            outcome.verdict = bool(having)
+            outcome.rows = having[:_MAX_SHOWN_VERDICT_ROWS]
+            outcome.narrowed = True
+            outcome.asked = asked
+            return outcome
         outcome.verdict = verdict_of(outcome, scope, terms, labels, comparisons)
         if comparisons and outcome.verdict:
             kept = [r for r in scope if all(_meets(r, c, table, labels, terms) for c in comparisons)]

@@ -101,7 +101,8 @@ _AFTER_THAT = re.compile(
 _SINGULAR_CUE = re.compile(r"[\u0400-\u04ff](?:ий|ый|ой|ая|яя|ее|ое|ую|юю|его|ого)$|^viimati$")
 # Plural forms of the cue or the word after it: "the next 3", "järgmised", "последние".
 _PLURAL_CUE = re.compile(
-    r"(?<!\w)(?:jargmised|viimased|esimesed|eelseisvad|следующие|ближайшие|последние|первые)"
+    r"(?<!\w)(?:jargmised|viimased|viimaste\w*|esimesed|eelseisvad|"
+    r"(?:следующ|ближайш|последн|перв)(?:ие|их|ими)(?!\w))"
 )
 
 # "i mean akadeemia tee 3" is a correction, no mean.
@@ -150,11 +151,15 @@ _LI = re.compile(r"(?<!\w)ли(?!\w)")
 _RU_WH = re.compile(
     r"(?<!\w)(?:что|какой|какая|какое|какие|каких|каким|когда|где|куда|откуда|сколько|кто|почему|зачем|как|"
     r"котор\w*|чем|чей|чья|покажи\w*|дай\w*|назови\w*|скажи\w*|подскаж\w*)(?!\w)"
+    # "что-нибудь", "кто-то", "какой-либо": an indefinite pronoun asks nothing
+    r"(?!-(?:нибудь|то|либо))"
 )
 _EN_WH = re.compile(r"(?<!\w)(?:what|which|when|where|who|whom|how|why|show|list|give|tell)(?!\w)")
 _RU_PREDICATE = re.compile(
     r"(?<!\w)(?:уже|еще|тоже|также|правда|можно|будет|будут|есть|является|являются|был|была|было|были|"
     r"готов\w*)(?!\w)"
+    # "что-то отклонили?", "кто-нибудь голосовал против?": an indefinite pronoun asks whether any
+    r"|(?<!\w)\w+-(?:нибудь|то|либо)(?!\w)"
 )
 _ELLIPSIS_START = re.compile(r"^\W*(?:а|и|and|aga|ja|a)(?!\w)")
 

@@ -11,7 +11,7 @@ import pytest
 
 from services.answer_shape import AnswerShape, DateRange, Kind, Order, RowFilter, Selection
 from tests.caller.test_caller_grpc import catalogue, indexer_target, stub
-from tests.caller.test_shaped_answers import NO, ask
+from tests.caller.test_shaped_answers import NO, YES, ask
 
 __all__ = ["catalogue", "indexer_target", "stub"]  # fixtures used by name below
 
@@ -65,3 +65,37 @@ async def test_each_listed_vote_carries_its_clock_time(stub, demo_api_url, lang,
     bullets = [line for line in text.splitlines() if line.startswith("• ")]
     for voting, line in zip(_votings(demo_api_url)[:n], bullets, strict=True):
         assert voting["time"] in line and str(voting["votingNumber"]) in line, line
+
+
+# (language, question, whether it asks for the rejected ones)
+ANY_OUTCOME = [
+    ("en", "was any of the latest votes rejected?", True),
+    ("en", "did any of them fail", True),
+    ("en", "did any of those pass?", False),
+    ("et", "kas mõni viimastest hääletustest kukkus läbi?", True),
+    ("et", "kas mõni neist jäi vastu võtmata, lükati tagasi?", True),
+    ("et", "kas mõni läks läbi?", False),
+    ("ru", "было среди последних голосований что-нибудь не принято?", True),
+    ("ru", "что-то отклонили?", True),
+    ("ru", "что-нибудь приняли?", False),
+]
+
+
+@pytest.mark.parametrize(("lang", "question", "rejected"), ANY_OUTCOME)
+@pytest.mark.parametrize("limit", [3, 10, 15])
+async def test_whether_any_vote_ended_so_is_answered_over_all_of_them(
+    stub, demo_api_url, lang, question, rejected, limit
+) -> None:
+    from loop_svc.shapes import RuleShapeReader
+
+    shape = RuleShapeReader(lambda: date(2026, 12, 4)).read(question, lang)
+    assert shape.kind is Kind.YES_NO, shape
+    text = await ask(stub, demo_api_url, "get_parliament_votings", {"limit": str(limit)}, shape, lang)
+    shown = _votings(demo_api_url)[:limit]
+    matching = [v for v in shown if v["accepted"] is not rejected]
+    assert text.startswith(YES[lang] if matching else NO[lang]), text
+    for voting in matching[:5]:
+        assert str(voting["votingNumber"]) in text, text
+    for voting in shown:
+        if voting not in matching:
+            assert f"№ {voting['votingNumber']}" not in text and f"no. {voting['votingNumber']}" not in text

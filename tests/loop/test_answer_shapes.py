@@ -696,3 +696,20 @@ def test_a_yes_no_question_followed_by_its_value_stays_yes_no(
 )
 def test_a_question_word_after_the_question_mark_is_a_question_of_its_own(text: str) -> None:
     assert READER.read(text, "en").kind is not Kind.YES_NO
+
+
+@pytest.mark.parametrize("pronoun", ["что-нибудь", "что-то", "кто-нибудь", "какое-нибудь", "что-либо"])
+@pytest.mark.parametrize("verb", ["не приняли", "отклонили", "провалилось", "голосовал против"])
+@pytest.mark.parametrize("opening", ["", "было среди последних голосований ", "в рийгикогу "])
+def test_a_russian_indefinite_pronoun_asks_yes_or_no(pronoun: str, verb: str, opening: str) -> None:
+    """ "что-нибудь" is no "что": the question asks whether any, and "среди" (among) names
+    no Wednesday."""
+    shape = READER.read(f"{opening}{pronoun} {verb}?", "ru")
+    assert shape.kind is Kind.YES_NO, shape
+    assert not shape.filters
+
+
+@pytest.mark.parametrize("cue", ["последних", "первых", "ближайших", "следующих"])
+@pytest.mark.parametrize("noun", ["голосований", "праздников"])
+def test_a_russian_plural_cue_in_the_genitive_is_no_single_pick(cue: str, noun: str) -> None:
+    assert READER.read(f"что было среди {cue} {noun}", "ru").selection is None
