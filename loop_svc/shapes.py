@@ -927,7 +927,12 @@ def for_response_question(previous: AnswerShape, current: AnswerShape) -> Answer
     # The previous words stay after the follow-up's own: "which weekdays do they fall on?"
     # after "Christmas in Estonia" still means the Christmas holidays.
     terms = tuple(dict.fromkeys((*current.terms, *previous.terms)))[:24]
-    return replace(current, filters=(*kept, *current.filters), terms=terms)
+    shaped = replace(current, filters=(*kept, *current.filters), terms=terms)
+    single = previous.selection is not None and previous.selection.count <= 1
+    if single and current.selection is None and current.aggregation is None:
+        # "did it pass?" after "which one had the most absent": the one row shown.
+        shaped = replace(shaped, selection=previous.selection)
+    return shaped
 
 
 def for_session_reply(question: AnswerShape, reply: AnswerShape) -> AnswerShape:

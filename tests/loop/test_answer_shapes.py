@@ -713,3 +713,19 @@ def test_a_russian_indefinite_pronoun_asks_yes_or_no(pronoun: str, verb: str, op
 @pytest.mark.parametrize("noun", ["голосований", "праздников"])
 def test_a_russian_plural_cue_in_the_genitive_is_no_single_pick(cue: str, noun: str) -> None:
     assert READER.read(f"что было среди {cue} {noun}", "ru").selection is None
+
+
+@pytest.mark.parametrize(
+    ("language", "first", "then"),
+    [
+        ("en", "of the last 10 votes which one had the most people absent", "did it pass?"),
+        ("en", "the cheapest hour tomorrow", "is it under 20?"),
+        ("et", "milline hääletus sai kõige rohkem vastuhääli", "kas see läks läbi?"),
+        ("ru", "какое голосование набрало больше всего голосов против", "его приняли?"),
+    ],
+)
+def test_a_question_about_the_one_row_shown_keeps_its_pick(language: str, first: str, then: str) -> None:
+    previous = READER.read(first, language)  # type: ignore[arg-type]
+    assert previous.selection is not None
+    follow = for_response_question(previous, READER.read(then, language))  # type: ignore[arg-type]
+    assert follow.selection == previous.selection
