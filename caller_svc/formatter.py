@@ -478,8 +478,11 @@ class DeterministicFormatter:
         if span:
             single = parse_day(span[0]) if (span[1] in (None, span[0]) and len(span[0]) == 10) else None
             if weekday and single is not None:
-                # "Thursday, 24 Dec 2026": the day of the week is what a citizen plans by.
-                parts.append(format_day_with_weekday(single, lang))
+                # "Thursday, 24 Dec 2026": the day of the week is what a citizen plans by,
+                # with the item's own clock time when it has one ("… 18 Feb 2026 14:12").
+                clock = next((v for v in item.values() if isinstance(v, str) and _CLOCK_TEXT.match(v)), None)
+                shown_day = format_day_with_weekday(single, lang)
+                parts.append(f"{shown_day} {clock}" if clock else shown_day)
             else:
                 parts.append(format_span(span[0], span[1], lang, self._zone))
         # Up to four measures; an ordinal (a voting's number) takes no measure's place, so a
@@ -532,6 +535,7 @@ class DeterministicFormatter:
         return " — ".join(p for p in parts if p)
 
 
+_CLOCK_TEXT = re.compile(r"^(?:[01]\d|2[0-3]):[0-5]\d$")
 _VERDICT_NO: dict[Lang, str] = {"en": "No.", "et": "Ei.", "ru": "Нет."}
 
 

@@ -36,25 +36,21 @@ from services.answer_shape import (
     TextMatch,
     Weekdays,
 )
-from services.field_terms import fold, matches_any, same_as_any, split_words, words_match
+from services.field_terms import (
+    OUTCOME_NO,
+    OUTCOME_YES,
+    fold,
+    matches_any,
+    same_as_any,
+    split_words,
+    words_match,
+)
 
 # Words that name money or a status in the three languages: the concept, not a field.
 _MONEY = frozenset("eur euro euros eurot eurit €  евро евр raha maks tax price hind цена cost".split())
 _STATUS = frozenset("status state olek seisund staatus статус состояние".split())
 _TOTAL = frozenset("total annual sum kokku aasta aastamaks итог итого годовой overall".split())
 _MAX_SHOWN_VERDICT_ROWS = 5
-# How a yes/no outcome is said in the three languages, when the result has one flag to
-# say it of ("which of those passed", "millised kukkusid läbi", "какие не прошли"): the
-# concept, not any field's name. Folded; matched in their inflected forms.
-_OUTCOME_YES = frozenset(
-    """pass passed passing accepted adopted approved succeeded successful carried
-    labi laks voeti voetud kiideti kinnitati прошел прошли прошло прошла принят приняли принято
-    одобрен одобрили утвержден""".split()
-)
-_OUTCOME_NO = frozenset(
-    """fail failed failing rejected defeated declined refused kukkus kukkusid kukkunud tagasi lukati
-    lukatud провал провалился провалились провалены отклонен отклонили отвергнут отвергли""".split()
-)
 # Negation of what follows ("did not pass", "ei läinud läbi", "не прошли").
 _NEGATION = frozenset("not no never didn't wasn't weren't isn't aren't ei pole mitte не нет".split())
 
@@ -87,6 +83,10 @@ class Outcome:
     unresolved: tuple[str, ...] = ()
     # A period compared with another: the subject's mean, then the reference's.
     periods: tuple[Aggregate, Aggregate] | None = None
+    # When the asked period holds no row but the result has dated rows: the row nearest
+    # to it (the latest before it, else the first after it) and on which side it is.
+    nearest: Row | None = None
+    nearest_after: bool = False
 
 
 def _terms(words: Sequence[str], shortest: int = 3) -> list[str]:
@@ -211,6 +211,31 @@ def _meets(row: Row, condition: Any, table: Table, labels: LabelBook, terms: Seq
     return None
 
 
+_DAY_CONDITIONS = (Weekdays, Months, DateRange)
+
+
+def nearest_outside(rows: list[Row], filters: Sequence[RowFilter]) -> tuple[Row, bool] | None:
+    """The row nearest to the period the day filters ask for, when none of `rows` is in
+    it ("votes last week" when the record ends in February): the latest one before the
+    period, else the first after it, with whether it is after. None when the filters name
+    no period or no row is dated."""
+    periods = [f.condition for f in filters if isinstance(f.condition, _DAY_CONDITIONS) and not f.negate]
+    dated = [r for r in rows if r.days is not None]
+    if not periods or not dated:
+        return None
+    starts = [p.start for p in periods if isinstance(p, DateRange) and p.start is not None]
+    ends = [p.end for p in periods if isinstance(p, DateRange) and p.end is not None]
+    opens = max(starts) if starts else None
+    closes = min(ends) if ends else None
+    before = [r for r in dated if opens is None or r.days[1] < opens]  # type: ignore[index]
+    if before:
+        return max(before, key=_time_key), False
+    after = [r for r in dated if closes is not None and r.days[0] > closes]  # type: ignore[index]
+    if after:
+        return min(after, key=_time_key), True
+    return None
+
+
 def _month_count(first: Any, last: Any) -> int:
     return min(12, (last.year - first.year) * 12 + last.month - first.month + 1)
 
@@ -262,8 +287,8 @@ def value_filter(
         named = any(
             matches_any(t, f.words) and not any(matches_any(t, o.words) for o in others) for t in terms
         )
-        yes = named or (len(flags) == 1 and any(_said(t, _OUTCOME_YES) for t in terms))
-        no = len(flags) == 1 and any(_said(t, _OUTCOME_NO) for t in terms)
+        yes = named or (len(flags) == 1 and any(_said(t, OUTCOME_YES) for t in terms))
+        no = len(flags) == 1 and any(_said(t, OUTCOME_NO) for t in terms)
         if not (yes or no):
             continue
         # A failure word outweighs: "kukkusid läbi" (fell through) says "läbi" too.
@@ -468,6 +493,11 @@ def answer(
         f for f in shape.filters if not (shape.kind is Kind.YES_NO and f.condition in comparisons)
     ]
     filtered = apply_filters(rows, plain_filters, table, labels, terms)
+    if not filtered and rows:
+        undated = [f for f in plain_filters if not isinstance(f.condition, _DAY_CONDITIONS)]
+        found = nearest_outside(apply_filters(rows, undated, table, labels, terms), plain_filters)
+        if found is not None:
+            outcome.nearest, outcome.nearest_after = found
     # A yes/no question about a row is answered by its flag, not by dropping the row.
     by_value = (
         value_filter(filtered, table, labels, terms, shape.question)
@@ -536,6 +566,15 @@ def answer(
         outcome.asked = asked
     if shape.kind is Kind.YES_NO:
         scope = outcome.rows
+        # "Was any of the latest votes rejected?", "было что-нибудь не принято?": over
+        # several rows, an outcome asked of them is a question whether any row has it.
+        having = value_filter(scope, table, labels, terms, shape.question) if not comparisons else None
+        if having is not None:
+            outcome.verdict = bool(having)
+            outcome.rows = having[:_MAX_SHOWN_VERDICT_ROWS]
+            outcome.narrowed = True
+            outcome.asked = asked
+            return outcome
         outcome.verdict = verdict_of(outcome, scope, terms, labels, comparisons)
         if comparisons and outcome.verdict:
             kept = [r for r in scope if all(_meets(r, c, table, labels, terms) for c in comparisons)]

@@ -41,6 +41,8 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "shown_of": "{n} of {total}:",
         "found": "{n} results:",
         "period_average": "{period}: average {label} {value}",
+        "nearest_before": "There are none in that period. The latest before it is from {day}:",
+        "nearest_after": "There are none in that period. The first after it is from {day}:",
     },
     "et": {
         "yes": "Jah.",
@@ -63,6 +65,8 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "shown_of": "{n} / {total}:",
         "found": "{n} tulemust:",
         "period_average": "{period}: {label} keskmiselt {value}",
+        "nearest_before": "Sel perioodil pole ühtegi. Viimane enne seda on {day}:",
+        "nearest_after": "Sel perioodil pole ühtegi. Esimene pärast seda on {day}:",
     },
     "ru": {
         "yes": "Да.",
@@ -85,6 +89,8 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "shown_of": "{n} из {total}:",
         "found": "Найдено: {n}.",
         "period_average": "{period}: {label} в среднем {value}",
+        "nearest_before": "За этот период ничего нет. Последнее до него — {day}:",
+        "nearest_after": "За этот период ничего нет. Первое после него — {day}:",
     },
 }
 _BULLET = "• "
@@ -149,7 +155,13 @@ class ShapedWriter:
                     )
                 return out
         if not outcome.rows:
-            if outcome.verdict is None or outcome.verdict:
+            nearest = outcome.nearest
+            if nearest is not None and nearest.day is not None:
+                # "Votes last week?" when the record ends earlier: none, and when the nearest was.
+                key = "nearest_after" if outcome.nearest_after else "nearest_before"
+                out.append(texts[key].format(day=format_day(nearest.day, lang)))
+                out.append(_BULLET + self._w.item(nearest, lang, []))
+            elif outcome.verdict is None or outcome.verdict:
                 out.append(texts["none_matching"].format(n=outcome.total) if outcome.total else texts["none"])
             return out
         if (

@@ -29,7 +29,7 @@ from loop_svc.loop import ParamExtractor
 from loop_svc.schema import Concept, ParamSpec
 from loop_svc.shapes import ShapeReader
 from services.answer_shape import AnswerShape, Comparison, Hours, Months, Order, Weekdays
-from services.field_terms import fold, matches_any, split_words
+from services.field_terms import fold, matches_any, same_as_any, says_outcome, split_words
 from services.language import Lang
 from services.text import STOPWORDS
 
@@ -109,7 +109,11 @@ class RuleFollowUpDetector:
         if self._shapes is not None and (cued or count <= _ROW_QUESTION_WORDS):
             shape = self._shapes.read(text, language)
             fitting = [
-                c for c in contexts if asks_rows(shape, c.raw_response) or names_fields(shape.terms, c)
+                c
+                for c in contexts
+                if asks_rows(shape, c.raw_response)
+                or names_fields(shape.terms, c)
+                or names_rows(shape.terms, c.raw_response, by_text=cued or count <= _SHORT_WORDS)
             ]
             if fitting:
                 return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, fitting))
@@ -218,6 +222,44 @@ def asks_rows(shape: AnswerShape, response: Any) -> bool:
             return True
     if shape.aggregation is not None:
         return numbers or days or isinstance(response, list)
+    return False
+
+
+def _rows(response: Any) -> list[dict[str, Any]]:
+    """The items of a response: a top-level list, or the first list of objects inside it."""
+    if isinstance(response, list):
+        return [r for r in response[:200] if isinstance(r, dict)]
+    if isinstance(response, dict):
+        for value in response.values():
+            if isinstance(value, list) and value and isinstance(value[0], dict):
+                return [r for r in value[:200] if isinstance(r, dict)]
+    return []
+
+
+def names_rows(terms: Sequence[str], response: Any, *, by_text: bool = True) -> bool:
+    """Whether the message's words pick some of the rows shown, not all: a word of some
+    rows' texts ("and the climate bill?", "ja relvaseadus?"), or how a decision ended when
+    the rows carry a yes/no flag ("only the ones that failed", "ainult need mis läbi ei
+    läinud", "какие не приняли"). `by_text` off: only by how they ended (a longer message
+    that shares a title's word, "what is the vehicle tax for 123ABC", is a new question)."""
+    rows = _rows(response)
+    if len(rows) < 2:
+        return False
+    flagged = any(isinstance(v, bool) for r in rows for v in _values(r))
+    if flagged and any(says_outcome(t) for t in terms):
+        return True
+    if not by_text:
+        return False
+    texts = [
+        [fold(w) for v in _values(r) if isinstance(v, str) and not _DAY.match(v) for w in split_words(v)]
+        for r in rows
+    ]
+    for term in terms:
+        if len(term) < 4 or term.isdigit() or term in STOPWORDS:
+            continue
+        having = sum(1 for words in texts if same_as_any(fold(term), words))
+        if 0 < having < len(rows):
+            return True
     return False
 
 

@@ -146,14 +146,14 @@ _TOO_LONG: dict[Lang, str] = {
     "Показать вместо этого {first} – {last}? (да/нет) Или назовите другой период до {days} дней.",
 }
 _CLAMPED: dict[Lang, str] = {
-    "en": "I can give at most {high} at a time (you asked for {given}), so here are {high}.",
-    "et": "Korraga saan anda kõige rohkem {high} (küsisid {given}), seega siin on {high}.",
-    "ru": "За один раз я могу показать не больше {high} (вы просили {given}), поэтому вот {high}.",
+    "en": "I can give {low} to {high} at a time (you asked for {given}), so here are {high}.",
+    "et": "Korraga saan anda {low} kuni {high} (küsisid {given}), seega siin on {high}.",
+    "ru": "За один раз я могу показать от {low} до {high} (вы просили {given}), поэтому вот {high}.",
 }
 _CLAMPED_LOW: dict[Lang, str] = {
-    "en": "The smallest number I can use is {low} (you asked for {given}).",
-    "et": "Väikseim arv, mida saan kasutada, on {low} (küsisid {given}).",
-    "ru": "Наименьшее возможное число — {low} (вы просили {given}).",
+    "en": "I can give {low} to {high} at a time (you asked for {given}), so here is {low}.",
+    "et": "Korraga saan anda {low} kuni {high} (küsisid {given}), seega siin on {low}.",
+    "ru": "За один раз я могу показать от {low} до {high} (вы просили {given}), поэтому вот {low}.",
 }
 
 

@@ -146,7 +146,7 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
             # A value moved into the service's range is said before the answer.
             for note in result.notes:
                 for event in convert.token_events(note + "\n\n", turn_event_pb2.TOKEN_KIND_ANSWER):
-                    yield _response(event)
+                    yield event
             calls = []
             for c in result.calls:
                 own = step.finished.parts.get(c.endpoint.name) if step.finished is not None else None

@@ -102,7 +102,8 @@ _AFTER_THAT = re.compile(
 _SINGULAR_CUE = re.compile(r"[\u0400-\u04ff](?:ий|ый|ой|ая|яя|ее|ое|ую|юю|его|ого)$|^viimati$")
 # Plural forms of the cue or the word after it: "the next 3", "järgmised", "последние".
 _PLURAL_CUE = re.compile(
-    r"(?<!\w)(?:jargmised|viimased|esimesed|eelseisvad|следующие|ближайшие|последние|первые)"
+    r"(?<!\w)(?:jargmised|viimased|viimaste\w*|esimesed|eelseisvad|"
+    r"(?:следующ|ближайш|последн|перв)(?:ие|их|ими)(?!\w))"
 )
 
 # "i mean akadeemia tee 3" is a correction, no mean.
@@ -151,11 +152,15 @@ _LI = re.compile(r"(?<!\w)ли(?!\w)")
 _RU_WH = re.compile(
     r"(?<!\w)(?:что|какой|какая|какое|какие|каких|каким|когда|где|куда|откуда|сколько|кто|почему|зачем|как|"
     r"котор\w*|чем|чей|чья|покажи\w*|дай\w*|назови\w*|скажи\w*|подскаж\w*)(?!\w)"
+    # "что-нибудь", "кто-то", "какой-либо": an indefinite pronoun asks nothing
+    r"(?!-(?:нибудь|то|либо))"
 )
 _EN_WH = re.compile(r"(?<!\w)(?:what|which|when|where|who|whom|how|why|show|list|give|tell)(?!\w)")
 _RU_PREDICATE = re.compile(
     r"(?<!\w)(?:уже|еще|тоже|также|правда|можно|будет|будут|есть|является|являются|был|была|было|были|"
     r"готов\w*)(?!\w)"
+    # "что-то отклонили?", "кто-нибудь голосовал против?": an indefinite pronoun asks whether any
+    r"|(?<!\w)\w+-(?:нибудь|то|либо)(?!\w)"
 )
 _ELLIPSIS_START = re.compile(r"^\W*(?:а|и|and|aga|ja|a)(?!\w)")
 
@@ -275,6 +280,22 @@ def _count_near(text: str, start: int, end: int) -> int | None:
             if value is not None and not re.match(r"\s*(?:\d{3}|[.:])", text[end + found.end() :]):
                 return value
     return None
+
+
+# "which 2 of the latest 10 had the most against", "the 3 votes with the fewest against",
+# "millised 2 hääletust olid kõige tasavägisemad", "какие 3 голосования …": the count after
+# the question word or article that opens the noun the extreme picks from.
+_ASKED_COUNT = re.compile(
+    rf"(?<!\w)(?:which|what|the|millised|milliseid|mis|missugused|какие|каких|какой)\s+{_N}"
+    rf"(?=\s+[^\W\d_])(?!\s*(?:%|€|eur|euro|евро|am\b|pm\b|\w*\s*(?:aasta|year|год)))"
+)
+
+
+def _count_asked(before: str) -> int | None:
+    m = _ASKED_COUNT.search(before)
+    if m is None or _month_follows(before[m.end() :]):
+        return None  # "what 24 december …": a day, no count
+    return _int(m.group(1))
 
 
 def _hour(h: str, minutes: str | None, meridiem: str | None) -> int | None:
@@ -567,7 +588,7 @@ class RuleShapeReader:
             ):
                 continue
             used.append(m.span())
-            count = _count_near(text, m.start(), m.end()) or 0
+            count = _count_asked(text[: m.start()]) or _count_near(text, m.start(), m.end()) or 0
             terms = tuple(w.strip("«»\"'.,?!") for w in text[m.end() : m.end() + 40].split()[:3])
             return Selection(order, count, tuple(t for t in terms if t and not t[0].isdigit()))
         for pattern, order in ((_NEXT, Order.NEXT), (_LATEST, Order.LATEST), (_EARLIEST, Order.EARLIEST)):
@@ -888,7 +909,12 @@ def for_response_question(previous: AnswerShape, current: AnswerShape) -> Answer
     # The previous words stay after the follow-up's own: "which weekdays do they fall on?"
     # after "Christmas in Estonia" still means the Christmas holidays.
     terms = tuple(dict.fromkeys((*current.terms, *previous.terms)))[:24]
-    return replace(current, filters=(*kept, *current.filters), terms=terms)
+    shaped = replace(current, filters=(*kept, *current.filters), terms=terms)
+    single = previous.selection is not None and previous.selection.count <= 1
+    if single and current.selection is None and current.aggregation is None:
+        # "did it pass?" after "which one had the most absent": the one row shown.
+        shaped = replace(shaped, selection=previous.selection)
+    return shaped
 
 
 def for_session_reply(question: AnswerShape, reply: AnswerShape) -> AnswerShape:

@@ -78,6 +78,26 @@ def matches_any(word: str, candidates: Iterable[str]) -> bool:
     return any(words_match(word, candidate) for candidate in candidates)
 
 
+# How a yes/no outcome is said in the three languages, when the result has one flag to
+# say it of ("which of those passed", "millised kukkusid läbi", "какие не прошли"): the
+# concept, not any field's name. Folded; matched in their inflected forms.
+OUTCOME_YES = frozenset(
+    """pass passed passing accepted adopted approved succeeded successful carried
+    labi laks voeti voetud kiideti kinnitati прошел прошли прошло прошла принят приняли принято
+    одобрен одобрили утвержден""".split()
+)
+OUTCOME_NO = frozenset(
+    """fail failed failing rejected defeated declined refused kukkus kukkusid kukkunud tagasi lukati
+    lukatud провал провалился провалились провалены отклонен отклонили отвергнут отвергли""".split()
+)
+
+
+def says_outcome(term: str) -> bool:
+    """The word says how a decision ended, either way ("läbi", "rejected", "приняли")."""
+    folded = fold(term)
+    return any(words_match(folded, fold(w)) for w in OUTCOME_YES | OUTCOME_NO)
+
+
 def same_word(a: str, b: str) -> bool:
     """Stricter than `words_match`, for picking rows by their text: one word in another
     case form ("riigikogus" / "Riigikogu", "käibemaksu" / "Käibemaksuseaduse"), not two

@@ -33,6 +33,7 @@ from loop_svc.extraction.calendar_words import typo_weekday
 from loop_svc.extraction.periods import past_tense
 from loop_svc.extraction.text import fold
 from loop_svc.schema import Role
+from services.language import russian_analyzer
 
 _ORD = r"(?:st|nd|rd|th|\.)?"
 _WEEKDAYS: list[tuple[str, ...]] = [
@@ -130,6 +131,13 @@ class Spoken:
     role: Role = None
 
 
+def _russian_weekday(word: str, stem: str) -> bool:
+    """The Russian word is a form of the weekday noun ("среду", "в среды"), not another word
+    that begins like it ("среди": among), by pymorphy3's dictionary."""
+    parses = russian_analyzer().parse(word.lower())
+    return any(p.tag.POS == "NOUN" and str(p.normal_form).startswith(stem) for p in parses) or not parses
+
+
 def weekday_of(word: str) -> tuple[int, bool] | None:
     """(weekday, is_long_form) of a weekday word in any of the three languages, in any
     case form, diacritics or not, typos too ("pühapäeval", "puhapaeval", "pyhapaeval", "в
@@ -139,7 +147,9 @@ def weekday_of(word: str) -> tuple[int, bool] | None:
         for stem in stems:
             # A Russian stem takes a case ending of at most two letters ("среду", not "средняя").
             cyrillic = not stem.isascii()
-            if lowered.startswith(stem) and (not cyrillic or len(lowered) - len(stem) <= 2):
+            if lowered.startswith(stem) and (
+                not cyrillic or (len(lowered) - len(stem) <= 2 and _russian_weekday(word, stem))
+            ):
                 return index, True
     for index, names in enumerate(_WEEKDAYS):
         if lowered in names:

@@ -775,6 +775,21 @@ def _names_counted(after: str, param: ParamSpec) -> bool:
     return any(w.lower().startswith(head) for w in re.findall(r"[^\W\d_]{4,}", param.description))
 
 
+# A number that names a thing, not how many: a year ("the 2026 state budget"), a number
+# after the word for one ("vote number 392", "eelnõu nr 612", "голосование № 408"), an
+# identifier with its letters ("612 SE", "bill 598 SE").
+_NUMBER_WORD_BEFORE = re.compile(
+    r"(?:\bnumber|\bno\.?|\bnr\.?|№|\bnumbri?\w*|\bномер\w*|\bbill|\beelnõu\w*|\bзаконопроект\w*)\s*$",
+    re.I,
+)
+_CODE_AFTER = re.compile(r"^\s*[A-ZА-Я]{1,3}\b")
+
+
+def _names_other(before: str, value: str, after: str) -> bool:
+    year = len(value) == 4 and value.isdigit() and 1900 <= int(value) <= 2100
+    return year or bool(_NUMBER_WORD_BEFORE.search(before) or _CODE_AFTER.match(after))
+
+
 def _count(text: str, param: ParamSpec, taken: list[tuple[int, int]], asked_alone: bool) -> str | None:
     """An integer: the reply to a question only about it, a number next to a word of
     the parameter's name ("limit 5"), or a count of people, seats or rooms."""
@@ -795,7 +810,7 @@ def _count(text: str, param: ParamSpec, taken: list[tuple[int, int]], asked_alon
                 _ORDER_BEFORE.search(before)
                 or _ORDER_AFTER.match(after)
                 or _names_counted(after, param)
-                or len(found) == 1
+                or (len(found) == 1 and not _names_other(before, number.value, after))
             ):
                 taken.append((number.start, number.end))
                 return number.value

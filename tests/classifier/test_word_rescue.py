@@ -6,6 +6,7 @@ words, or a tie in words, and never changes an accepted match."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,3 +87,24 @@ async def test_a_clear_rejection_or_a_tie_in_words_stays_rejected() -> None:
     assert await ApiToolMatcher(Fixed(far), POLICY).match("x", "en") is None
     tied = [candidate("votings", 0.845, 3, 5), candidate("tax", 0.844, 3, 5)]
     assert await ApiToolMatcher(Fixed(tied), POLICY).match("x", "en") is None
+
+
+@pytest.mark.parametrize("below", [0.005, 0.015, 0.025, 0.035])
+@pytest.mark.parametrize(("matched", "of"), [(2, 5), (2, 4), (3, 7), (3, 5)])
+async def test_a_topic_question_sharing_a_few_words_more_than_any_rival_is_accepted(
+    below: float, matched: int, of: int
+) -> None:
+    """ "did the weapons act amendment go through", "было голосование о недоверии
+    министру образования?": a question about one bill shares only some of its words with
+    the endpoint's texts (the bill's own words are in the record, not the catalogue)."""
+    votings = candidate("votings", 0.85 - below, matched, of)
+    rival = candidate("tax", 0.85 - below - 0.01, matched - 1, of)
+    decision = await ApiToolMatcher(Fixed([votings, rival]), POLICY).match("x", "en")
+    assert decision is not None and decision.endpoints[0].name == "votings"
+
+
+@pytest.mark.parametrize(("matched", "of"), [(1, 5), (2, 6), (2, 10)])
+async def test_one_shared_word_or_a_small_share_stays_rejected(matched: int, of: int) -> None:
+    votings = candidate("votings", 0.84, matched, of)
+    rival = candidate("tax", 0.83, 0, of)
+    assert await ApiToolMatcher(Fixed([votings, rival]), POLICY).match("x", "en") is None

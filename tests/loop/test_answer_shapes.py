@@ -92,6 +92,28 @@ def test_an_extreme(language: str, text: str, order: Order) -> None:
     assert shape.selection is not None and shape.selection.order is order
 
 
+# A count opened by a question word or article, with words between it and the extreme.
+ASKED_COUNT_EXTREMES = [
+    ("en", "which {n} of the latest 10 votes had the most votes against", Order.HIGHEST),
+    ("en", "the {n} votes with the fewest votes against", Order.LOWEST),
+    ("en", "what {n} hours tomorrow are the cheapest", Order.LOWEST),
+    ("et", "millised {n} viimase 10 hääletuse seast said kõige rohkem vastuhääli", Order.HIGHEST),
+    ("et", "mis {n} tundi on homme kõige odavamad", Order.LOWEST),
+    ("ru", "какие {n} голосования из последних 10 набрали больше всего голосов против", Order.HIGHEST),
+    ("ru", "какие {n} часа завтра самые дешевые", Order.LOWEST),
+]
+
+
+@pytest.mark.parametrize(("language", "pattern", "order"), ASKED_COUNT_EXTREMES)
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 7])
+def test_an_extremes_count_opened_by_a_question_word(
+    language: str, pattern: str, order: Order, n: int
+) -> None:
+    shape = READER.read(pattern.format(n=COUNTS[language][n]), language)  # type: ignore[arg-type]
+    assert shape.selection is not None
+    assert (shape.selection.order, shape.selection.count) == (order, n)
+
+
 @pytest.mark.parametrize(
     ("language", "text"),
     [
@@ -674,3 +696,36 @@ def test_a_yes_no_question_followed_by_its_value_stays_yes_no(
 )
 def test_a_question_word_after_the_question_mark_is_a_question_of_its_own(text: str) -> None:
     assert READER.read(text, "en").kind is not Kind.YES_NO
+
+
+@pytest.mark.parametrize("pronoun", ["что-нибудь", "что-то", "кто-нибудь", "какое-нибудь", "что-либо"])
+@pytest.mark.parametrize("verb", ["не приняли", "отклонили", "провалилось", "голосовал против"])
+@pytest.mark.parametrize("opening", ["", "было среди последних голосований ", "в рийгикогу "])
+def test_a_russian_indefinite_pronoun_asks_yes_or_no(pronoun: str, verb: str, opening: str) -> None:
+    """ "что-нибудь" is no "что": the question asks whether any, and "среди" (among) names
+    no Wednesday."""
+    shape = READER.read(f"{opening}{pronoun} {verb}?", "ru")
+    assert shape.kind is Kind.YES_NO, shape
+    assert not shape.filters
+
+
+@pytest.mark.parametrize("cue", ["последних", "первых", "ближайших", "следующих"])
+@pytest.mark.parametrize("noun", ["голосований", "праздников"])
+def test_a_russian_plural_cue_in_the_genitive_is_no_single_pick(cue: str, noun: str) -> None:
+    assert READER.read(f"что было среди {cue} {noun}", "ru").selection is None
+
+
+@pytest.mark.parametrize(
+    ("language", "first", "then"),
+    [
+        ("en", "of the last 10 votes which one had the most people absent", "did it pass?"),
+        ("en", "the cheapest hour tomorrow", "is it under 20?"),
+        ("et", "milline hääletus sai kõige rohkem vastuhääli", "kas see läks läbi?"),
+        ("ru", "какое голосование набрало больше всего голосов против", "его приняли?"),
+    ],
+)
+def test_a_question_about_the_one_row_shown_keeps_its_pick(language: str, first: str, then: str) -> None:
+    previous = READER.read(first, language)  # type: ignore[arg-type]
+    assert previous.selection is not None
+    follow = for_response_question(previous, READER.read(then, language))  # type: ignore[arg-type]
+    assert follow.selection == previous.selection

@@ -487,3 +487,36 @@ async def test_each_endpoint_reads_its_own_part_of_a_two_request_message(mesh: M
     assert holidays["countryIsoCode"] == "LV"
     assert holidays["validFrom"] == holidays["validTo"] and holidays["validFrom"].endswith("-12-24")
     assert "-12-24" not in params["get_electricity_prices"]["start"]  # tomorrow's, in the citizen's day
+
+
+VOTINGS_LIMITED = catalogue_pb2.Endpoint(
+    name="get_parliament_votings",
+    url="https://api.example.org/votings",
+    params=[
+        catalogue_pb2.EndpointParam(
+            name="limit",
+            type="integer",
+            required=False,
+            description="How many of the most recent votings to return (1-100, default 10)",
+        )
+    ],
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["give me the {n} latest votes", "näita {n} viimast hääletust", "выведи {n} последних голосований"],
+)
+@pytest.mark.parametrize("n", [0, 101, 150, 500, 999])
+async def test_a_count_past_the_range_is_explained_and_the_nearest_end_called(
+    mesh: Mesh, message: str, n: int
+) -> None:
+    """A number past the documented 1–100 is brought to the nearest end and the range is
+    said before the answer, in the turn's stream (it once failed the whole turn as
+    'temporarily unavailable')."""
+    events = await _events(mesh.loop, _turn(f"chat-clamp-{n}", message.format(n=n), VOTINGS_LIMITED))
+    kinds = _kinds(events)
+    assert kinds[-1] == "end" and "error" not in kinds
+    text = "".join(e.token.text for e in events if e.WhichOneof("kind") == "token")
+    assert "1" in text and "100" in text and str(n) in text
+    assert mesh.caller.requests[-1].calls[0].params["limit"] == ("1" if n < 1 else "100")

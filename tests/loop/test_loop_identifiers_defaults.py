@@ -136,6 +136,29 @@ def test_counts_next_to_an_order_word(
     assert extractor.extract(message, [COUNT], language=language) == {"limit": count}  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    "template",
+    [
+        "was the {year} state budget passed?",
+        "kas {year}. aasta riigieelarve võeti vastu",
+        "приняли ли бюджет на {year} год?",
+        "what was vote number {n} about",
+        "mis oli hääletus nr {n}",
+        "голосование № {n} чем кончилось",
+        "how did the vote on bill {n} SE go",
+        "kuidas hääletati eelnõu {n} üle",
+        "как голосовали по законопроекту {n}",
+    ],
+)
+@pytest.mark.parametrize(("year", "n"), [(2025, 412), (2026, 598), (2027, 392)])
+def test_a_lone_number_that_names_a_year_or_a_thing_is_no_count(
+    extractor: RuleExtractor, template: str, year: int, n: int
+) -> None:
+    """A year or an identifier in the question is no count of votings (it was sent as the
+    limit, and the API refused 2026)."""
+    assert extractor.extract(template.format(year=year, n=n), [COUNT], language="en") == {}
+
+
 def test_defaults_come_from_the_description_and_type() -> None:
     defaults = Defaults(lambda: TODAY, "EE")
     country = ParamSpec(
