@@ -410,8 +410,8 @@ _QUESTION_CUES: list[tuple[Aspect, re.Pattern[str]]] = [
             "point of",
             "the point",
             "bother",
-            "what do i get",
-            "what will i get",
+            "what do i ~ get",
+            "what will i ~ get",
             "what does it give",
             "what good",
             "benefit* of",
@@ -558,6 +558,21 @@ _JOB_LOSS = _pattern(
 )
 
 
+_SKOLKO_NEXT = re.compile(r"(?<!\w)сколько\s+(\w+)")
+
+
+def _asks_how_long_by_verb(folded: str) -> bool:
+    """"Сколько" followed by a verb ("сколько рассматривают", "сколько ждать"), by
+    pymorphy3's reading of the word: the question asks a duration."""
+    match = _SKOLKO_NEXT.search(folded)
+    if match is None:
+        return False
+    from services.language import russian_analyzer
+
+    parses = russian_analyzer().parse(match.group(1))
+    return bool(parses) and bool({"VERB", "INFN"} & set(parses[0].tag.grammemes))
+
+
 def aspects_of(text: str) -> tuple[tuple[Aspect, ...], frozenset[str]]:
     """The aspects a question (or clause) asks for, most specific first, and the folded
     words that made them."""
@@ -574,6 +589,10 @@ def aspects_of(text: str) -> tuple[tuple[Aspect, ...], frozenset[str]]:
             cue_words.update(re.findall(r"\w+", match.group()))
             if aspect not in found:
                 found.append(aspect)
+    # "Сколько рассматривают / ждут / делают …": "how much" before a verb asks how long.
+    if not any(a in found for a in (Aspect.TIME, Aspect.VALIDITY, Aspect.COST)) and _asks_how_long_by_verb(folded):
+        found.insert(0, Aspect.TIME)
+        cue_words.add("сколько")
     # "How long is it valid" asks for validity, not a processing time.
     if Aspect.VALIDITY in found and Aspect.TIME in found:
         found.remove(Aspect.TIME)
@@ -1197,3 +1216,12 @@ def names_a_thing(word: str) -> bool:
     """The word is no cue of asking and no evidence of any aspect ("pin", "конверт", not
     "нужны", "kaua", "fee"): the thing a question is about."""
     return not aspects_of(word)[0] and not any(evidence(aspect, word).strength for aspect in Aspect)
+
+
+def asked_tail(text: str) -> str:
+    """What a clause asks about when a situation leads it ("after I send the notice, *how
+    long until the municipality registers it*"): the words from its first question word
+    on; "" when the clause opens with it (then all of it is asked)."""
+    folded = fold(text)
+    match = _WH_WORDS.search(folded)
+    return folded[match.start() :] if match and match.start() > 0 else ""

@@ -23,6 +23,7 @@ from classifier_svc.passages import Passage
 from classifier_svc.rag_aspects import (
     Aspect,
     QuestionPart,
+    asked_tail,
     automatic,
     evidence,
     fold,
@@ -33,7 +34,7 @@ from classifier_svc.rag_aspects import (
     split_question,
 )
 from classifier_svc.rag_lexical import WordMatcher
-from services.language import Lang, parse_lang
+from services.language import Lang, cyrillic_reading, parse_lang
 from services.text import Stemmer, split_sentences
 
 # Sentences one aspect is answered with, at most; and one clause without an aspect.
@@ -48,6 +49,10 @@ RELATED_WORDS = 2
 # question's own words, and this share of them.
 STATEMENT_WORDS = 2
 STATEMENT_SHARE = 0.5
+
+# A second duration the page states answers "how long" beside the best one when it
+# scores within this margin (the citizen's deadline and the office's processing time).
+TIME_SCORE_MARGIN = 2
 
 # A question's own word (not a cue, not the title's) that at most this many sentences of
 # the page hold names what is asked; shorter words ("id", "ma") name nothing.
@@ -157,6 +162,7 @@ class _PartAnswer:
     unanswered: bool = False
 
 
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _ALTERNATIVE = re.compile(r"(?<!\w)(?:or|voi|или)(?!\w)")
 
 
@@ -185,6 +191,10 @@ class ExtractiveAnswerer:
         retrieved for each clause of split_question(question), best first. Pages in the
         question's language are preferred."""
         pool = _preferred(passages, lang)
+        if lang == "ru" and not _CYRILLIC.search(question):
+            # Russian typed in Latin letters is read in Cyrillic: its cues and the page's
+            # words are Cyrillic ("skolko let dejstvuet" asks a validity).
+            question = cyrillic_reading(question)
         parts = split_question(question)
         answers: list[tuple[QuestionPart, _PartAnswer]] = []
         for position, part in enumerate(parts):
@@ -283,10 +293,16 @@ class ExtractiveAnswerer:
         named = heading_cues(sentence.passage.section)
         heading = aspect in named
         beside = any(other in named for other in part.aspects if other is not aspect)
-        shared = len(self._found(own_words, sentence))
-        # The title's words only break ties between sentences that say the aspect alike.
-        topic = len(self._found(self._words.words(part.text) - own_words, sentence))
-        return 3 * strength + 3 * heading + 2 * beside + shared + topic / 2, strength
+        tail = {w for w in self._words.words(asked_tail(part.text)) if fold(w) not in part.cue_words}
+        if tail:
+            # After a leading situation ("after I send the notice, how long until the
+            # municipality registers it"), the words of what is asked decide.
+            words = len(self._found(tail, sentence)) + len(self._found(own_words - tail, sentence)) / 2
+        else:
+            # The title's words only break ties between sentences that say the aspect alike.
+            topic = self._words.words(part.text) - own_words
+            words = len(self._found(own_words, sentence)) + len(self._found(topic, sentence)) / 2
+        return 3 * strength + 3 * heading + 2 * beside + words, strength
 
     def _add_focus(
         self, part: QuestionPart, own_words: set[str], sentences: list[_Sentence], result: _PartAnswer
@@ -294,6 +310,10 @@ class ExtractiveAnswerer:
         """A thing the question names that only a sentence or two of the page speak of
         ("where do I get the PIN codes": the sentence with the PIN codes) is what is asked,
         whatever sentence the aspect's question word ("where") found: it is added."""
+        # Only where the aspect's own evidence did not answer: a question word's aspect, or
+        # one the page does not say ("shorter by how much" is no price).
+        if not set(part.aspects) <= _FOCUS_ANSWERS and not (result.uncovered or result.no_amount):
+            return
         focus = {
             w
             for w in own_words
@@ -365,7 +385,7 @@ class ExtractiveAnswerer:
             others = [
                 s
                 for score, s in said[1:]
-                if score >= best_score - 1 and evidence(aspect, s.text).strength == 2
+                if score >= best_score - TIME_SCORE_MARGIN and evidence(aspect, s.text).strength == 2
             ]
             result.sentences += others[:1] or self._qualifier(aspect, best, same_section)
         else:
