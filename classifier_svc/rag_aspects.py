@@ -505,7 +505,8 @@ _WH_WORDS = re.compile(
     + "|".join(
         fold(w)
         for w in (
-            "how what which when where who whom why whats hows wheres whos whens whys kuidas mis mida millal kus kust kuhu kes miks mitu "
+            "how what which when where who whom why whats hows wheres whos whens whys "
+            "kuidas mis mida millal kus kust kuhu kes miks mitu "
             "milline millised milliseid millist millise palju kui "
             "что как где когда сколько скока какой какая какие каких кто "
             "почему зачем куда откуда чей"
@@ -562,7 +563,7 @@ _SKOLKO_NEXT = re.compile(r"(?<!\w)сколько\s+(\w+)")
 
 
 def _asks_how_long_by_verb(folded: str) -> bool:
-    """"Сколько" followed by a verb ("сколько рассматривают", "сколько ждать"), by
+    """ "Сколько" followed by a verb ("сколько рассматривают", "сколько ждать"), by
     pymorphy3's reading of the word: the question asks a duration."""
     match = _SKOLKO_NEXT.search(folded)
     if match is None:
@@ -590,7 +591,9 @@ def aspects_of(text: str) -> tuple[tuple[Aspect, ...], frozenset[str]]:
             if aspect not in found:
                 found.append(aspect)
     # "Сколько рассматривают / ждут / делают …": "how much" before a verb asks how long.
-    if not any(a in found for a in (Aspect.TIME, Aspect.VALIDITY, Aspect.COST)) and _asks_how_long_by_verb(folded):
+    if not any(a in found for a in (Aspect.TIME, Aspect.VALIDITY, Aspect.COST)) and _asks_how_long_by_verb(
+        folded
+    ):
         found.insert(0, Aspect.TIME)
         cue_words.add("сколько")
     # "How long is it valid" asks for validity, not a processing time.

@@ -321,7 +321,9 @@ class ExtractiveAnswerer:
         }
         if not focus:
             return
-        holding = {w: [s for s in sentences if self._words.found({w}, self._words.words(s.text))] for w in focus}
+        holding = {
+            w: [s for s in sentences if self._words.found({w}, self._words.words(s.text))] for w in focus
+        }
         rare = {w for w, found in holding.items() if 0 < len(found) <= FOCUS_MAX_SENTENCES}
         if not rare or any(self._words.found(rare, self._words.words(s.text)) for s in result.sentences):
             return
