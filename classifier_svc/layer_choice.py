@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable
 
 from classifier_svc.lexicon import Concept, Lexicon
+from classifier_svc.rag_aspects import Aspect, aspects_of
 
 KNOWLEDGE = Lexicon(
     [
@@ -141,6 +142,19 @@ _NUMBER_GIVEN = re.compile(
 )
 # Aspects of a procedure that outweigh a status word ("how long until it is ready").
 _ASPECTS_OVER_STATUS = frozenset({"lost", "fee", "documents_needed", "validity", "deadline", "eligibility"})
+# The aspects of rag_aspects that ask about the procedure, not about one application.
+_PROCEDURE_ASPECTS = frozenset(
+    {
+        Aspect.TIME,
+        Aspect.COST,
+        Aspect.DOCUMENTS,
+        Aspect.VALIDITY,
+        Aspect.LOST,
+        Aspect.ONLINE,
+        Aspect.ELIGIBILITY,
+        Aspect.WHY,
+    }
+)
 # "recommend" alone is not a topic: "recommend a restaurant" is; "recommend how to renew" is not.
 _TOPIC_NAMES = TOPICS.names - {"recommend"}
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -159,9 +173,15 @@ def status_question(message: str) -> bool:
     """A question about the state of the citizen's own application ("is my passport ready
     yet", "tahaks passi taotluse seisu teada", "готов ли мой паспорт") that asks no aspect
     of the procedure: a status service's, which asks for the number when none is given."""
-    if "status" not in STATUS.find(message) and not _NUMBER_GIVEN.search(message):
+    number = _NUMBER_GIVEN.search(message)
+    if "status" not in STATUS.find(message) and not number:
         return False
-    return not (set(KNOWLEDGE.find(message).positions) & _ASPECTS_OVER_STATUS)
+    if set(KNOWLEDGE.find(message).positions) & _ASPECTS_OVER_STATUS:
+        return False
+    # With no number, a question asking an aspect of the procedure ("after applying, when
+    # will it be ready", "kaua id kaardi valmimine aega võtab", "what do I bring when I go
+    # to pick it up") is the page's, whatever state word it has.
+    return bool(number) or not (set(aspects_of(message)[0]) & _PROCEDURE_ASPECTS)
 
 
 def has_identifier(message: str) -> bool:

@@ -45,6 +45,7 @@ class Aspect(StrEnum):
     COLLECT = "collect"  # where and how to pick it up
     AFTER = "after"  # what happens next
     WHEN = "when"  # when to do it
+    WHY = "why"  # why do it, what it gives
     DEFINITION = "definition"  # what it is
 
 
@@ -324,6 +325,15 @@ _QUESTION_CUES: list[tuple[Aspect, re.Pattern[str]]] = [
             "toend*",
             "foto*",
             "noutav*",
+            # The details an application asks for: "what info do I give", "mis andmed",
+            # "что указывать в заявлении".
+            "info",
+            "information",
+            "details",
+            "andme*",
+            "данн*",
+            "указыва*",
+            "указать",
             "какие документы",
             "что ~ нужно",
             "что ~ нужен",
@@ -391,6 +401,36 @@ _QUESTION_CUES: list[tuple[Aspect, re.Pattern[str]]] = [
             "имею ли",
             "услови*",
             "право",
+        ),
+        # Why do it, and what it gives: "what's the point of registering", "mis kasu on",
+        # "зачем регистрироваться", "what do I get from registering".
+        Aspect.WHY: _pattern(
+            "why",
+            "what for",
+            "point of",
+            "the point",
+            "bother",
+            "what do i ~ get",
+            "what will i ~ get",
+            "what does it give",
+            "what good",
+            "benefit* of",
+            "miks",
+            "milleks",
+            "mis kasu",
+            "mis mote*",
+            "mida ~ annab",
+            "mida ma ~ saan",
+            "mis ma ~ saan",
+            "зачем",
+            "почему",
+            "для чего",
+            "какой смысл",
+            "смысл",
+            "что ~ дает",
+            "что ~ даст",
+            "что я ~ получу",
+            "какая польза",
         ),
         Aspect.WHEN: _pattern(
             "when should",
@@ -465,7 +505,8 @@ _WH_WORDS = re.compile(
     + "|".join(
         fold(w)
         for w in (
-            "how what which when where who whom why kuidas mis mida millal kus kust kuhu kes miks mitu "
+            "how what which when where who whom why whats hows wheres whos whens whys "
+            "kuidas mis mida millal kus kust kuhu kes miks mitu "
             "milline millised milliseid millist millise palju kui "
             "что как где когда сколько скока какой какая какие каких кто "
             "почему зачем куда откуда чей"
@@ -506,6 +547,33 @@ class QuestionPart:
 _COLLOQUIAL_SKOLKO = re.compile(r"(?<!\w)ско(?:л|ль)?к[аоу](?!\w)")
 
 
+_JOB_LOSS = _pattern(
+    "lost ~ job*",
+    "lost ~ work",
+    "lose ~ job*",
+    "losing ~ job*",
+    "kaota* ~ too*",
+    "kaota* ~ tookoha*",
+    "потер* ~ работ*",
+    "лишил* ~ работ*",
+)
+
+
+_SKOLKO_NEXT = re.compile(r"(?<!\w)сколько\s+(\w+)")
+
+
+def _asks_how_long_by_verb(folded: str) -> bool:
+    """ "Сколько" followed by a verb ("сколько рассматривают", "сколько ждать"), by
+    pymorphy3's reading of the word: the question asks a duration."""
+    match = _SKOLKO_NEXT.search(folded)
+    if match is None:
+        return False
+    from services.language import russian_analyzer
+
+    parses = russian_analyzer().parse(match.group(1))
+    return bool(parses) and bool({"VERB", "INFN"} & set(parses[0].tag.grammemes))
+
+
 def aspects_of(text: str) -> tuple[tuple[Aspect, ...], frozenset[str]]:
     """The aspects a question (or clause) asks for, most specific first, and the folded
     words that made them."""
@@ -522,6 +590,12 @@ def aspects_of(text: str) -> tuple[tuple[Aspect, ...], frozenset[str]]:
             cue_words.update(re.findall(r"\w+", match.group()))
             if aspect not in found:
                 found.append(aspect)
+    # "Сколько рассматривают / ждут / делают …": "how much" before a verb asks how long.
+    if not any(a in found for a in (Aspect.TIME, Aspect.VALIDITY, Aspect.COST)) and _asks_how_long_by_verb(
+        folded
+    ):
+        found.insert(0, Aspect.TIME)
+        cue_words.add("сколько")
     # "How long is it valid" asks for validity, not a processing time.
     if Aspect.VALIDITY in found and Aspect.TIME in found:
         found.remove(Aspect.TIME)
@@ -532,6 +606,11 @@ def aspects_of(text: str) -> tuple[tuple[Aspect, ...], frozenset[str]]:
         found.remove(Aspect.DEFINITION)
     if Aspect.HOW in found and len(found) > 1:
         found.remove(Aspect.HOW)
+    # Losing one's job is the situation of being unemployed, not a lost document.
+    if Aspect.LOST in found and _JOB_LOSS.search(folded):
+        found.remove(Aspect.LOST)
+        if not found:
+            found.append(Aspect.HOW)
     # What to do about a lost document is how to apply for a new one ("lost my licence,
     # what now??"), asked with a "how" or not.
     if Aspect.LOST in found:
@@ -753,6 +832,10 @@ _EVIDENCE: dict[Aspect, re.Pattern[str]] = {
         "agreement",
         "paper*",
         "form",
+        "details",
+        "give",
+        "andme*",
+        "margi*",
         "vaja*",
         "vajalik*",
         "foto*",
@@ -774,6 +857,9 @@ _EVIDENCE: dict[Aspect, re.Pattern[str]] = {
         "прилож*",
         "прилага*",
         "возьмит*",
+        "с собой",
+        "данны*",
+        "указ*",
         "соглас*",
         "договор*",
         "бумажн*",
@@ -906,7 +992,39 @@ _EVIDENCE: dict[Aspect, re.Pattern[str]] = {
         "автоматич*",
         "начина*",
     ),
+    # What it gives or what it is for.
+    Aspect.WHY: _pattern(
+        "give*",
+        "access",
+        "so that",
+        "in order",
+        "entitle*",
+        "tells",
+        "annab",
+        "kaasneb",
+        "voimalda*",
+        "oiguse",
+        "дает",
+        "дают",
+        "доступ",
+        "чтобы",
+        "позволя*",
+        "право на",
+    ),
     Aspect.WHEN: _pattern(
+        # At a moment relative to another step: after it, at the same time, within a period.
+        "after",
+        "same time",
+        "together with",
+        "within",
+        "parast",
+        "samal ajal",
+        "koos",
+        "jooksul",
+        "после",
+        "одновременно",
+        "вместе с",
+        "в течение",
         "before",
         "expire*",
         "when",
@@ -960,6 +1078,13 @@ _EVIDENCE: dict[Aspect, re.Pattern[str]] = {
 # What a documents question is answered by: the things to bring or attach. A sentence
 # with only "needed" ("a passport is needed to travel") speaks of need, not of documents.
 _DOCUMENT_THINGS = _pattern(
+    # What the sentence tells you to bring is a thing to bring ("Bring your old card").
+    "bring",
+    "kaasa",
+    "с собой",
+    "details",
+    "andme*",
+    "данны*",
     "photo*",
     "certificate*",
     "document*",
@@ -1088,3 +1213,18 @@ def negated(sentence: str) -> bool:
 
 def automatic(sentence: str) -> bool:
     return bool(_pattern("automatic*", "automaat*", "автоматич*").search(fold(sentence)))
+
+
+def names_a_thing(word: str) -> bool:
+    """The word is no cue of asking and no evidence of any aspect ("pin", "конверт", not
+    "нужны", "kaua", "fee"): the thing a question is about."""
+    return not aspects_of(word)[0] and not any(evidence(aspect, word).strength for aspect in Aspect)
+
+
+def asked_tail(text: str) -> str:
+    """What a clause asks about when a situation leads it ("after I send the notice, *how
+    long until the municipality registers it*"): the words from its first question word
+    on; "" when the clause opens with it (then all of it is asked)."""
+    folded = fold(text)
+    match = _WH_WORDS.search(folded)
+    return folded[match.start() :] if match and match.start() > 0 else ""

@@ -23,16 +23,18 @@ from classifier_svc.passages import Passage
 from classifier_svc.rag_aspects import (
     Aspect,
     QuestionPart,
+    asked_tail,
     automatic,
     evidence,
     fold,
     heading_cues,
     in_person_only,
+    names_a_thing,
     negated,
     split_question,
 )
 from classifier_svc.rag_lexical import WordMatcher
-from services.language import Lang, parse_lang
+from services.language import Lang, cyrillic_reading, parse_lang
 from services.text import Stemmer, split_sentences
 
 # Sentences one aspect is answered with, at most; and one clause without an aspect.
@@ -48,9 +50,28 @@ RELATED_WORDS = 2
 STATEMENT_WORDS = 2
 STATEMENT_SHARE = 0.5
 
+# A second duration the page states answers "how long" beside the best one when it
+# scores within this margin (the citizen's deadline and the office's processing time).
+TIME_SCORE_MARGIN = 2
+
+# A question's own word (not a cue, not the title's) that at most this many sentences of
+# the page hold names what is asked; shorter words ("id", "ma") name nothing.
+FOCUS_MAX_SENTENCES = 2
+FOCUS_MIN_LETTERS = 3
+# Aspects a sentence found by the question's own thing answers (a question word's aspect).
+_FOCUS_ANSWERS = {Aspect.HOW, Aspect.COLLECT, Aspect.WHEN, Aspect.AFTER, Aspect.DEFINITION}
+
 # Aspects whose answer is a list of things (where, what is needed, who): every sentence
 # of the section that speaks of it; the others are one statement and its qualifier.
-_LISTING = {Aspect.HOW, Aspect.DOCUMENTS, Aspect.ELIGIBILITY, Aspect.LOST, Aspect.AFTER, Aspect.DEFINITION}
+_LISTING = {
+    Aspect.HOW,
+    Aspect.DOCUMENTS,
+    Aspect.ELIGIBILITY,
+    Aspect.LOST,
+    Aspect.AFTER,
+    Aspect.WHY,
+    Aspect.DEFINITION,
+}
 
 _YES: dict[Lang, str] = {"en": "Yes.", "et": "Jah.", "ru": "Да."}
 _NO: dict[Lang, str] = {"en": "No.", "et": "Ei.", "ru": "Нет."}
@@ -92,6 +113,7 @@ _WHAT: dict[Aspect, dict[Lang, str]] = {
     Aspect.COLLECT: {"en": "where to collect it", "et": "kust selle kätte saab", "ru": "где это получить"},
     Aspect.AFTER: {"en": "what happens next", "et": "mis edasi saab", "ru": "что происходит дальше"},
     Aspect.WHEN: {"en": "when to do it", "et": "millal seda teha", "ru": "когда это делать"},
+    Aspect.WHY: {"en": "what it is for", "et": "milleks see on vajalik", "ru": "зачем это нужно"},
     Aspect.DEFINITION: {"en": "what it is", "et": "mis see on", "ru": "что это такое"},
 }
 _NO_AMOUNT: dict[Lang, str] = {
@@ -140,6 +162,7 @@ class _PartAnswer:
     unanswered: bool = False
 
 
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _ALTERNATIVE = re.compile(r"(?<!\w)(?:or|voi|или)(?!\w)")
 
 
@@ -168,6 +191,10 @@ class ExtractiveAnswerer:
         retrieved for each clause of split_question(question), best first. Pages in the
         question's language are preferred."""
         pool = _preferred(passages, lang)
+        if lang == "ru" and not _CYRILLIC.search(question):
+            # Russian typed in Latin letters is read in Cyrillic: its cues and the page's
+            # words are Cyrillic ("skolko let dejstvuet" asks a validity).
+            question = cyrillic_reading(question)
         parts = split_question(question)
         answers: list[tuple[QuestionPart, _PartAnswer]] = []
         for position, part in enumerate(parts):
@@ -199,7 +226,8 @@ class ExtractiveAnswerer:
         own_words = {w for w in question_words if not self._words.match(w, title_words)} or question_words
         if part.aspects:
             for aspect in part.aspects:
-                self._answer_aspect(aspect, part, sentences, result)
+                self._answer_aspect(aspect, part, own_words, sentences, result)
+            self._add_focus(part, own_words, sentences, result)
         else:
             chosen = self._covering(own_words, sentences)
             if not chosen or not self._related(own_words, chosen):
@@ -254,17 +282,68 @@ class ExtractiveAnswerer:
         its sentences: "Who needs a passport")."""
         return self._words.found(words, self._words.words(f"{sentence.text} {sentence.passage.section}"))
 
-    def _score(self, aspect: Aspect, part: QuestionPart, sentence: _Sentence) -> tuple[float, int]:
+    def _score(
+        self, aspect: Aspect, part: QuestionPart, own_words: set[str], sentence: _Sentence
+    ) -> tuple[float, int]:
+        """The aspect's evidence in the sentence, its heading naming the aspect, a heading
+        naming another aspect the same clause asks ("what do I bring *when I pick it
+        up*": the collecting section), and the question's own words in it (the page
+        title's count half: every sentence of the page is about its topic)."""
         strength = evidence(aspect, sentence.text).strength
-        heading = aspect in heading_cues(sentence.passage.section)
-        shared = len(self._found(self._words.words(part.text), sentence))
-        return 3 * strength + 3 * heading + shared, strength
+        named = heading_cues(sentence.passage.section)
+        heading = aspect in named
+        beside = any(other in named for other in part.aspects if other is not aspect)
+        tail = {w for w in self._words.words(asked_tail(part.text)) if fold(w) not in part.cue_words}
+        if tail:
+            # After a leading situation ("after I send the notice, how long until the
+            # municipality registers it"), the words of what is asked decide.
+            words = len(self._found(tail, sentence)) + len(self._found(own_words - tail, sentence)) / 2
+        else:
+            # The title's words only break ties between sentences that say the aspect alike.
+            topic = self._words.words(part.text) - own_words
+            words = len(self._found(own_words, sentence)) + len(self._found(topic, sentence)) / 2
+        return 3 * strength + 3 * heading + 2 * beside + words, strength
+
+    def _add_focus(
+        self, part: QuestionPart, own_words: set[str], sentences: list[_Sentence], result: _PartAnswer
+    ) -> None:
+        """A thing the question names that only a sentence or two of the page speak of
+        ("where do I get the PIN codes": the sentence with the PIN codes) is what is asked,
+        whatever sentence the aspect's question word ("where") found: it is added."""
+        # Only where the aspect's own evidence did not answer: a question word's aspect, or
+        # one the page does not say ("shorter by how much" is no price).
+        if not set(part.aspects) <= _FOCUS_ANSWERS and not (result.uncovered or result.no_amount):
+            return
+        focus = {
+            w
+            for w in own_words
+            if fold(w) not in part.cue_words and len(w) >= FOCUS_MIN_LETTERS and names_a_thing(w)
+        }
+        if not focus:
+            return
+        holding = {
+            w: [s for s in sentences if self._words.found({w}, self._words.words(s.text))] for w in focus
+        }
+        rare = {w for w, found in holding.items() if 0 < len(found) <= FOCUS_MAX_SENTENCES}
+        if not rare or any(self._words.found(rare, self._words.words(s.text)) for s in result.sentences):
+            return
+        best = max(
+            (s for w in rare for s in holding[w]),
+            key=lambda s: (len(self._words.found(rare, self._words.words(s.text))), -s.order[0], -s.order[1]),
+        )
+        result.sentences.append(best)
+        result.uncovered = [a for a in result.uncovered if a not in _FOCUS_ANSWERS]
 
     def _answer_aspect(
-        self, aspect: Aspect, part: QuestionPart, sentences: list[_Sentence], result: _PartAnswer
+        self,
+        aspect: Aspect,
+        part: QuestionPart,
+        own_words: set[str],
+        sentences: list[_Sentence],
+        result: _PartAnswer,
     ) -> None:
         scored = sorted(
-            ((self._score(aspect, part, s), s) for s in sentences),
+            ((self._score(aspect, part, own_words, s), s) for s in sentences),
             key=lambda item: (-item[0][0], item[1].order),
         )
         said = [
@@ -308,7 +387,7 @@ class ExtractiveAnswerer:
             others = [
                 s
                 for score, s in said[1:]
-                if score >= best_score - 1 and evidence(aspect, s.text).strength == 2
+                if score >= best_score - TIME_SCORE_MARGIN and evidence(aspect, s.text).strength == 2
             ]
             result.sentences += others[:1] or self._qualifier(aspect, best, same_section)
         else:

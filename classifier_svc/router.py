@@ -13,6 +13,7 @@ down) the reply says the search is temporarily unavailable.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -59,7 +60,7 @@ from classifier_svc.rag_gate import RagGate
 from classifier_svc.rag_lexical import WordMatcher
 from classifier_svc.service_gate import Thresholds
 from services.errors import InvalidArgument, PermissionDenied
-from services.language import Lang, LanguageDetector
+from services.language import Lang, LanguageDetector, cyrillic_reading
 from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 
 log = logging.getLogger(__name__)
@@ -302,6 +303,7 @@ class Router:
         page's. Only after every layer: an API or service question is never taken."""
         if self._rag_for_class is None or has_identifier(turn.message):
             return None
+        turn = in_cyrillic_when_russian(turn)
         aspects, _ = aspects_of(turn.message)
         if not aspects:
             return None
@@ -366,6 +368,7 @@ class Router:
         return found
 
     async def _knowledge_question(self, turn: TurnContext) -> Decision | None:
+        turn = in_cyrillic_when_russian(turn)
         kind = knowledge_class(turn.message)
         if kind is None or self._rag is None or self._rag_for_class is None or has_identifier(turn.message):
             return None
@@ -579,3 +582,14 @@ class Router:
 def _citizens_words(history: Sequence[PriorMessage]) -> list[str]:
     """The citizen's earlier messages, newest first: the chat's language is theirs."""
     return [m.content for m in reversed(history) if m.role == "user"]
+
+
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+
+
+def in_cyrillic_when_russian(turn: TurnContext) -> TurnContext:
+    """A Russian turn typed in Latin letters ("skolko let dejstvuet id karta") as the
+    knowledge base reads it: in Cyrillic (its pages and the question cues are)."""
+    if turn.language != "ru" or _CYRILLIC.search(turn.message):
+        return turn
+    return replace(turn, message=cyrillic_reading(turn.message))

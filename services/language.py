@@ -150,6 +150,25 @@ def _cyrillic_spellings(word: str, limit: int = 64) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))[:limit]
 
 
+def cyrillic_reading(text: str) -> str:
+    """Russian typed in Latin letters read back in Cyrillic ("skolko let dejstvuet id
+    karta" → "сколько лет действует id карта"): each Latin word becomes its first spelling
+    that pymorphy3 knows; a word none of whose spellings is Russian stays as it is."""
+    analyzer = russian_analyzer()
+
+    def read(match: re.Match[str]) -> str:
+        word = match.group(0)
+        if len(word) < 2:
+            return word
+        known = [c for c in _cyrillic_spellings(word.lower()) if analyzer.word_is_known(c)]
+        return known[0] if known else word
+
+    return _ASCII_LETTERS.sub(read, text)
+
+
+_ASCII_LETTERS = re.compile(r"(?<![\w'])[A-Za-z']+(?![\w'])")
+
+
 @functools.lru_cache(maxsize=8192)
 def _is_russian_word(word: str) -> bool:
     analyzer = russian_analyzer()

@@ -1,0 +1,130 @@
+"""Knowledge-answer classes, generated over languages and forms: why / what it gives,
+"сколько" before a verb, Russian typed in Latin letters, losing a job (no lost document),
+a situation leading the question, a thing only one sentence names, and a status word
+beside an aspect of the procedure (the knowledge base's, not the status service's)."""
+
+from __future__ import annotations
+
+import pytest
+
+from classifier_svc.layer_choice import status_question
+from classifier_svc.rag_aspects import Aspect, aspects_of
+from services.language import cyrillic_reading
+from tests.classifier.test_rag_aspects import ask
+
+WHY = {
+    "en": ["why should i {v}", "whats the point of {v}", "what do i actually get from {v}"],
+    "et": ["miks peaks {v}", "milleks {v}", "mis kasu on, kui {v}"],
+    "ru": ["зачем {v}", "для чего {v}", "какой смысл {v}"],
+}
+WHY_VERB = {
+    "en": "registering my place of residence",
+    "et": "elukoha registreerima",
+    "ru": "регистрировать место жительства",
+}
+WHY_FACT = {"en": "kindergarten", "et": "lasteaia", "ru": "детском саду"}
+
+
+@pytest.mark.parametrize(("lang", "template"), [(lang, t) for lang, ts in WHY.items() for t in ts])
+def test_why_is_answered_by_what_it_gives(lang: str, template: str) -> None:
+    question = template.format(v=WHY_VERB[lang])
+    assert Aspect.WHY in aspects_of(question)[0], question
+    assert WHY_FACT[lang] in ask(question, "residence", lang).text.lower(), question  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("verb", ["рассматривают", "ждать", "делают", "оформляют", "готовят", "регистрируют"])
+@pytest.mark.parametrize("skolko", ["сколько", "скока", "сколко"])
+def test_skolko_before_a_verb_asks_how_long(skolko: str, verb: str) -> None:
+    assert aspects_of(f"{skolko} {verb} заявление")[0][:1] == (Aspect.TIME,)
+
+
+@pytest.mark.parametrize("question", ["сколько стоит паспорт", "сколько платить за паспорт"])
+def test_skolko_with_money_still_asks_the_cost(question: str) -> None:
+    assert aspects_of(question)[0][:1] == (Aspect.COST,)
+
+
+@pytest.mark.parametrize(
+    ("latin", "aspect"),
+    [
+        ("skolko let dejstvuet id karta", Aspect.VALIDITY),
+        ("skolko let deystvuyut prava", Aspect.VALIDITY),
+        ("skolko stoit pasport", Aspect.COST),
+        ("kakie dokumenty nuzhny", Aspect.DOCUMENTS),
+        ("poteryal pasport", Aspect.LOST),
+    ],
+)
+def test_russian_in_latin_letters_asks_what_its_cyrillic_asks(latin: str, aspect: Aspect) -> None:
+    assert aspect in aspects_of(cyrillic_reading(latin))[0], cyrillic_reading(latin)
+
+
+def test_russian_in_latin_letters_is_answered_from_the_page() -> None:
+    assert "пять" in ask("skolko let dejstvuet id karta", "id-card", "ru").text
+
+
+@pytest.mark.parametrize(
+    ("job", "document"),
+    [
+        ("i lost my job, how do i register as unemployed", "i lost my passport, how do i get a new one"),
+        ("kaotasin töö, kuidas end töötuks registreerida", "kaotasin passi, kuidas uus saada"),
+        ("потерял работу, как встать на учёт", "потерял паспорт, как получить новый"),
+    ],
+)
+def test_losing_a_job_is_no_lost_document(job: str, document: str) -> None:
+    assert Aspect.LOST not in aspects_of(job)[0]
+    assert Aspect.LOST in aspects_of(document)[0]
+
+
+LEADING = {
+    "en": ("after i send the notice of residence how long until the local government registers it", "ten"),
+    "et": ("kui olen elukohateate saatnud, kui kaua omavalitsus seda registreerib", "kümne"),
+    "ru": ("после того как отправлю уведомление, сколько времени самоуправление его регистрирует", "десяти"),
+}
+
+
+@pytest.mark.parametrize("lang", LEADING)
+def test_after_a_leading_situation_what_is_asked_is_answered(lang: str) -> None:
+    question, fact = LEADING[lang]
+    assert fact in ask(question, "residence", lang).text  # type: ignore[arg-type]
+
+
+RARE_THING = {
+    "en": (["where do i get the pin codes", "and the pin codes, where are they?"], "envelope"),
+    "et": (["kust ma pin koodid saan", "aga pin koodid kust?"], "ümbrikus"),
+    "ru": (["где взять пин коды", "а пин коды где взять потом?"], "конверте"),
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "question"), [(lang, q) for lang, (qs, _) in RARE_THING.items() for q in qs]
+)
+def test_a_thing_one_sentence_names_is_quoted(lang: str, question: str) -> None:
+    assert RARE_THING[lang][1] in ask(question, "id-card", lang).text  # type: ignore[arg-type]
+
+
+BRING_WHEN_COLLECTING = {
+    "en": ("what do i need to bring when i pick up the new card", "old card"),
+    "et": ("mida pean kaasa võtma, kui lähen uut kaarti kätte saama", "vana kaart"),
+    "ru": ("что взять с собой, когда пойду забирать новую карту", "старую карту"),
+}
+
+
+@pytest.mark.parametrize("lang", BRING_WHEN_COLLECTING)
+def test_what_to_bring_when_collecting_comes_from_the_collecting_section(lang: str) -> None:
+    question, fact = BRING_WHEN_COLLECTING[lang]
+    assert fact in ask(question, "id-card", lang).text  # type: ignore[arg-type]
+
+
+PROCEDURE_WITH_STATE_WORD = {
+    "en": ["after applying for a new {d} when will it be ready", "how long until a {d} is ready"],
+    "et": ["kaua {d} valmimine aega võtab", "mida pean kaasa võtma kui {d} valmis on"],
+    "ru": ["сколько ждать пока {d} будет готов", "что взять с собой когда {d} готов"],
+}
+DOCS = {"en": ["id card", "passport"], "et": ["id kaardi", "passi"], "ru": ["паспорт", "id карта"]}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [t.format(d=d) for lang, ts in PROCEDURE_WITH_STATE_WORD.items() for t in ts for d in DOCS[lang]],
+)
+def test_a_state_word_beside_an_aspect_of_the_procedure_is_no_status_question(message: str) -> None:
+    assert not status_question(message), message
