@@ -165,6 +165,12 @@ class ApiToolMatcher:
         """The endpoint this matcher's gate accepts among a search's candidates, if any."""
         return assess(candidates, self._policy.profile).best
 
+    def clear(self, candidates: Sequence[Candidate]) -> Candidate | None:
+        """The endpoint this matcher's gate accepts with high confidence (clear of its
+        runner-up), if any: what a strong match elsewhere means for a follow-up."""
+        match = assess(candidates, self._policy.profile)
+        return match.best if match.confidence is Confidence.HIGH else None
+
     async def claim(self, message: str, lang: Lang, *, registered_only: bool = False) -> Decision | None:
         """The endpoint for a message the CONTEXT layer would answer itself (small talk, a
         question about the conversation), when the catalogue takes it: its best accepted

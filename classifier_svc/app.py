@@ -128,6 +128,7 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
             timeout=lookup_timeout,
             override_cosine=profile.follow_up_override_cosine,
             search_limit=settings.search_limit,
+            clear_match=api_tool.clear,
         ),
         telemetry=telemetry,
         guard=guard,

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from classifier_svc.candidates import PriorMessage
+from classifier_svc.layer_choice import identifiers
 from classifier_svc.lexicon import Concept, Found, Lexicon
 from services.language import LANGUAGE_NAMES, Lang
 from services.llm import counted
@@ -33,19 +34,43 @@ class HistoryQuestion(StrEnum):
     QUESTIONS = "questions"
     FIRST_QUESTION = "first_question"
     LAST_QUESTION = "last_question"
+    # How many questions the citizen has asked.
+    QUESTION_COUNT = "question_count"
+    # A value the citizen gave: a plate, an application number, an address, a country.
+    VALUES = "values"
     LAST_ANSWER = "last_answer"
+    # The answer to the citizen's first question ("what did you say about my first question").
+    FIRST_ANSWER = "first_answer"
 
 
 # Questions about what the citizen said (not about the assistant's answers).
 CITIZENS_WORDS = frozenset(
-    {HistoryQuestion.QUESTIONS, HistoryQuestion.FIRST_QUESTION, HistoryQuestion.LAST_QUESTION}
+    {
+        HistoryQuestion.QUESTIONS,
+        HistoryQuestion.FIRST_QUESTION,
+        HistoryQuestion.LAST_QUESTION,
+        HistoryQuestion.QUESTION_COUNT,
+        HistoryQuestion.VALUES,
+    }
 )
+
+
+class Asked(StrEnum):
+    """Which exchanges a question about the chat is about."""
+
+    ALL = "all"
+    FIRST = "first"
+    LAST = "last"
 
 
 @dataclass(frozen=True)
 class ConversationQuestion:
     kind: HistoryQuestion
     language: Lang
+    # For VALUES: an identifier (a plate, an application number: quoted from the chat)
+    # or another value (an address, a country: the question and what it was read as).
+    identifier: bool = False
+    asked: Asked = Asked.ALL
 
 
 _LANGS: tuple[Lang, ...] = ("en", "et", "ru")
@@ -60,22 +85,40 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     # The citizen's questions and messages ("my last message", "mu eelmine sõnum").
     "asked": (
         "asked, ask, question, questions, message, messages",
-        "küsisin, küsisime, küsinud, küsin, küsimus, küsimused, küsimuse, sõnum, sõnumi, sõnumit",
-        "спрашивал, спрашивала, спросил, спросила, спрашивали, вопрос, вопросы, сообщение, сообщения",
+        "küsisin, küsisime, küsinud, küsin, küsimus, küsimused, küsimuse, sõnum, sõnumi, sõnumit, esitanud"
+        ", esitasin",
+        "спрашивал, спрашивала, спросил, спросила, спрашивали, вопрос, вопросы, сообщение, сообщения, задал"
+        ", задала, задавал, задавала",
     ),
     # What a citizen does with a value: gives, names, mentions it ("what plate did I give
     # you?", "какой номер я тебе называл?"). Whose words they are, the subject tells.
     "told": (
         "gave, give, given, mentioned, mention, named, told, tell, said, say, typed, wrote, entered, sent"
-        ", provided",
-        "andsin, mainisin, nimetasin, ütlesin, kirjutasin, sisestasin, saatsin, andnud, maininud",
+        ", provided, checked, check, looked up, searched",
+        "andsin, mainisin, nimetasin, ütlesin, kirjutasin, sisestasin, saatsin, andnud, maininud"
+        ", kontrollida, kontrollisin, lasin, vaatasin, otsisin",
         "называл, назвал, называла, назвала, говорил, говорила, сказал, сказала, писал, написал, писала"
-        ", написала, давал, дал, давала, дала, упоминал, упомянул, указал, указывал, вводил, ввел, ввёл",
+        ", написала, давал, дал, давала, дала, упоминал, упомянул, указал, указывал, вводил, ввел, ввёл"
+        ", проверял, проверяла, проверить, искал, искала",
     ),
+    # The kind of value asked about: an identifier the citizen typed ...
+    "identifier": (
+        "plate, plates, number, numbers, registration, code, codes",
+        "number, numbri, numbrit, numbreid, numbrid, numbrimärk, numbrimärki, registreerimisnumber, kood"
+        ", koodi",
+        "номер, номера, номеров, знак, код, кода",
+    ),
+    # ... or another value (a place, a country, a year).
+    "value": (
+        "address, addresses, street, country, countries, city, town, year, date",
+        "aadress, aadressi, aadresse, tänav, riik, riigi, riiki, linn, linna, aasta, kuupäev",
+        "адрес, адреса, улица, улицу, страна, страну, страны, город, год, дата, дату",
+    ),
+    "how_many": ("how many, number of", "mitu, mitmeid, kui palju", "сколько"),
     "me": ("i, me, my", "ma, mina, mu, minu", "я, мой, мои, моя, меня"),
     "you": (
         "you, u, your",
-        "sa, sina, te, teie, su, sinu, sult, sinult, teilt, sulle, teile",
+        "sa, sina, te, teie, su, sinu, sul, sult, sinult, teilt, sulle, teile",
         "ты, вы, твой, ваш, тебя, вас, тебе, вам",
     ),
     # The subject of the verb: "what did I tell you" is the citizen's, "what did you tell
@@ -117,9 +160,10 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     # Asking about what was said, not about what can be asked: a past tense or "just".
     "past": (
         "did, was, were, have, had, just, earlier",
-        "küsisin, küsisime, küsinud, oli, olid, rääkisime, vastasid, vastasite, ütlesid, ütlesite, viimati",
+        "küsisin, küsisime, küsinud, oli, olid, rääkisime, vastasid, vastasite, ütlesid, ütlesite, viimati"
+        ", esitanud, esitasin",
         "спрашивал, спрашивала, спросил, спросила, был, была, было, сказал, сказали, ответил, ответили"
-        ", говорили",
+        ", говорили, задал, задала, задавал, задавала",
     ),
     "so_far": (
         "so far, until now, today, here",
@@ -180,8 +224,13 @@ def classify_history_question(message: str) -> ConversationQuestion | None:
     lang: Lang = max(_LANGS, key=lambda lg: (votes.count(lg), lg == "en"))
     if has("summary") and (has("talked") or has("we") or own_words):
         return ConversationQuestion(HistoryQuestion.SUMMARY, lang)
+    answer_kind = HistoryQuestion.FIRST_ANSWER if has("first") else HistoryQuestion.LAST_ANSWER
     if has("repeat") and (has("said") or has("you") or has("last")) and not citizen_speaks:
-        return ConversationQuestion(HistoryQuestion.LAST_ANSWER, lang)
+        return ConversationQuestion(answer_kind, lang)
+    asked = Asked.FIRST if has("first") else Asked.LAST if has("last") else Asked.ALL
+    # "How many questions have I asked?": the citizen's questions counted.
+    if has("how_many") and has("asked") and (has("past") or has("so_far") or has("me")):
+        return ConversationQuestion(HistoryQuestion.QUESTION_COUNT, lang)
     if not (has("what") or has("repeat") or has("remind")):
         return None
     # A value the citizen gave is in the past by itself ("какой номер я тебе давал").
@@ -191,6 +240,8 @@ def classify_history_question(message: str) -> ConversationQuestion | None:
         and not told_before
     ):
         return None
+    if own_words and (has("identifier") or has("value")):
+        return ConversationQuestion(HistoryQuestion.VALUES, lang, identifier=has("identifier"), asked=asked)
     if own_words:
         if has("first"):
             return ConversationQuestion(HistoryQuestion.FIRST_QUESTION, lang)
@@ -198,7 +249,7 @@ def classify_history_question(message: str) -> ConversationQuestion | None:
             return ConversationQuestion(HistoryQuestion.LAST_QUESTION, lang)
         return ConversationQuestion(HistoryQuestion.QUESTIONS, lang)
     if has("said") and has("you"):
-        return ConversationQuestion(HistoryQuestion.LAST_ANSWER, lang)
+        return ConversationQuestion(answer_kind, lang)
     if has("talked") and has("we"):
         return ConversationQuestion(HistoryQuestion.SUMMARY, lang)
     return None
@@ -206,8 +257,16 @@ def classify_history_question(message: str) -> ConversationQuestion | None:
 
 _TEXTS: dict[Lang, dict[str, str]] = {
     "en": {
-        "nothing": "We have not discussed anything yet in this conversation. How can I help you?",
+        "nothing": (
+            "You haven't asked me anything yet in this conversation — this is your first message."
+            " How can I help you?"
+        ),
         "summary": "Here is what we discussed:",
+        "question_count": "Questions you have asked in this conversation so far: {n}.",
+        "values": "The numbers you gave me: {values}.",
+        "values_asked": "You asked me about:",
+        "value_item": "- “{question}” → {heading}",
+        "first_answer": "Your first question was “{question}”, and I answered: “{answer}”",
         "you_asked": "You asked: “{text}”",
         "i_answered": "I answered: “{text}”",
         "last_question": "Your last question was: “{text}”",
@@ -217,8 +276,15 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "last_answer": "My last answer was: “{text}”",
     },
     "et": {
-        "nothing": "Me pole selles vestluses veel millestki rääkinud. Kuidas saan aidata?",
+        "nothing": (
+            "Te pole mulle selles vestluses veel midagi küsinud – see on teie esimene sõnum. Kuidas saan aidata?"
+        ),
         "summary": "Siin on see, millest me rääkisime:",
+        "question_count": "Küsimusi, mis olete selles vestluses seni esitanud: {n}.",
+        "values": "Numbrid, mis te mulle andsite: {values}.",
+        "values_asked": "Te küsisite minult:",
+        "value_item": "- „{question}“ → {heading}",
+        "first_answer": "Teie esimene küsimus oli „{question}“ ja mina vastasin: „{answer}“",
         "you_asked": "Te küsisite: „{text}“",
         "i_answered": "Mina vastasin: „{text}“",
         "last_question": "Teie viimane küsimus oli: „{text}“",
@@ -228,8 +294,15 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "last_answer": "Minu viimane vastus oli: „{text}“",
     },
     "ru": {
-        "nothing": "В этом разговоре мы ещё ничего не обсуждали. Чем могу помочь?",
+        "nothing": (
+            "Вы ещё ничего у меня не спрашивали в этом разговоре — это ваше первое сообщение. Чем могу помочь?"
+        ),
         "summary": "Вот о чём мы говорили:",
+        "question_count": "Вопросов, заданных вами в этом разговоре: {n}.",
+        "values": "Номера, которые вы мне называли: {values}.",
+        "values_asked": "Вы спрашивали меня:",
+        "value_item": "- «{question}» → {heading}",
+        "first_answer": "Ваш первый вопрос был «{question}», и я ответил: «{answer}»",
         "you_asked": "Вы спросили: «{text}»",
         "i_answered": "Я ответил: «{text}»",
         "last_question": "Ваш последний вопрос был: «{text}»",
@@ -262,6 +335,55 @@ def _exchanges(history: Sequence[PriorMessage]) -> list[tuple[str, str]]:
     return pairs
 
 
+def _heading(answer: str) -> str:
+    """What an answer was about: its first line ("Motor vehicle tax — Registration number
+    123ABC, Tax year 2026"), which names the values the lookup was made with."""
+    first = next((line for line in answer.splitlines() if line.strip()), "")
+    return _quote(first.strip().rstrip(":"))
+
+
+def _typed_identifiers(asked: str, answered: str) -> list[str]:
+    """The identifiers the citizen typed in a question, in the form its answer read them
+    ("219 mnb" → 219MNB); a value only the answer has (a postal code) is not theirs."""
+    typed = re.sub(r"[\W_]+", "", asked).upper()
+    read = [v.upper() for v in identifiers(_heading(answered)) if v.upper() in typed]
+    return list(dict.fromkeys(read + [v.upper() for v in identifiers(asked)]))
+
+
+def _chosen(exchanges: list[tuple[str, str]], asked: Asked) -> list[tuple[str, str]]:
+    if asked is Asked.FIRST:
+        return exchanges[:1]
+    if asked is Asked.LAST:
+        return exchanges[-1:]
+    return exchanges[-QUESTIONS_LISTED:]
+
+
+def _values_of(
+    question: ConversationQuestion, exchanges: list[tuple[str, str]], texts: dict[str, str]
+) -> str | None:
+    """The values the citizen gave: the identifiers typed (and the forms the answers read
+    them in), or for another value each question with what its answer was about. None
+    when the chat holds no such value."""
+    if question.identifier:
+        # The first or last exchange that has one; else every recent one.
+        per_exchange = [_typed_identifiers(asked, answered) for asked, answered in exchanges]
+        with_values = [values for values in per_exchange if values]
+        if not with_values:
+            return None
+        if question.asked is not Asked.ALL:
+            picked = with_values[0] if question.asked is Asked.FIRST else with_values[-1]
+        else:
+            picked = list(dict.fromkeys(v for values in with_values[-QUESTIONS_LISTED:] for v in values))
+        return texts["values"].format(values=", ".join(picked))
+    chosen = _chosen(exchanges, question.asked)
+    lines = [
+        texts["value_item"].format(question=_quote(asked), heading=_heading(answered))
+        for asked, answered in chosen
+        if answered.strip()
+    ]
+    return "\n".join([texts["values_asked"], *lines]) if lines else None
+
+
 def recap(question: ConversationQuestion, history: Sequence[PriorMessage], lang: Lang) -> str:
     """The deterministic answer: quotes from the history, in `lang`."""
     texts = _TEXTS[lang]
@@ -272,6 +394,17 @@ def recap(question: ConversationQuestion, history: Sequence[PriorMessage], lang:
         return texts["last_question"].format(text=_quote(exchanges[-1][0]))
     if question.kind is HistoryQuestion.FIRST_QUESTION:
         return texts["first_question"].format(text=_quote(exchanges[0][0]))
+    if question.kind is HistoryQuestion.QUESTION_COUNT:
+        return texts["question_count"].format(n=len(exchanges))
+    if question.kind is HistoryQuestion.FIRST_ANSWER:
+        asked, answered = exchanges[0]
+        if not answered.strip():
+            return texts["first_question"].format(text=_quote(asked))
+        return texts["first_answer"].format(question=_quote(asked), answer=_quote(answered, MAX_ANSWER_QUOTE))
+    if question.kind is HistoryQuestion.VALUES:
+        if (values := _values_of(question, exchanges, texts)) is not None:
+            return values
+        question = ConversationQuestion(HistoryQuestion.QUESTIONS, question.language)
     if question.kind is HistoryQuestion.QUESTIONS:
         lines = [texts["questions"]]
         lines.extend(

@@ -11,6 +11,7 @@ hour tomorrow" is not a question about the holidays shown)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 
 import grpc
 
@@ -41,8 +42,13 @@ class FollowUpRouting:
         timeout: float,
         override_cosine: float,
         search_limit: int = 5,
+        clear_match: Callable[[Sequence[Candidate]], Candidate | None] | None = None,
     ) -> None:
+        """`clear_match` reads the candidates on the endpoints' own scale (the API tool
+        layer's gate): the endpoint it accepts with high confidence, or None. Without it a
+        cosine and shared words make a strong match."""
         self._loop = loop
+        self._clear_match = clear_match
         self._search = search
         self._timeout = timeout
         self._override_cosine = override_cosine
@@ -69,7 +75,9 @@ class FollowUpRouting:
             return None, response
         endpoint = response.endpoint
         # Either kind loses to a strong match for another endpoint: "cheapest hour tomorrow"
-        # after a holidays answer asks something of its own, not of the holidays shown.
+        # after a holidays answer asks something of its own, not of the holidays shown. A
+        # value alone ("and next year?" after a vehicle tax) shares words with endpoints that
+        # take such values (the holidays' "next", "year"), but none clearly: it stays.
         if kind in ("param_update", "response_question"):
             candidates = await self._search.search(message, self._search_limit)
             best = max(candidates, key=lambda c: c.dense_cosine, default=None)
@@ -78,6 +86,7 @@ class FollowUpRouting:
                 and best.name != endpoint.name
                 and best.dense_cosine >= self._override_cosine
                 and best.matched_terms >= _OVERRIDE_MIN_TERMS
+                and self._clear_elsewhere(candidates, endpoint.name)
             ):
                 return None, response
         changed = ", ".join(f"{k}={v}" for k, v in sorted(response.updated_params.items()))
@@ -92,3 +101,9 @@ class FollowUpRouting:
             follow_up=response,
         )
         return decision, response
+
+    def _clear_elsewhere(self, candidates: Sequence[Candidate], last: str) -> bool:
+        if self._clear_match is None:
+            return True
+        clear = self._clear_match(candidates)
+        return clear is not None and clear.name != last

@@ -248,6 +248,11 @@ def _identifier_like(token: str) -> bool:
     return (digits >= 3 and letters >= 1) or digits >= 5
 
 
+def identifiers(message: str) -> list[str]:
+    """The identifier-like values of a message, in order ("123ABC", "PA1234567")."""
+    return [t for t in _TOKEN.findall(message) if _identifier_like(t)]
+
+
 def identifier_shapes(message: str) -> set[str]:
     """The shapes of the identifier-like values in a message."""
     return {shape(t) for t in _TOKEN.findall(message) if _identifier_like(t)}
