@@ -142,12 +142,15 @@ def _digits_meant(text: str, shape: Shape, taken: Sequence[tuple[int, int]]) -> 
     """Digits written as the number, when the identifier has letters: "#12", "12-34"."""
     if not any(run.letters for run in shape.runs):
         return None
-    spans = [(m.start(1), m.end(1), m.group(1)) for m in _MARKED_DIGITS.finditer(text)]
-    spans += [(m.start(), m.end(), m.group(0)) for m in _DASHED_DIGITS.finditer(text)]
-    for start, end, digits in spans:
+    # Digits after a number sign or word ("#1900", "taotluse nr 2026") are named as the
+    # number, so they are meant so even where they could be read as a year; dashed digits
+    # alone may be a year range or a date ("2025-2026", "2026-01-01") and are not.
+    spans = [(m.start(1), m.end(1), m.group(1), True) for m in _MARKED_DIGITS.finditer(text)]
+    spans += [(m.start(), m.end(), m.group(0), False) for m in _DASHED_DIGITS.finditer(text)]
+    for start, end, digits, marked in spans:
         groups = re.split(r"[-/]", digits)
-        if all(_YEAR.fullmatch(g) for g in groups) or not outside(list(taken), start, end):
-            continue  # a year or a date ("2025-2026", "2026-01-01") is no identifier
+        if not marked and (all(_YEAR.fullmatch(g) for g in groups) or not outside(list(taken), start, end)):
+            continue
         if not shape.matches(digits.replace("-", "").replace("/", "")):
             return digits
     return None

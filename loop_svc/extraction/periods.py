@@ -287,13 +287,17 @@ class PeriodFinder:
             if month is None:
                 continue
             near = self._year_near(text, m.start("month"), m.end("month"), today)
-            year = near[0] if near else _month_year(month, today, past)
-            first = _safe(year, month, int(m.group("first")))
-            last = _safe(year, month, int(m.group("second")))
-            if first is None or last is None or last < first:
-                continue
+            days = int(m.group("first")), int(m.group("second"))
             if near is None and not past:
-                first, last = _nearest_days(first, last, today)
+                found = _nearest_days(month, days, today)
+                if found is None:
+                    continue
+                first, last = found
+            else:
+                year = near[0] if near else _month_year(month, today, past)
+                first, last = _safe(year, month, days[0]), _safe(year, month, days[1])  # type: ignore[assignment]
+                if first is None or last is None or last < first:
+                    continue
             span_end = max(m.end(), near[2]) if near else m.end()
             periods.append(Period(first, m.start(), span_end, last))
         return periods
@@ -398,16 +402,27 @@ def _month_year(month: int, today: date, past: bool) -> int:
     return today.year if month >= today.month else today.year + 1
 
 
-def _nearest_days(first: date, last: date, today: date) -> tuple[date, date]:
+def _nearest_days(month: int, days: tuple[int, int], today: date) -> tuple[date, date] | None:
     """A few days of a month without a year ("23–29 nov"): the occurrence nearest to
     today, this year's just gone rather than next year's — as a single day without a
-    year is this year's. `first`–`last` is the coming occurrence."""
-    earlier = (_safe(first.year - 1, first.month, first.day), _safe(last.year - 1, last.month, last.day))
-    if earlier[0] is None or earlier[1] is None or first <= today:
-        return first, last
-    if (today - earlier[1]) < (first - today):
-        return earlier[0], earlier[1]
-    return first, last
+    year is this year's. A day only some years have ("28–29 feb") is looked for in the
+    years around, so the range keeps its start."""
+
+    def occurrence(year: int) -> tuple[date, date] | None:
+        first, last = _safe(year, month, days[0]), _safe(year, month, days[1])
+        return (first, last) if first is not None and last is not None and first <= last else None
+
+    start = _month_year(month, today, past=False)
+    # A leap day comes round within eight years, both ways.
+    coming = next((o for y in range(start, start + 9) if (o := occurrence(y)) is not None), None)
+    if coming is None:
+        return None
+    if coming[0] <= today:
+        return coming
+    earlier = next((o for y in range(coming[0].year - 1, start - 9, -1) if (o := occurrence(y)) is not None), None)
+    if earlier is not None and (today - earlier[1]) < (coming[0] - today):
+        return earlier
+    return coming
 
 
 # -- weekends and whole previous periods -------------------------------------------

@@ -8,7 +8,7 @@ import string
 from datetime import date
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from loop_svc.defaults import Defaults
@@ -322,6 +322,8 @@ NUMBER_MARKS = {
     template=st.integers(0, 2),
     digits=st.lists(st.integers(1, 9999), min_size=1, max_size=2),
 )
+@example(lang="et", template=2, digits=[1900])  # a number named so, though year-shaped
+@example(lang="ru", template=1, digits=[2026])
 def test_digits_given_as_the_number_are_explained_with_the_expected_form(
     countries: CountryNames, lang: str, template: int, digits: list[int]
 ) -> None:

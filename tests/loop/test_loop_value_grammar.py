@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from loop_svc.extraction import CountryNames, RuleExtractor
@@ -327,6 +327,7 @@ def test_tonight_from_22_to_6_in_the_morning(countries: CountryNames) -> None:
 @given(
     today=st.dates(date(2025, 1, 1), date(2028, 12, 31)), back=st.integers(1, 60), length=st.integers(0, 6)
 )
+@example(today=date(2028, 3, 2), back=2, length=1)  # 28-29 Feb of a leap year, next year has no 29th
 def test_a_day_range_without_a_year_is_its_nearest_occurrence(
     countries: CountryNames, today: date, back: int, length: int
 ) -> None:
