@@ -277,7 +277,8 @@ _TEXTS: dict[Lang, dict[str, str]] = {
     },
     "et": {
         "nothing": (
-            "Te pole mulle selles vestluses veel midagi küsinud – see on teie esimene sõnum. Kuidas saan aidata?"
+            "Te pole mulle selles vestluses veel midagi küsinud – see on teie esimene sõnum. "
+            "Kuidas saan aidata?"
         ),
         "summary": "Siin on see, millest me rääkisime:",
         "question_count": "Küsimusi, mis olete selles vestluses seni esitanud: {n}.",
@@ -295,7 +296,8 @@ _TEXTS: dict[Lang, dict[str, str]] = {
     },
     "ru": {
         "nothing": (
-            "Вы ещё ничего у меня не спрашивали в этом разговоре — это ваше первое сообщение. Чем могу помочь?"
+            "Вы ещё ничего у меня не спрашивали в этом разговоре — это ваше первое сообщение. "
+            "Чем могу помочь?"
         ),
         "summary": "Вот о чём мы говорили:",
         "question_count": "Вопросов, заданных вами в этом разговоре: {n}.",

@@ -419,7 +419,8 @@ def _nearest_days(month: int, days: tuple[int, int], today: date) -> tuple[date,
         return None
     if coming[0] <= today:
         return coming
-    earlier = next((o for y in range(coming[0].year - 1, start - 9, -1) if (o := occurrence(y)) is not None), None)
+    years_before = range(coming[0].year - 1, start - 9, -1)
+    earlier = next((o for y in years_before if (o := occurrence(y)) is not None), None)
     if earlier is not None and (today - earlier[1]) < (coming[0] - today):
         return earlier
     return coming
