@@ -171,7 +171,7 @@ async def test_questions_about_the_conversation_are_answered_from_history(detect
     answer = await router(detector).decide("c1", "Что вы ответили?", None, history=history)
     assert answer.reply == "Мой последний ответ был: «Esitage elukohateade eesti.ee kaudu.»"
     empty = await router(detector).decide("c1", "What did we discuss?", None)
-    assert empty.reply.startswith("We have not discussed anything yet")
+    assert empty.reply.startswith("You haven't asked me anything yet")
 
 
 async def test_multi_intent_flag(detector: LanguageDetector) -> None:
