@@ -12,9 +12,12 @@ expected form is instead of asking again in the same words.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import pycountry
 
 
 def outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
@@ -84,6 +87,23 @@ class Found:
 
 
 _WORD = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
+# Symbols of units a citizen writes after a number ("300 kwh", "20 km", "15 min"); currency
+# codes come from ISO 4217 (pycountry).
+_UNIT_SYMBOLS = frozenset(
+    {"KWH", "MWH", "GWH", "KW", "MW", "KM", "KG", "CM", "MM", "MIN", "SEC", "PCS", "TK"}
+)
+
+
+@functools.cache
+def _units() -> frozenset[str]:
+    return _UNIT_SYMBOLS | frozenset(c.alpha_3 for c in pycountry.currencies)
+
+
+def _quantity(first: str, second: str) -> bool:
+    """A number beside a currency or unit ("500 eur", "EUR 500", "300 kWh") is an amount,
+    never an identifier written with a space."""
+    number, unit = (first, second) if first.isdigit() else (second, first)
+    return number.isdigit() and unit.isalpha() and unit.upper() in _units()
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
@@ -98,7 +118,12 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
             # Runs meet across the space ("456 def", "AB 12345", "A1234 567"); two words
             # of letters never do: "nr p98765432", "on P1111111" are a word and the number.
             letters_meet = word[-1:].isalpha() and following[:1].isalpha()
-            if next_start - end == 1 and text[end] in " -" and not letters_meet:
+            if (
+                next_start - end == 1
+                and text[end] in " -"
+                and not letters_meet
+                and not _quantity(word, following)
+            ):
                 found.append((word + following, start, next_end))
         found.append((word, start, end))
     return found
@@ -167,7 +192,11 @@ def attempted_identifier(
         # reply), in a form the identifier does not have.
         letters = m.group("letters") or m.group("letters2")
         joined = (m.group(0).replace(" ", "")).translate(_LOOK_ALIKES)
-        if not outside(list(taken), m.start(), m.end()) or not joined.isascii():
+        if (
+            not outside(list(taken), m.start(), m.end())
+            or not joined.isascii()
+            or _quantity(*m.group(0).split(" "))
+        ):
             continue
         if (letters.isupper() or reply) and not shape.matches(joined):
             return m.group(0)
@@ -178,7 +207,12 @@ def attempted_identifier(
         mixed = any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
         if mixed and not shape.matches(token):
             return m.group(0)
-        if _SHORT_WORD.match(token) and token.isupper() and (reply or len(token) == 3):
+        if (
+            _SHORT_WORD.match(token)
+            and token.isupper()
+            and (reply or len(token) == 3)
+            and token not in _units()
+        ):
             return m.group(0)
     if (meant := _digits_meant(text, shape, taken)) is not None:
         return meant
