@@ -83,17 +83,30 @@ class IdentifierLayer:
         if not shapes:
             return None
         fitting: list[tuple[Workflow, Candidate]] = []
+        # The closest candidate whose identifiers have another shape than the message's
+        # value: "tax for plate ABC123" is a plate typed the wrong way round, not an
+        # application number because it has letters then digits.
+        other_shaped: Candidate | None = None
         for workflow, search in self._searches:
             candidates = await search.search(turn.message, self._limit)
             ranked = sorted(candidates, key=lambda c: c.dense_cosine, reverse=True)[: self._top]
             for candidate in ranked:
                 params = getattr(candidate.endpoint, "params", ()) or ()
-                if shapes & example_shapes(getattr(p, "description", "") for p in params):
+                own = example_shapes(getattr(p, "description", "") for p in params)
+                if shapes & own:
                     fitting.append((workflow, candidate))
+                elif own and (other_shaped is None or candidate.dense_cosine > other_shaped.dense_cosine):
+                    other_shaped = candidate
         names = {c.name for _, c in fitting}
         if len(names) != 1:
             return None
         workflow, chosen = fitting[0]
+        if (
+            other_shaped is not None
+            and other_shaped.dense_cosine > chosen.dense_cosine
+            and other_shaped.matched_terms > chosen.matched_terms
+        ):
+            return None  # closer in meaning and in words: routing picks it, its loop explains the form
         parts = split_intents(turn.message, 2)
         # A service's number beside an endpoint's request ("status of KT5500913 and when
         # does the Christmas break start") is two requests: the service runs on its part,

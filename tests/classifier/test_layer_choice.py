@@ -321,6 +321,32 @@ async def test_an_application_number_of_any_length_with_its_question_is_one_requ
 
 
 @pytest.mark.parametrize(
+    ("lang", "reversed_plate"),
+    list(itertools.product(["en", "et", "ru"], ["ABC123", "KUU611", "abc123"])),
+)
+async def test_a_value_of_another_shape_goes_where_its_words_and_meaning_are_closer(
+    detector: LanguageDetector, lang: str, reversed_plate: str
+) -> None:
+    # A plate typed letters first has the application number's shape (letters, then
+    # digits), but the message is about the tax in meaning and in words: the identifier
+    # layer leaves it to routing, and the tax endpoint's loop explains the plate's form.
+    message = {
+        "en": f"tax for plate {reversed_plate}",
+        "et": f"palju on auto {reversed_plate} maks",
+        "ru": f"налог на машину {reversed_plate}",
+    }[lang]
+    status = with_params("document_status", 0.78, "The application number (e.g. A1234567)")
+    tax = replace(
+        with_params("vehicle_tax", 0.86, "The vehicle registration plate number (e.g., 123ABC)"),
+        matched_terms=2,
+        query_terms=2,
+    )
+    router = build(detector, {"": [tax]}, services={"": [status]})
+    decision = await router.decide("c1", message, None)
+    assert not decision.reasoning.startswith("identifier shaped like"), decision.reasoning
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "find the address Viru 4 and the tax for 123ABC",
