@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import copy
 import sys
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,19 +52,23 @@ def local_addresses(
     upstreams: Mapping[str, Address],
     *,
     grpc_ports: Mapping[str, int] | None = None,
+    pick_port: Callable[[], int] | None = None,
 ) -> EnvoyAddresses:
     """The addresses for one host: the public listener on `public`, the metrics, admin and
     gRPC listeners on free ports of 127.0.0.1 (or `grpc_ports`), each cluster at its
-    upstream in `upstreams` (edge and the four gRPC services)."""
+    upstream in `upstreams` (edge and the four gRPC services). `pick_port` chooses the free
+    ports: a launcher passes its own, so no port it gave a child that has not bound it yet
+    is handed out again."""
     from devtools.redis_server import free_port
 
-    admin = (LOCAL_HOST, free_port(LOCAL_HOST))
+    pick = pick_port or (lambda: free_port(LOCAL_HOST))
+    admin = (LOCAL_HOST, pick())
     ports = grpc_ports or {}
     return EnvoyAddresses(
         listeners={
             "public_http": public,
-            "metrics": (LOCAL_HOST, free_port(LOCAL_HOST)),
-            **{f"grpc_{n}": (LOCAL_HOST, ports.get(n) or free_port(LOCAL_HOST)) for n in GRPC_SERVICES},
+            "metrics": (LOCAL_HOST, pick()),
+            **{f"grpc_{n}": (LOCAL_HOST, ports.get(n) or pick()) for n in GRPC_SERVICES},
         },
         clusters={**upstreams, "envoy_admin": admin},
         admin=admin,

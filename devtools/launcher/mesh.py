@@ -221,13 +221,16 @@ def _child(spec: ServiceSpec, wiring: Wiring) -> ChildSpec:
     )
 
 
-def _envoy_child(options: MeshOptions, wiring: Wiring, data_dir: Path) -> tuple[ChildSpec, EnvoyAddresses]:
+def _envoy_child(
+    options: MeshOptions, wiring: Wiring, data_dir: Path, pick_port: Callable[[], int]
+) -> tuple[ChildSpec, EnvoyAddresses]:
     """Envoy in front of the edge, on the bootstrap Kubernetes uses: its public listener on
     the user's host:port, the rest on 127.0.0.1, every cluster at its local child."""
     addresses = local_addresses(
         (options.host, options.port),
         {name: wiring.listen[name] for name in ("edge", *GRPC_SERVICES)},
         grpc_ports=ENVOY_GRPC_PORTS if options.fixed_ports else None,
+        pick_port=pick_port,
     )
     config = write_bootstrap(data_dir / "envoy" / "envoy.yaml", addresses, options.envoy_bootstrap)
     probe_host = INTERNAL_HOST if options.host in ("0.0.0.0", "::") else options.host
@@ -306,7 +309,7 @@ def plan_mesh(options: MeshOptions) -> MeshPlan:
         mesh_secret=persistent_secret(data_dir, "mesh-secret"),
     )
     specs += [_child(spec, wiring) for spec in SERVICES]
-    envoy, envoy_addresses = _envoy_child(options, wiring, data_dir)
+    envoy, envoy_addresses = _envoy_child(options, wiring, data_dir, distinct_free_port)
     specs.append(envoy)
     addresses = {spec.name: spec.address for spec in specs}
     envoy_admin_host, envoy_admin_port = envoy_addresses.admin

@@ -220,3 +220,36 @@ def test_plan_never_gives_two_children_one_port(tmp_path: Path, monkeypatch: pyt
     plan = plan_mesh(MeshOptions(port=public, data_dir=tmp_path / "atc", catalogue_file=catalogue))
     ports = [spec.address.rsplit(":", 1)[1].split("/")[0] for spec in plan.specs]
     assert len(set(ports)) == len(ports), ports
+
+
+def test_envoys_own_listeners_take_no_port_a_child_was_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Envoy's admin, metrics and gRPC listeners are chosen with the children's ports: a
+    port planned for the loop but not bound yet was handed to Envoy too (seen: "cannot bind
+    127.0.0.1:38371: Address already in use" in `make test`). Every free port the kernel
+    gives here comes twice."""
+    import itertools
+
+    import yaml
+
+    import devtools.launcher.mesh as mesh_module
+    import devtools.redis_server as redis_server
+
+    catalogue = tmp_path / "catalogue.json"
+    catalogue.write_text("[]")
+    public = free_port()
+    twice = itertools.chain([public], (p for n in itertools.count(42001) for p in (n, n)))
+    monkeypatch.setattr(mesh_module, "free_port", lambda host="127.0.0.1": next(twice))
+    monkeypatch.setattr(redis_server, "free_port", lambda host="127.0.0.1": next(twice))
+    plan = plan_mesh(MeshOptions(port=public, data_dir=tmp_path / "atc", catalogue_file=catalogue))
+    children = [
+        int(spec.address.rsplit(":", 1)[1].split("/")[0]) for spec in plan.specs if spec.name != "envoy"
+    ]
+    bootstrap = yaml.safe_load((tmp_path / "atc" / "envoy" / "envoy.yaml").read_text())
+    listeners = [
+        entry["address"]["socket_address"]["port_value"]
+        for entry in bootstrap["static_resources"]["listeners"]
+    ] + [bootstrap["admin"]["address"]["socket_address"]["port_value"]]
+    taken = children + listeners
+    assert len(set(taken)) == len(taken), (children, listeners)

@@ -313,12 +313,13 @@ async def test_sigterm_to_the_edge_lets_the_stream_in_flight_end(stack: Stack) -
         async def terminate_edge() -> None:
             edge.process.send_signal(signal.SIGTERM)
             # The edge closes its listener first: a new connection is refused from now on
-            # (or, in the instant the listener closes, accepted and closed unanswered).
+            # (or, in the instant the listener closes, accepted and then closed or reset
+            # unanswered: a protocol or a read error).
             async with httpx.AsyncClient(timeout=2) as probe:
                 for _ in range(int(BOUND * 10)):
                     try:
                         await probe.get(edge.url + "/healthz")
-                    except (httpx.ConnectError, httpx.RemoteProtocolError):
+                    except (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError):
                         return
                     await asyncio.sleep(0.1)
             raise AssertionError("the edge kept accepting connections after SIGTERM")
