@@ -43,7 +43,9 @@ from services.language import Lang
 
 # "X instead of Y", "not Y", "Y asemel", "вместо Y": Y is being replaced.
 _REPLACED_AFTER = re.compile(r"\b(instead of|rather than|not|mitte|вместо|не)\s+", re.I)
-_REPLACED_BEFORE = re.compile(r"(\S+)\s+(asemel)\b", re.I)
+# From a word's start only, and a word of bounded length: "(\S+)" tried at every position of a
+# long run of non-spaces was quadratic.
+_REPLACED_BEFORE = re.compile(r"(?<!\S)(\S{1,64})\s+(asemel)\b", re.I)
 _PREPOSITIONS = frozenset("on in at for the a from by в во на за с со у к до по".split())
 # Uppercase pairs that are ordinary words more often than country codes.
 _NOT_CODES = frozenset(
@@ -103,10 +105,15 @@ _FILLER = re.compile(
 )
 
 
+# How far after a correction word its value is looked for: three words fit in it, and the
+# words of the whole rest of the text, read once per match, made the work quadratic.
+_REPLACED_REACH = 200
+
+
 def _replaced_spans(text: str) -> list[tuple[int, int]]:
     spans = []
     for m in _REPLACED_AFTER.finditer(text):
-        following = words(text[m.end() :])[:3]
+        following = words(text[m.end() : m.end() + _REPLACED_REACH])[:3]
         # "не в четверг", "not on Friday": the value is the word after the preposition.
         while len(following) > 1 and following[0].lower in _PREPOSITIONS:
             following = following[1:]

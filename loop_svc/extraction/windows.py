@@ -227,12 +227,14 @@ def _hours_at(folded: str, free: Callable[[int, int], bool]) -> Window | None:
 
 def _hours_from(folded: str, free: Callable[[int, int], bool]) -> Window | None:
     """From an hour to the end of its day ("after 6pm", "alates kella 18", "kella 18st")."""
+    # Whether the text speaks of time is read once: per candidate it made the work quadratic.
+    context = bool(_CLOCK_CONTEXT.search(folded))
     for m in _FROM.finditer(folded):
         if not free(m.start(), m.end()):
             continue
         value, meridiem = (m.group("h"), m.group("hp")) if m.group("h") else (m.group("e"), m.group("ep"))
         minutes = m.group("hm") if m.group("h") else m.group("em")
-        if not (meridiem or minutes or m.group("e") or _CLOCK_CONTEXT.search(folded)):
+        if not (meridiem or minutes or m.group("e") or context):
             continue
         hour = _hour(value, meridiem)
         if hour > 23:

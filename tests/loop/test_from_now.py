@@ -288,3 +288,41 @@ def test_the_rows_up_to_an_end_said_alone(lang: str, message: str) -> None:
     shape = RuleShapeReader(lambda: TODAY).read(message, lang)  # type: ignore[arg-type]
     ranges = [f.condition for f in shape.filters if isinstance(f.condition, DateRange)]
     assert ranges == [DateRange(None, date(2026, 12, 31))], (message, shape)
+
+
+def test_correction_and_from_hour_readers_cost_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted, not timed: the words read after each correction word ("not …") and the
+    clock-context scans of "from 6" candidates grow with the text, never with its square."""
+    from loop_svc.extraction import rules, windows
+
+    read: list[int] = []
+    real_words = rules.words
+
+    def counting_words(text: str) -> list:  # type: ignore[type-arg]
+        read.append(len(text))
+        return real_words(text)
+
+    scans: list[int] = []
+    real_context = windows._CLOCK_CONTEXT
+
+    class CountingContext:
+        def search(self, text: str) -> object:
+            scans.append(len(text))
+            return real_context.search(text)
+
+    monkeypatch.setattr(rules, "words", counting_words)
+    monkeypatch.setattr(windows, "_CLOCK_CONTEXT", CountingContext())
+    extractor = RuleExtractor(CountryNames(), today=lambda: TODAY)
+
+    def work(text: str) -> tuple[int, int]:
+        read.clear()
+        scans.clear()
+        extractor.extract(text, DAYS_ONLY, language="en")
+        windows.find_window(text, [])
+        return sum(read), sum(scans)
+
+    for piece in ("not 1 ", "from 6st ", "1-2-3-"):
+        once, twice = work(piece * 2_000), work(piece * 4_000)
+        # Twice the text, at most a little more than twice the work.
+        assert twice[0] <= 2.2 * once[0] + 1_000, (piece, once, twice)
+        assert twice[1] <= 2.2 * once[1] + 1_000, (piece, once, twice)
