@@ -88,12 +88,62 @@ _CONCEPTS = [
         "põgeneda, põgenema, pääseda, vältida, vältima, peituda, peitu, eest ära, mööda pääseda, lahti saada",
         "ära joosta, joosta, ära minna",
         "уйти от, скрыться, сбежать, убежать, избежать, оторваться, обойти, спрятаться",
+        "not recognise, not recognize, can't read, cannot read, unreadable, fool, trick",
+        "ei tunneks, ära ei tunne, ei loeks, petta ära, lollitada",
+        "не распознали, не распознала, не считывали, не читали, обмануть",
     ),
     Concept.of(
         "authority",
         "police, cops, cop, checkpoint, border guard, border control, customs, patrol, officers",
+        "speed camera, speed cameras, traffic camera, traffic cameras, cameras",
         "politsei, politseinik, piirivalve, kontrollpunkt, toll, patrull, mupo",
+        "kiiruskaamera, kiiruskaamerad, kaamera, kaamerad, kaamerate",
         "полиция, полицейский, менты, мент, пост, блокпост, пограничник, таможня, патруль",
+        "камера, камеры, камер, радар",
+    ),
+    # Changing what an official record says about oneself or one's car: the first
+    # registration year, a date of birth, the mileage, the plate. Joined with a purpose
+    # that deceives a check ("so my tax drops", "so cameras can't read it", "чтобы
+    # пускали как 18-летнего") it is tampering; without one ("how do I change my
+    # date of birth, it was entered wrongly") or for an end that deceives no one ("so it
+    # shows my initials") it is a correction or a lawful order and goes on.
+    Concept.of(
+        "alter",
+        "change, alter, modify, edit, rewrite, tamper with, roll back, wind back, turn back, adjust",
+        "muuta, muutma, muudan, muudaksin, muuda, ümber teha, tagasi keerata, keerata, kohendada",
+        "поменять, изменить, менять, переделать, подправить, исправить, скрутить, перебить",
+    ),
+    Concept.of(
+        "record_fact",
+        "first registration year, registration year, year of manufacture, date of birth, birth date",
+        "birthday, mileage, odometer, vin, plate, number plate, license plate, licence plate",
+        "esmaregistreerimise aasta, registreerimisaasta, väljalaskeaasta, sünniaeg, sünnikuupäev",
+        "läbisõit, läbisõidu, numbrimärk, numbrimärki, registreerimismärk",
+        "год регистрации, год первой регистрации, год выпуска, дату рождения, дата рождения",
+        "пробег, номерной знак, номера, госномер",
+    ),
+    Concept.of(
+        "purpose",
+        "so that, so my, so the, so i, so it, so they, in order to, to make it look, to pay less",
+        "et, selleks et, nii et, et mul, et maks",
+        "чтобы, что бы, штобы, чтоб",
+    ),
+    # Asking for a way to do it ("how do I", "can you", "kuidas", "как"), not about a rule
+    # ("kas esmaregistreerimise aasta muudab maksu").
+    Concept.of(
+        "how_to",
+        "how do i, how to, how can i, how could i, can you, could you, help me, i want to, way to",
+        "is it possible to",
+        "kuidas, kas saab, kas saaks, kas sa saad, kas saate, aita, aidake, tahan, soovin",
+        "как, можно ли, помоги, помогите, хочу, подскажи как",
+    ),
+    # What the change is for when it deceives a check: passing for someone older or
+    # younger, being let in (the tax and the cameras are the benefit and authority classes).
+    Concept.of(
+        "pass_as",
+        "pass as, look older, look younger, get in, get into, let in, be let in, be allowed in, underage",
+        "sisse lastaks, sisse lastakse, sisse saaks, alaealine",
+        "пускали, пустили, пропускали, старше, моложе, несовершеннолетний",
     ),
     Concept.of(
         "conceal",
@@ -109,6 +159,7 @@ _CONCEPTS = [
         "benefit",
         "benefit, benefits, allowance, unemployment, welfare, tax, taxes, income, salary, social security",
         "hüvitis, toetus, töötuskindlustushüvitis, töötutoetus, töötukassa, maks, maksud, sissetulek, palk",
+        "automaks, sõidukimaks, mootorsõidukimaks, tulumaks",
         "maksuamet",
         "пособие, пособия, выплата, касса по безработице, налог, налоги, доход, зарплата, налоговая",
     ),
@@ -260,12 +311,31 @@ _REPORTING = Lexicon(
 )
 
 
+def _tampering(found: Found) -> bool:
+    """A way asked to change a record for a deceiving end: the asking comes before the
+    change, the change before its purpose, and the gain (a lower tax, unseen by cameras,
+    let in as older) after it. "Does the first registration year change the tax so that
+    older cars pay less" asks about the rule, not for a way."""
+    if not found.all("how_to", "alter", "record_fact", "purpose"):
+        return False
+    first_change = min(found.positions["alter"])
+    if min(found.positions["how_to"]) > first_change:
+        return False
+    purposes = [i for i in found.positions["purpose"] if i > first_change]
+    if not purposes:
+        return False
+    gains = [i for name in ("benefit", "authority", "pass_as") for i in found.positions.get(name, ())]
+    return any(i > min(purposes) for i in gains)
+
+
 def _rules(found: Found) -> str | None:
     """The category of a harmful request, from the word classes it joins."""
     if found.all("forge", "document"):
         return "forgery"
     if found.all("evade", "authority"):
         return "evasion"
+    if _tampering(found):
+        return "tampering"
     if found.all("conceal", "benefit"):
         return "fraud"
     if found.all("harm_act", "person"):
@@ -326,7 +396,7 @@ def rule_verdict(message: str) -> GuardVerdict | None:
     category = _rules(found)
     if category is None:
         return None
-    if category in ("forgery", "intrusion", "fraud") and "victim" in _VICTIM.find(message):
+    if category in ("forgery", "tampering", "intrusion", "fraud") and "victim" in _VICTIM.find(message):
         return None
     if category == "violence" and "reporting" in _REPORTING.find(message):
         return None

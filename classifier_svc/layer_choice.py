@@ -8,7 +8,8 @@ nobody, whatever endpoint their words resemble.
   relevant passage, unless the citizen gives an identifier (a number shaped like one)
   for a service or an endpoint to look up.
 - Out-of-scope topics (`uncovered_topic`): weather, recipes, restaurants and bars,
-  sports results, jokes, films and music, lottery and shares. Such a message is out of
+  sports results, jokes, films and music, lottery and shares, taxes other than the
+  catalogue's, public-transport timetables. Such a message is out of
   scope — not an address search because it names a town — unless the catalogue itself
   covers the topic (its titles, descriptions and examples name it: a catalogue with a
   weather endpoint answers weather questions).
@@ -114,6 +115,25 @@ TOPICS = Lexicon(
             "loto, loterii, kasiino, panustada, aktsiad, bitcoin, krüpto",
             "лотерея, казино, ставки, акции, биткоин, крипта",
         ),
+        # Taxes other than the ones a catalogue names ("income tax return", "tuludeklaratsioon"):
+        # a vehicle-tax endpoint does not cover them because both say "tax".
+        Concept.of(
+            "other_taxes",
+            "income tax, tax return, tax returns, tax declaration, income declaration, vat, value added tax",
+            "tulumaks, tulumaksu, tuludeklaratsioon, tuludeklaratsiooni, maksudeklaratsioon, käibemaks",
+            "käibemaksu, maksutagastus",
+            "подоходный налог, подоходного налога, налоговая декларация, налоговую декларацию",
+            "декларация о доходах, декларацию о доходах, ндс, возврат налога",
+        ),
+        # A timetable: named alone ("bus timetable"), or a vehicle with the time it leaves
+        # (`_TIMETABLE_PAIRS`). A vehicle alone ("taking the train to Riga, do I need a
+        # passport?") is a trip, whatever it is asked about.
+        Concept.of(
+            "timetable",
+            "timetable, timetables, bus schedule, train schedule",
+            "sõiduplaan, sõiduplaani, bussigraafik, rongigraafik",
+            "расписание автобусов, расписание поездов, расписание электричек",
+        ),
         Concept.of(
             "recommend",
             "recommend, suggest, best place, good place",
@@ -122,6 +142,29 @@ TOPICS = Lexicon(
         ),
     ]
 )
+# A vehicle of public transport and the time it leaves: together they ask a timetable.
+TRANSPORT = Lexicon(
+    [
+        Concept.of(
+            "vehicle",
+            "bus, buses, coach, train, trains, tram, trams, trolleybus, ferry, ferries",
+            "buss, bussi, busse, rong, rongi, ronge, tramm, trammi, trollibuss, praam, praami",
+            "автобус, автобуса, автобусы, поезд, поезда, трамвай, троллейбус",
+            "паром, парома, avtobus, poezd",
+        ),
+        Concept.of(
+            "departure",
+            "what time, when does, when do, when is the next, leave, leaves, depart, departs, departure",
+            "next one, last one, how often",
+            "mis kell, mis kellast, millal läheb, millal väljub, väljub, läheb, järgmine, viimane",
+            "kui tihti",
+            "во сколько, во скоко, когда отходит, когда идет, когда едет, отправляется, отходит",
+            "следующий, последний, как часто",
+        ),
+    ]
+)
+_TIMETABLE_PAIRS = ("vehicle", "departure")
+
 # The state of one application or document of the citizen's own: what a status service
 # answers, not what a page on the procedure says. The aspects a page answers (how long,
 # how much, lost, documents) still go to the knowledge base.
@@ -195,6 +238,8 @@ def covered_topics(catalogue_texts: Iterable[str]) -> frozenset[str]:
     covered: set[str] = set()
     for text in catalogue_texts:
         covered |= set(TOPICS.find(text).positions) & _TOPIC_NAMES
+        if "vehicle" in TRANSPORT.find(text):
+            covered.add("timetable")
     return frozenset(covered)
 
 
@@ -208,7 +253,10 @@ _FUNCTION_HOMOGRAPHS = re.compile(r"(?<!\w)ilma(?!\w)", re.IGNORECASE)
 def uncovered_topic(message: str, covered: frozenset[str]) -> str | None:
     """An out-of-scope topic the message is about and the catalogue does not cover."""
     found = TOPICS.find(_FUNCTION_HOMOGRAPHS.sub(" ", message))
-    topics = (set(found.positions) & _TOPIC_NAMES) - covered
+    topics = set(found.positions) & _TOPIC_NAMES
+    if TRANSPORT.find(message).all(*_TIMETABLE_PAIRS):
+        topics.add("timetable")
+    topics -= covered
     return min(topics) if topics else None
 
 

@@ -132,6 +132,74 @@ def test_out_of_scope_topics_unless_the_catalogue_covers_them(topic: str, messag
     assert uncovered_topic(message, covering) is None
 
 
+# A timetable question: a vehicle × the time it leaves × two towns, in each language.
+TIMETABLE = {
+    "en": (
+        ["{t} is the {v} from {a} to {b}", "{v} {a} to {b} {t}"],
+        ["bus", "train", "ferry"],
+        ["what time", "when does it leave", "when is the next"],
+    ),
+    "et": (
+        ["{v} {a} {b} {t}", "{t} {v} {a} {b}"],
+        ["buss", "rong", "praam"],
+        ["mis kell läheb", "millal väljub"],
+    ),
+    "ru": (
+        ["{t} {v} из {a} в {b}", "{v} {a} {b} {t}"],
+        ["автобус", "поезд", "паром"],
+        ["во сколько", "когда отходит"],
+    ),
+}
+TOWNS = {"en": ("tallinn", "tartu"), "et": ("tallinnast", "tartusse"), "ru": ("тарту", "таллин")}
+OTHER_TAXES = [
+    "help me fill in my income tax return",
+    "when is the deadline for the tax declaration",
+    "how much vat do i pay on a used car",
+    "millal tuludeklaratsioon ära tuleb esitada",
+    "kui palju tulumaksu tagasi saan",
+    "kuidas käibemaksu arvutada",
+    "как заполнить декларацию о доходах",
+    "когда вернут подоходный налог",
+]
+
+
+def _timetables() -> list[str]:
+    out = []
+    for lang, (templates, vehicles, times) in TIMETABLE.items():
+        a, b = TOWNS[lang]
+        for template, vehicle, when in itertools.product(templates, vehicles, times):
+            out.append(template.format(v=vehicle, a=a, b=b, t=when))
+    return out
+
+
+@pytest.mark.parametrize("message", _timetables())
+def test_a_timetable_question_is_out_of_scope_not_an_address(message: str) -> None:
+    assert uncovered_topic(message, frozenset()) == "timetable"
+    assert uncovered_topic(message, covered_topics(["Bus and train departures between towns"])) is None
+
+
+@pytest.mark.parametrize("message", OTHER_TAXES)
+def test_other_taxes_are_out_of_scope_beside_a_vehicle_tax(message: str) -> None:
+    vehicle_tax = covered_topics(["Motor vehicle tax of a car: base, CO2 and mass parts, the year's total"])
+    assert uncovered_topic(message, vehicle_tax) == "other_taxes"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "taking the train to riga next week, do i need a passport",
+        "kas rongis peab isikut tõendav dokument olema",
+        "еду на автобусе в латвию, нужен ли паспорт",
+        "mis kell on homme kõige odavam elekter",
+        "когда электричество дешевле всего на следующей неделе",
+        "what is the vehicle tax for 123ABC next year",
+        "busy wednesday huh",
+    ],
+)
+def test_a_trip_or_a_vehicle_tax_is_no_topic(message: str) -> None:
+    assert uncovered_topic(message, frozenset()) is None
+
+
 @pytest.mark.parametrize(
     "message", ["where is narva mnt 5", "kus asub viru 4 tallinnas", "где находится нарвское шоссе 5"]
 )
