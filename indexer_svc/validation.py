@@ -61,6 +61,17 @@ class EndpointParam(_Entity):
     enum: list[str] = Field(default_factory=list)
     # The description by language code, so questions name the parameter in the citizen's language.
     descriptions: dict[str, str] = Field(default_factory=dict)
+    # The value's form as the API checks it (OpenAPI `schema.pattern`); a regular expression.
+    pattern: str = Field(default="", max_length=200)
+
+    @field_validator("pattern")
+    @classmethod
+    def _pattern_compiles(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"is not a regular expression: {exc}") from None
+        return value
 
     @field_validator("descriptions")
     @classmethod

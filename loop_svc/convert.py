@@ -34,6 +34,7 @@ def endpoint_from_proto(endpoint: catalogue_pb2.Endpoint) -> EndpointSpec:
                 description=p.description,
                 enum=list(p.enum),
                 descriptions=dict(p.descriptions),
+                pattern=p.pattern,
             )
             for p in endpoint.params
         ],
@@ -54,6 +55,7 @@ def endpoint_to_proto(spec: EndpointSpec) -> catalogue_pb2.Endpoint:
                 description=p.description,
                 enum=p.enum,
                 descriptions=p.descriptions,
+                pattern=p.pattern,
             )
             for p in spec.params
         ],

@@ -68,6 +68,8 @@ class ParamSpec(BaseModel):
     enum: list[str] = Field(default_factory=list)
     # The description by language code (the catalogue's localized descriptions).
     descriptions: dict[str, str] = Field(default_factory=dict)
+    # The value's form as the API checks it (OpenAPI `schema.pattern`), when declared.
+    pattern: str = ""
 
     def description_in(self, lang: str) -> str:
         """The description in `lang`: the localized one, else (for English) the catalogue's
@@ -118,11 +120,16 @@ class ParamSpec(BaseModel):
 
     @property
     def shape(self) -> Shape | None:
-        """The shape of an identifier from the description's example ("e.g., 123ABC")."""
+        """The shape of an identifier: its declared pattern's runs ("^[A-Z]{1,3}[0-9]{5,10}$"),
+        else the description's example ("e.g., 123ABC") with lengths guessed around it."""
         # Imported here: the extraction package imports this module (its Role, ParamSpec).
-        from loop_svc.extraction.identifiers import shape_of
+        from loop_svc.extraction.identifiers import shape_of, shape_of_pattern
 
-        return shape_of(self.description) if self.type.strip().lower() == "string" else None
+        if self.type.strip().lower() != "string":
+            return None
+        if self.pattern and (declared := shape_of_pattern(self.pattern, self.description)) is not None:
+            return declared
+        return shape_of(self.description)
 
     @property
     def counts(self) -> bool:

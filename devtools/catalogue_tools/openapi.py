@@ -106,6 +106,9 @@ def _param(name: str, schema: dict[str, Any], required: bool, description: str) 
     enum = schema.get("enum")
     if isinstance(enum, list) and enum:
         param["enum"] = [str(v) for v in enum if v is not None]
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str) and pattern:
+        param["pattern"] = pattern
     return param
 
 

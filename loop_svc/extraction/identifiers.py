@@ -36,13 +36,22 @@ _RUN = re.compile(r"[A-Za-z]+|\d+")
 class Run:
     letters: bool
     length: int
+    # The lengths the API declares (its pattern's "{5,10}"); without them the lengths
+    # are guessed from the example's run.
+    declared: tuple[int, int] | None = None
+
+    def bounds(self, first: bool) -> tuple[int, int]:
+        if self.declared is not None:
+            return self.declared
+        if self.length >= 4:
+            return max(1, self.length - 3), self.length + 3
+        if first and self.letters and self.length <= 2:
+            return 1, 3  # a series prefix: "A…", "AB…", "ABC…"
+        return self.length, self.length
 
     def allows(self, length: int, first: bool) -> bool:
-        if self.length >= 4:
-            return abs(length - self.length) <= 3
-        if first and self.letters and self.length <= 2:
-            return 1 <= length <= 3  # a series prefix: "A…", "AB…", "ABC…"
-        return length == self.length
+        low, high = self.bounds(first)
+        return low <= length <= high
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,46 @@ def shape_of(description: str) -> Shape | None:
         letters = "".join(p for p in parts if p.isalpha())
         return Shape(example, runs, upper=letters.isupper())
     return None
+
+
+# One run of a declared pattern: a class of letters or digits and its lengths ("[A-Z]{1,3}",
+# "\\d{5,10}", "[0-9]", "[A-Za-z]{2}"), optionally in a group.
+_PATTERN_RUN = re.compile(
+    r"\(?(?:\[(?P<letters>(?:A-Z|a-z)+)\]|(?P<digits>\\d|\[0-9\]))"
+    r"(?:\{(?P<low>\d{1,2})(?:,(?P<high>\d{1,2}))?\})?\)?"
+)
+
+
+def shape_of_pattern(pattern: str, description: str = "") -> Shape | None:
+    """The shape of a declared pattern made of runs of letters and digits
+    ("^[A-Z]{1,3}[0-9]{5,10}$"); None for a pattern of any other kind, which is then
+    left to the API to check. The example is the description's when it fits."""
+    body = pattern.strip()
+    body = body.removeprefix("^").removesuffix("$")
+    runs: list[Run] = []
+    upper = True
+    position = 0
+    while position < len(body):
+        m = _PATTERN_RUN.match(body, position)
+        if m is None or m.end() == position:
+            return None
+        low = int(m.group("low") or 1)
+        high = int(m.group("high") or low)
+        if low < 1 or high < low:
+            return None
+        letters = m.group("letters") is not None
+        if letters and "A-Z" not in m.group("letters"):
+            upper = False
+        runs.append(Run(letters, high, declared=(low, high)))
+        position = m.end()
+    if len(runs) < 2 or not any(r.letters for r in runs) or all(r.letters for r in runs):
+        return None
+    described = shape_of(description)
+    shape = Shape(described.example if described else "", tuple(runs), upper)
+    if not described or not shape.matches(described.example):
+        example = "".join(("ABCDEFGHIJ" if r.letters else "1234567890")[: r.bounds(False)[0]] for r in runs)
+        shape = Shape(example if upper else example.lower(), tuple(runs), upper)
+    return shape
 
 
 @dataclass(frozen=True)
@@ -232,14 +281,9 @@ def describe(shape: Shape, lang: str) -> str:
     }[lang]
     parts = []
     for i, run in enumerate(shape.runs):
-        if run.length >= 4:
-            low, high = max(1, run.length - 3), run.length + 3
-            count = f"{low}–{high}"
-            plural = True
-        elif i == 0 and run.letters and run.length <= 2:
-            count, plural = "1–3", True
-        else:
-            count, plural = str(run.length), run.length != 1
+        low, high = run.bounds(i == 0)
+        count = f"{low}–{high}" if low != high else str(low)
+        plural = high != 1
         if run.letters:
             noun = names[1] if plural else names[0]
         else:

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61tc/common/v1/catalogue.proto\x12\ratc.common.v1\"\xdb\x01\n\rEndpointParam\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x10\n\x08required\x18\x03 \x01(\x08\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x0c\n\x04\x65num\x18\x05 \x03(\t\x12\x44\n\x0c\x64\x65scriptions\x18\x06 \x03(\x0b\x32..atc.common.v1.EndpointParam.DescriptionsEntry\x1a\x33\n\x11\x44\x65scriptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xfe\x03\n\x08\x45ndpoint\x12\x13\n\x0b\x65ndpoint_id\x18\x01 \x01(\t\x12\x12\n\nservice_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x0e\n\x06method\x18\x05 \x01(\t\x12\x0b\n\x03url\x18\x06 \x01(\t\x12\x12\n\nvisibility\x18\x07 \x01(\t\x12\x0c\n\x04type\x18\x08 \x01(\t\x12,\n\x06params\x18\t \x03(\x0b\x32\x1c.atc.common.v1.EndpointParam\x12\x18\n\x10\x65nriched_context\x18\n \x01(\t\x12\x16\n\tcacheable\x18\x0b \x01(\x08H\x00\x88\x01\x01\x12\x1e\n\x11\x63\x61\x63he_ttl_seconds\x18\x0c \x01(\x05H\x01\x88\x01\x01\x12\x10\n\x08\x65xamples\x18\r \x03(\t\x12:\n\x0fresponse_labels\x18\x0e \x03(\x0b\x32!.atc.common.v1.ResponseFieldLabel\x12@\n\ranswer_titles\x18\x0f \x03(\x0b\x32).atc.common.v1.Endpoint.AnswerTitlesEntry\x1a\x33\n\x11\x41nswerTitlesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0c\n\n_cacheableB\x14\n\x12_cache_ttl_seconds\"\xab\x02\n\x12ResponseFieldLabel\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12=\n\x06labels\x18\x02 \x03(\x0b\x32-.atc.common.v1.ResponseFieldLabel.LabelsEntry\x12-\n\x06values\x18\x03 \x03(\x0b\x32\x1d.atc.common.v1.EnumValueLabel\x12;\n\x05units\x18\x04 \x03(\x0b\x32,.atc.common.v1.ResponseFieldLabel.UnitsEntry\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a,\n\nUnitsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x89\x01\n\x0e\x45numValueLabel\x12\r\n\x05value\x18\x01 \x01(\t\x12\x39\n\x06labels\x18\x02 \x03(\x0b\x32).atc.common.v1.EnumValueLabel.LabelsEntry\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x9d\x02\n\x07Service\x12\x12\n\nservice_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x10\n\x08\x65xamples\x18\x04 \x03(\t\x12\x0b\n\x03url\x18\x05 \x01(\t\x12,\n\x06params\x18\x06 \x03(\x0b\x32\x1c.atc.common.v1.EndpointParam\x12\x18\n\x10\x65nriched_context\x18\x07 \x01(\t\x12?\n\ranswer_titles\x18\x08 \x03(\x0b\x32(.atc.common.v1.Service.AnswerTitlesEntry\x1a\x33\n\x11\x41nswerTitlesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"|\n\x11KnowledgeDocument\x12\x13\n\x0b\x64ocument_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\x12\x12\n\nsource_url\x18\x04 \x01(\t\x12\x10\n\x08language\x18\x05 \x01(\t\x12\x0f\n\x07section\x18\x06 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61tc/common/v1/catalogue.proto\x12\ratc.common.v1\"\xec\x01\n\rEndpointParam\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x10\n\x08required\x18\x03 \x01(\x08\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x0c\n\x04\x65num\x18\x05 \x03(\t\x12\x44\n\x0c\x64\x65scriptions\x18\x06 \x03(\x0b\x32..atc.common.v1.EndpointParam.DescriptionsEntry\x12\x0f\n\x07pattern\x18\x07 \x01(\t\x1a\x33\n\x11\x44\x65scriptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xfe\x03\n\x08\x45ndpoint\x12\x13\n\x0b\x65ndpoint_id\x18\x01 \x01(\t\x12\x12\n\nservice_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x0e\n\x06method\x18\x05 \x01(\t\x12\x0b\n\x03url\x18\x06 \x01(\t\x12\x12\n\nvisibility\x18\x07 \x01(\t\x12\x0c\n\x04type\x18\x08 \x01(\t\x12,\n\x06params\x18\t \x03(\x0b\x32\x1c.atc.common.v1.EndpointParam\x12\x18\n\x10\x65nriched_context\x18\n \x01(\t\x12\x16\n\tcacheable\x18\x0b \x01(\x08H\x00\x88\x01\x01\x12\x1e\n\x11\x63\x61\x63he_ttl_seconds\x18\x0c \x01(\x05H\x01\x88\x01\x01\x12\x10\n\x08\x65xamples\x18\r \x03(\t\x12:\n\x0fresponse_labels\x18\x0e \x03(\x0b\x32!.atc.common.v1.ResponseFieldLabel\x12@\n\ranswer_titles\x18\x0f \x03(\x0b\x32).atc.common.v1.Endpoint.AnswerTitlesEntry\x1a\x33\n\x11\x41nswerTitlesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x42\x0c\n\n_cacheableB\x14\n\x12_cache_ttl_seconds\"\xab\x02\n\x12ResponseFieldLabel\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12=\n\x06labels\x18\x02 \x03(\x0b\x32-.atc.common.v1.ResponseFieldLabel.LabelsEntry\x12-\n\x06values\x18\x03 \x03(\x0b\x32\x1d.atc.common.v1.EnumValueLabel\x12;\n\x05units\x18\x04 \x03(\x0b\x32,.atc.common.v1.ResponseFieldLabel.UnitsEntry\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\x1a,\n\nUnitsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x89\x01\n\x0e\x45numValueLabel\x12\r\n\x05value\x18\x01 \x01(\t\x12\x39\n\x06labels\x18\x02 \x03(\x0b\x32).atc.common.v1.EnumValueLabel.LabelsEntry\x1a-\n\x0bLabelsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x9d\x02\n\x07Service\x12\x12\n\nservice_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\x12\x10\n\x08\x65xamples\x18\x04 \x03(\t\x12\x0b\n\x03url\x18\x05 \x01(\t\x12,\n\x06params\x18\x06 \x03(\x0b\x32\x1c.atc.common.v1.EndpointParam\x12\x18\n\x10\x65nriched_context\x18\x07 \x01(\t\x12?\n\ranswer_titles\x18\x08 \x03(\x0b\x32(.atc.common.v1.Service.AnswerTitlesEntry\x1a\x33\n\x11\x41nswerTitlesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"|\n\x11KnowledgeDocument\x12\x13\n\x0b\x64ocument_id\x18\x01 \x01(\t\x12\r\n\x05title\x18\x02 \x01(\t\x12\x0c\n\x04text\x18\x03 \x01(\t\x12\x12\n\nsource_url\x18\x04 \x01(\t\x12\x10\n\x08language\x18\x05 \x01(\t\x12\x0f\n\x07section\x18\x06 \x01(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -44,27 +44,27 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SERVICE_ANSWERTITLESENTRY']._loaded_options = None
   _globals['_SERVICE_ANSWERTITLESENTRY']._serialized_options = b'8\001'
   _globals['_ENDPOINTPARAM']._serialized_start=49
-  _globals['_ENDPOINTPARAM']._serialized_end=268
-  _globals['_ENDPOINTPARAM_DESCRIPTIONSENTRY']._serialized_start=217
-  _globals['_ENDPOINTPARAM_DESCRIPTIONSENTRY']._serialized_end=268
-  _globals['_ENDPOINT']._serialized_start=271
-  _globals['_ENDPOINT']._serialized_end=781
-  _globals['_ENDPOINT_ANSWERTITLESENTRY']._serialized_start=694
-  _globals['_ENDPOINT_ANSWERTITLESENTRY']._serialized_end=745
-  _globals['_RESPONSEFIELDLABEL']._serialized_start=784
-  _globals['_RESPONSEFIELDLABEL']._serialized_end=1083
-  _globals['_RESPONSEFIELDLABEL_LABELSENTRY']._serialized_start=992
-  _globals['_RESPONSEFIELDLABEL_LABELSENTRY']._serialized_end=1037
-  _globals['_RESPONSEFIELDLABEL_UNITSENTRY']._serialized_start=1039
-  _globals['_RESPONSEFIELDLABEL_UNITSENTRY']._serialized_end=1083
-  _globals['_ENUMVALUELABEL']._serialized_start=1086
-  _globals['_ENUMVALUELABEL']._serialized_end=1223
-  _globals['_ENUMVALUELABEL_LABELSENTRY']._serialized_start=992
-  _globals['_ENUMVALUELABEL_LABELSENTRY']._serialized_end=1037
-  _globals['_SERVICE']._serialized_start=1226
-  _globals['_SERVICE']._serialized_end=1511
-  _globals['_SERVICE_ANSWERTITLESENTRY']._serialized_start=694
-  _globals['_SERVICE_ANSWERTITLESENTRY']._serialized_end=745
-  _globals['_KNOWLEDGEDOCUMENT']._serialized_start=1513
-  _globals['_KNOWLEDGEDOCUMENT']._serialized_end=1637
+  _globals['_ENDPOINTPARAM']._serialized_end=285
+  _globals['_ENDPOINTPARAM_DESCRIPTIONSENTRY']._serialized_start=234
+  _globals['_ENDPOINTPARAM_DESCRIPTIONSENTRY']._serialized_end=285
+  _globals['_ENDPOINT']._serialized_start=288
+  _globals['_ENDPOINT']._serialized_end=798
+  _globals['_ENDPOINT_ANSWERTITLESENTRY']._serialized_start=711
+  _globals['_ENDPOINT_ANSWERTITLESENTRY']._serialized_end=762
+  _globals['_RESPONSEFIELDLABEL']._serialized_start=801
+  _globals['_RESPONSEFIELDLABEL']._serialized_end=1100
+  _globals['_RESPONSEFIELDLABEL_LABELSENTRY']._serialized_start=1009
+  _globals['_RESPONSEFIELDLABEL_LABELSENTRY']._serialized_end=1054
+  _globals['_RESPONSEFIELDLABEL_UNITSENTRY']._serialized_start=1056
+  _globals['_RESPONSEFIELDLABEL_UNITSENTRY']._serialized_end=1100
+  _globals['_ENUMVALUELABEL']._serialized_start=1103
+  _globals['_ENUMVALUELABEL']._serialized_end=1240
+  _globals['_ENUMVALUELABEL_LABELSENTRY']._serialized_start=1009
+  _globals['_ENUMVALUELABEL_LABELSENTRY']._serialized_end=1054
+  _globals['_SERVICE']._serialized_start=1243
+  _globals['_SERVICE']._serialized_end=1528
+  _globals['_SERVICE_ANSWERTITLESENTRY']._serialized_start=711
+  _globals['_SERVICE_ANSWERTITLESENTRY']._serialized_end=762
+  _globals['_KNOWLEDGEDOCUMENT']._serialized_start=1530
+  _globals['_KNOWLEDGEDOCUMENT']._serialized_end=1654
 # @@protoc_insertion_point(module_scope)

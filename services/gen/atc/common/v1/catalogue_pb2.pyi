@@ -7,7 +7,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class EndpointParam(_message.Message):
-    __slots__ = ("name", "type", "required", "description", "enum", "descriptions")
+    __slots__ = ("name", "type", "required", "description", "enum", "descriptions", "pattern")
     class DescriptionsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -21,13 +21,15 @@ class EndpointParam(_message.Message):
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     ENUM_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTIONS_FIELD_NUMBER: _ClassVar[int]
+    PATTERN_FIELD_NUMBER: _ClassVar[int]
     name: str
     type: str
     required: bool
     description: str
     enum: _containers.RepeatedScalarFieldContainer[str]
     descriptions: _containers.ScalarMap[str, str]
-    def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., required: _Optional[bool] = ..., description: _Optional[str] = ..., enum: _Optional[_Iterable[str]] = ..., descriptions: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    pattern: str
+    def __init__(self, name: _Optional[str] = ..., type: _Optional[str] = ..., required: _Optional[bool] = ..., description: _Optional[str] = ..., enum: _Optional[_Iterable[str]] = ..., descriptions: _Optional[_Mapping[str, str]] = ..., pattern: _Optional[str] = ...) -> None: ...
 
 class Endpoint(_message.Message):
     __slots__ = ("endpoint_id", "service_id", "name", "description", "method", "url", "visibility", "type", "params", "enriched_context", "cacheable", "cache_ttl_seconds", "examples", "response_labels", "answer_titles")
