@@ -148,7 +148,7 @@ servers: [{url: "https://library.example.test/v1"}]
 paths:
   /books/{isbn}:
     parameters:
-      - {name: isbn, in: path, description: ISBN of the book, schema: {type: string}}
+      - {name: isbn, in: path, description: ISBN of the book, schema: {type: string, pattern: "^[0-9]{13}$"}}
     get:
       operationId: getBook
       summary: Look up a book by its ISBN
@@ -194,6 +194,8 @@ async def test_import_openapi_indexes_each_operation(
         ("lang", False, ["et", "en", "ru"]),
     ]
     assert book.params[1].description == "Language of the record"
+    # The form the API checks travels with the parameter (the loop reads values by it).
+    assert (book.params[0].pattern, book.params[1].pattern) == ("^[0-9]{13}$", "")
     assert [(p.name, p.type, p.required) for p in loan.params] == [
         ("isbn", "string", True),
         ("until", "date", False),

@@ -69,6 +69,12 @@ BAD_BODIES: list[tuple[str, Mutation, str]] = [
         lambda b: b["params"][0].update(descriptions={"estonian": "Riigi kood"}),
         "endpoint.params[0].descriptions",
     ),
+    (
+        "pattern not a regex",
+        lambda b: b["params"][0].update(pattern="^[A-Z{1,3"),
+        "endpoint.params[0].pattern",
+    ),
+    ("pattern too long", lambda b: b["params"][0].update(pattern="a" * 201), "endpoint.params[0].pattern"),
 ]
 
 
