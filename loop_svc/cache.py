@@ -131,9 +131,10 @@ class ResponseCache:
         raw = await self._redis.get(self.l2_key(chat_id))
         if raw is None:
             return []
+        # A context from before result ids (it held the body) names none: a question about
+        # its rows then reaches the caller as a call to make, not a hit.
         contexts = [LastCallContext.model_validate(item) for item in json.loads(raw)]
-        # A context from before result ids (it held the body) names no result: left out.
-        return [c for c in contexts if c.owner_id == owner_id and c.result_id]
+        return [c for c in contexts if c.owner_id == owner_id]
 
     async def set_l2(
         self, chat_id: str, contexts: list[LastCallContext], *, result_ttl_seconds: int | None = None
