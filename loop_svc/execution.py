@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
@@ -54,12 +55,25 @@ class Call:
 
 
 @dataclass(frozen=True)
+class Kept:
+    """What the caller streamed beside an outcome (its CachedResult), and when it came."""
+
+    result: caller_pb2.CachedResult
+    received: float  # time.monotonic()
+
+    def seconds_left(self) -> int:
+        """What the stored result has left now: the answer was written since the outcome
+        came (by a model, for seconds), and a second is kept back for the way here."""
+        return int(self.result.ttl_seconds - (time.monotonic() - self.received)) - 1
+
+
+@dataclass(frozen=True)
 class Succeeded:
     """A call that answered: its result id, and what the caller said of that result."""
 
     call: Call
     result_id: str
-    kept: caller_pb2.CachedResult | None
+    kept: Kept | None
 
 
 @dataclass(frozen=True)
@@ -151,11 +165,11 @@ class CallRelay:
         stream = self._caller.ExecuteCalls(execute, timeout=self._timeout())
         succeeded: list[Succeeded] = []
         # What the caller streamed beside each outcome's result id (its lifetime, its sketch).
-        kept: dict[str, caller_pb2.CachedResult] = {}
+        kept: dict[str, Kept] = {}
 
         def keep(response: caller_pb2.ExecuteCallsResponse) -> None:
             if response.HasField("cached_result") and response.event.call_outcome.result_id:
-                kept[response.event.call_outcome.result_id] = response.cached_result
+                kept[response.event.call_outcome.result_id] = Kept(response.cached_result, time.monotonic())
 
         unmatched = list(calls)
         # After a refused value: the caller's explanation of the refusal is relayed, then
@@ -270,10 +284,10 @@ class CallRelay:
             contexts: list[LastCallContext] = []
             lifetimes: list[int] = []
             for done in succeeded:
-                call = done.call
-                if not cacheable(call.endpoint) or done.kept is None or done.kept.ttl_seconds <= 0:
+                call, kept = done.call, done.kept
+                left = kept.seconds_left() if kept is not None else 0
+                if kept is None or left <= 0 or not cacheable(call.endpoint):
                     continue
-                left = int(done.kept.ttl_seconds)
                 if done.result_id != call.cached_result_id:
                     # A new result (a cache hit keeps the id it was sent, already in L1).
                     await cache.set_l1(
@@ -292,7 +306,7 @@ class CallRelay:
                         endpoint=call.endpoint,
                         collected_params=call.params,
                         result_id=done.result_id,
-                        sketch=result_sketch.from_proto(done.kept.sketch),
+                        sketch=result_sketch.from_proto(kept.result.sketch),
                         original_query=turn.user_query,
                         owner_id=turn.owner_id,
                         language=turn.language,
