@@ -1,5 +1,6 @@
-"""Runs a batch of endpoint calls concurrently (or takes cached responses),
-keeps each body in the result store and reports one outcome per call.
+"""Runs a batch of endpoint calls concurrently (or answers from results already in the
+result store, named by the response cache), keeps each new body in the result store and
+reports one outcome per call. A cached result that is gone is a miss: the call is made.
 A batch timeout caps the whole batch; calls still running then are cancelled
 and reported as timeouts, so the caller always gets one report per call."""
 
@@ -11,16 +12,16 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from caller_svc.endpoint import EndpointSpec
 from caller_svc.guardrails import clean_data, guarded_summary
 from caller_svc.http_caller import ApiCaller, ApiCallResult
 from caller_svc.messages import FailureKind, failure_message
-from caller_svc.result_store import ResultStore
+from caller_svc.result_store import KeptResult, ResultStore
 from caller_svc.summary import summarize
 from services.answer_shape import PLAIN, AnswerShape
 from services.language import Lang
+from services.result_sketch import EMPTY, ResultSketch, sketch_of
 
 log = logging.getLogger("atc.caller.executor")
 
@@ -29,11 +30,14 @@ log = logging.getLogger("atc.caller.executor")
 class PlannedCall:
     endpoint: EndpointSpec
     params: Mapping[str, str] = field(default_factory=dict)
-    # A response the loop already has (response cache): formatted, not fetched.
-    cached: bool = False
-    cached_response: Any = None
+    # A result the loop's response cache names (this store's id): formatted, not fetched.
+    cached_result_id: str = ""
     # What the question asks of this call's result.
     shape: AnswerShape = PLAIN
+
+    @property
+    def cached(self) -> bool:
+        return bool(self.cached_result_id)
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,9 @@ class CallReport:
     cached: bool
     result_id: str | None
     summary: str
+    # Seconds the stored result has left (0: not stored), and what its rows carry.
+    ttl_seconds: int = 0
+    sketch: ResultSketch = EMPTY
 
 
 class BatchOutcome(StrEnum):
@@ -86,10 +93,12 @@ class CallExecutor:
         results: list[ApiCallResult | None] = [None] * len(calls)
         tasks: dict[asyncio.Task[ApiCallResult], int] = {}
         started = time.perf_counter()
+        kept = await asyncio.gather(*(self._kept(call, owner_id) for call in calls))
         try:
             for index, call in enumerate(calls):
-                if call.cached:
-                    results[index] = ApiCallResult(True, 0, call.cached_response, None, 0)
+                found = kept[index]
+                if found is not None:
+                    results[index] = ApiCallResult(True, 0, found.result.response, None, 0)
                 else:
                     task = asyncio.create_task(
                         self._caller.call(
@@ -123,9 +132,29 @@ class CallExecutor:
             await asyncio.gather(
                 *(
                     self._report(call, result, question, owner_id)
-                    for call, result in zip(calls, finished, strict=True)
+                    if found is None
+                    else self._cached_report(call, result, found)
+                    for call, result, found in zip(calls, finished, kept, strict=True)
                 )
             )
+        )
+
+    async def _kept(self, call: PlannedCall, owner_id: str) -> KeptResult | None:
+        if not call.cached_result_id:
+            return None
+        return await self._store.find(call.cached_result_id, owner_id, call.endpoint.name)
+
+    @staticmethod
+    async def _cached_report(call: PlannedCall, result: ApiCallResult, found: KeptResult) -> CallReport:
+        """A cache hit: the stored result again, under its own id (nothing is stored twice)."""
+        return CallReport(
+            call.endpoint.name,
+            result,
+            True,
+            found.result.result_id,
+            found.result.summary,
+            found.ttl_seconds,
+            sketch_of(found.result.response),
         )
 
     @staticmethod
@@ -148,7 +177,7 @@ class CallExecutor:
         self, call: PlannedCall, result: ApiCallResult, question: str, owner_id: str
     ) -> CallReport:
         if not result.has_body:
-            return CallReport(call.endpoint.name, result, call.cached, None, _failure_summary(result))
+            return CallReport(call.endpoint.name, result, False, None, _failure_summary(result))
         # Summaries reach logs, the LLM context and the call_outcome events users' pages get.
         # Markup goes before the summary clips anything (a cut tag would survive cleaning),
         # and the summary passes the answer's guardrails (caller_svc.guardrails).
@@ -163,4 +192,12 @@ class CallExecutor:
             owner_id=owner_id,
             query={"method": call.endpoint.method, "url": call.endpoint.url, "params": dict(call.params)},
         )
-        return CallReport(call.endpoint.name, result, call.cached, result_id, summary)
+        return CallReport(
+            call.endpoint.name,
+            result,
+            False,
+            result_id,
+            summary,
+            self._store.ttl_seconds if result_id else 0,
+            sketch_of(result.data) if result.success else EMPTY,
+        )

@@ -41,6 +41,14 @@ class StoredResult:
     query: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class KeptResult:
+    """A stored result a response cache named, with the seconds it has left."""
+
+    result: StoredResult
+    ttl_seconds: int
+
+
 def _utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -60,6 +68,11 @@ class ResultStore:
         self._clock = clock
         # Saves that fell back to the full payload because Redis failed (FR-04, NFR-04).
         self.fallbacks = 0
+
+    @property
+    def ttl_seconds(self) -> int:
+        """The lifetime of a result saved now (a cache entry naming it must not outlive it)."""
+        return self._ttl
 
     @staticmethod
     def key(result_id: str) -> str:
@@ -130,3 +143,25 @@ class ResultStore:
         stored["query"] = data.get("query") or {}
         log.info("fetch_agent_result %s endpoint=%s", result_id, stored["endpoint_name"])
         return StoredResult(**stored)
+
+    async def find(self, result_id: str, owner_id: str, endpoint_name: str) -> KeptResult | None:
+        """The result a response cache names, to answer from it again: None (a miss, the
+        call is made instead) when it has expired, is another owner's or another
+        endpoint's, or the store cannot answer."""
+        try:
+            stored = await self.get(result_id, owner_id)
+            left = int(await self._redis.ttl(self.key(result_id)))
+        except (InvalidArgument, NotFound, Unavailable, RedisError) as miss:
+            log.info("cached result %s not kept: %s", result_id, type(miss).__name__)
+            return None
+        except PermissionDenied:
+            log.warning("cached result %s named for another owner: a miss", result_id)
+            return None
+        if stored.endpoint_name != endpoint_name:
+            log.warning(
+                "cached result %s is %s's, not %s's: a miss", result_id, stored.endpoint_name, endpoint_name
+            )
+            return None
+        if left == -2:  # expired between the two reads
+            return None
+        return KeptResult(stored, self._ttl if left < 0 else left)

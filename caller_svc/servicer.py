@@ -27,7 +27,7 @@ from caller_svc.labels import FieldLabel, LabelBook
 from caller_svc.pacing import Sleep, paced_chunks
 from caller_svc.registry import EndpointRegistry
 from caller_svc.result_store import ResultStore
-from services import answer_shape
+from services import answer_shape, result_sketch
 from services.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from services.field_terms import split_words
 from services.language import DEFAULT_LANG, Lang, from_proto
@@ -118,16 +118,6 @@ def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
     """Validate one EndpointCall; `field` is its path in the request, for error details."""
     endpoint = call.endpoint
     shape = answer_shape.from_proto(call.shape) if call.HasField("shape") else answer_shape.PLAIN
-    if call.cached_response_json:
-        try:
-            cached = json.loads(call.cached_response_json)
-        except ValueError:
-            raise InvalidArgument(
-                "cached_response_json is not valid JSON", field=f"{field}.cached_response_json"
-            ) from None
-        return PlannedCall(
-            endpoint_spec(endpoint), dict(call.params), cached=True, cached_response=cached, shape=shape
-        )
     if not endpoint.url:
         raise InvalidArgument("the endpoint has no url", field=f"{field}.endpoint.url")
     parts = urlsplit(endpoint.url)
@@ -141,7 +131,10 @@ def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
         raise InvalidArgument(
             f"method {endpoint.method!r} is not supported (GET or POST)", field=f"{field}.endpoint.method"
         )
-    return PlannedCall(endpoint_spec(endpoint), dict(call.params), shape=shape)
+    # A cache hit is still a callable endpoint: a result gone from the store is a miss.
+    return PlannedCall(
+        endpoint_spec(endpoint), dict(call.params), cached_result_id=call.cached_result_id, shape=shape
+    )
 
 
 @dataclass(frozen=True)
@@ -168,6 +161,15 @@ def _response_json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
+def cached_result(report: CallReport) -> caller_pb2.CachedResult | None:
+    """What a response cache keeps of a successful call's stored result instead of its body."""
+    if not report.result_id or not report.result.success:
+        return None
+    return caller_pb2.CachedResult(
+        ttl_seconds=report.ttl_seconds, sketch=result_sketch.to_proto(report.sketch)
+    )
+
+
 def call_outcome(report: CallReport) -> turn_event_pb2.CallOutcome:
     return turn_event_pb2.CallOutcome(
         endpoint_name=report.endpoint_name,
@@ -179,8 +181,8 @@ def call_outcome(report: CallReport) -> turn_event_pb2.CallOutcome:
     )
 
 
-def _event(**kind: Any) -> caller_pb2.ExecuteCallsResponse:
-    return caller_pb2.ExecuteCallsResponse(event=turn_event_pb2.TurnEvent(**kind))
+def _event(cached: caller_pb2.CachedResult | None = None, **kind: Any) -> caller_pb2.ExecuteCallsResponse:
+    return caller_pb2.ExecuteCallsResponse(event=turn_event_pb2.TurnEvent(**kind), cached_result=cached)
 
 
 class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
@@ -242,7 +244,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             timeout_seconds=self._call_budget(context),
         )
         for report in reports:
-            yield _event(call_outcome=call_outcome(report))
+            yield _event(cached_result(report), call_outcome=call_outcome(report))
         results = [
             ResultToFormat(
                 r.endpoint_name,
@@ -359,10 +361,10 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
                 f"{field}.endpoint.endpoint_id is required: only registered endpoints can be called",
                 field=f"{field}.endpoint.endpoint_id",
             )
-        if call.cached_response_json and not cached_allowed:
+        if call.cached_result_id and not cached_allowed:
             raise InvalidArgument(
-                "CallEndpoint makes real calls; cached responses go to ExecuteCalls",
-                field=f"{field}.cached_response_json",
+                "CallEndpoint makes real calls; cached results go to ExecuteCalls",
+                field=f"{field}.cached_result_id",
             )
         if self._registry is None:
             raise FailedPrecondition(
@@ -386,8 +388,9 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
                 reason="ENDPOINT_PRIVATE",
                 endpoint_id=endpoint_id,
             )
+        # cached_response_json is not read any more (deprecated): bodies stay in the store.
         checked = caller_pb2.EndpointCall(
-            endpoint=registered, params=call.params, cached_response_json=call.cached_response_json
+            endpoint=registered, params=call.params, cached_result_id=call.cached_result_id
         )
         if call.HasField("shape"):
             # What the citizen asked of the result travels with the call, not the endpoint.

@@ -1,6 +1,7 @@
 """The response-cache read path for a new turn (seed Part 8, `_compute_loop_step`):
-L1 → L2 → follow-up detection → an answer from a cached response, a direct call
-with merged params, seeds for the loop, or nothing (the normal loop)."""
+L1 → L2 → follow-up detection → an answer from a cached result (its id in caller_svc's
+result store), a direct call with merged params, seeds for the loop, or nothing (the
+normal loop)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ log = logging.getLogger(__name__)
 class CachedAnswer:
     endpoint: EndpointSpec
     params: dict[str, str]
-    response: object
+    # The cached result in caller_svc's result store (sent as cached_result_id).
+    result_id: str
     source: str  # "L1" or "L2"
     # Whether the answer may become the chat's last call (not for a narrowed list).
     remember: bool = True
@@ -179,7 +181,7 @@ class CachePlanner:
                 await self._previous_shape(follow.context), await self._shape(message, language)
             )
             return CachedAnswer(
-                endpoint, follow.context.collected_params, follow.context.raw_response, "L2", False, shape
+                endpoint, follow.context.collected_params, follow.context.result_id, "L2", False, shape
             )
         if follow.kind is FollowUpKind.PARAM_UPDATE and follow.context is not None:
             shape = for_param_update(
@@ -215,7 +217,7 @@ class CachePlanner:
             hit = await self._cache.get_l1(request.chat_id, endpoint.name, merged, request.owner_id)
             if hit is not None:
                 return CachedAnswer(endpoint, merged, hit, "L1", shape=shape)
-            return CachedAnswer(endpoint, merged, last.raw_response, "L2", shape=shape)
+            return CachedAnswer(endpoint, merged, last.result_id, "L2", shape=shape)
         hit = await self._cache.get_l1(request.chat_id, endpoint.name, merged, request.owner_id)
         if hit is not None:
             return CachedAnswer(endpoint, merged, hit, "L1", shape=shape)

@@ -3,8 +3,9 @@
 - writes the response cache (L1 per call, L2 for the turn) after the answer and before
   the turn's End: the next message may be a follow-up on this answer, and a client may
   send it the moment End arrives (a write left running behind End lost that race under
-  load, and the follow-up was routed as a new question). The bodies come from
-  CallerService.GetResult;
+  load, and the follow-up was routed as a new question). The cache holds the result ids
+  of the call outcomes, with what the caller streamed beside each (`CachedResult`: the
+  result's lifetime and the sketch of its rows); no body is read back for it;
 - on a 4xx whose body names a parameter (by name, or by the value we sent), stops
   relaying, reopens the session without that value and asks for it again.
 """
@@ -12,12 +13,11 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
-from typing import Any
 
 import grpc
 
@@ -29,7 +29,7 @@ from loop_svc.cache_plan import cache_ttl, cacheable
 from loop_svc.schema import EndpointSpec
 from loop_svc.session import Session
 from loop_svc.turns import TurnRunner
-from services import answer_shape
+from services import answer_shape, result_sketch
 from services.answer_shape import PLAIN, AnswerShape
 from services.errors import Unavailable
 from services.language import Lang, to_proto
@@ -44,11 +44,36 @@ _COMPLETE_DETAIL = "all parameters collected for "
 class Call:
     endpoint: EndpointSpec
     params: dict[str, str]
-    # A response the cache already holds: formatted by caller_svc without an HTTP call.
-    cached_response: Any = None
-    cached: bool = False
+    # A result the cache names (caller_svc's result store): formatted without an HTTP call.
+    cached_result_id: str = ""
     # What the question asks of the result (caller_svc answers by it).
     shape: AnswerShape = PLAIN
+
+    @property
+    def cached(self) -> bool:
+        return bool(self.cached_result_id)
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What the caller streamed beside an outcome (its CachedResult), and when it came."""
+
+    result: caller_pb2.CachedResult
+    received: float  # time.monotonic()
+
+    def seconds_left(self) -> int:
+        """What the stored result has left now: the answer was written since the outcome
+        came (by a model, for seconds), and a second is kept back for the way here."""
+        return int(self.result.ttl_seconds - (time.monotonic() - self.received)) - 1
+
+
+@dataclass(frozen=True)
+class Succeeded:
+    """A call that answered: its result id, and what the caller said of that result."""
+
+    call: Call
+    result_id: str
+    kept: Kept | None
 
 
 @dataclass(frozen=True)
@@ -63,10 +88,6 @@ class Turn:
     remember: bool = True
     # The completed session, so a 4xx can reopen it.
     finished: Session | None = None
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
 
 
 def rejected_params(body: str, call: Call) -> list[str]:
@@ -131,7 +152,7 @@ class CallRelay:
                 caller_pb2.EndpointCall(
                     endpoint=convert.endpoint_to_proto(c.endpoint),
                     params=c.params,
-                    cached_response_json=_json(c.cached_response) if c.cached else "",
+                    cached_result_id=c.cached_result_id,
                     shape=answer_shape.to_proto(c.shape),
                 )
                 for c in calls
@@ -142,7 +163,14 @@ class CallRelay:
             chat_id=turn.chat_id,
         )
         stream = self._caller.ExecuteCalls(execute, timeout=self._timeout())
-        succeeded: list[tuple[Call, str]] = []
+        succeeded: list[Succeeded] = []
+        # What the caller streamed beside each outcome's result id (its lifetime, its sketch).
+        kept: dict[str, Kept] = {}
+
+        def keep(response: caller_pb2.ExecuteCallsResponse) -> None:
+            if response.HasField("cached_result") and response.event.call_outcome.result_id:
+                kept[response.event.call_outcome.result_id] = Kept(response.cached_result, time.monotonic())
+
         unmatched = list(calls)
         # After a refused value: the caller's explanation of the refusal is relayed, then
         # the question for the value again instead of the caller's End.
@@ -150,7 +178,7 @@ class CallRelay:
         # Leaving `events` cancels the call: a client that went away must not leave the
         # APIs being called for nobody.
         try:
-            async with aclosing(relay_events(stream, "caller_svc")) as events:
+            async with aclosing(relay_events(stream, "caller_svc", on_response=keep)) as events:
                 async for event in events:
                     if event.HasField("call_outcome"):
                         outcome = event.call_outcome
@@ -160,7 +188,7 @@ class CallRelay:
                         if call is not None:
                             unmatched.remove(call)
                         if call is not None and outcome.success and outcome.result_id:
-                            succeeded.append((call, outcome.result_id))
+                            succeeded.append(Succeeded(call, outcome.result_id, kept.get(outcome.result_id)))
                         # A refused value is asked again, in a two-part turn too (for the
                         # part that was refused; the other part's answer stands).
                         if (
@@ -203,7 +231,7 @@ class CallRelay:
         except Exception as error:  # the store may be away too: the turn still ends politely
             log.warning("chat %s: session not kept for a retry: %r", turn.chat_id, error)
 
-    async def _remember_before_end(self, succeeded: list[tuple[Call, str]], turn: Turn) -> None:
+    async def _remember_before_end(self, succeeded: list[Succeeded], turn: Turn) -> None:
         """The cache written before End goes out. In a task of its own, shielded: a reader
         that goes away while it runs (a hop above cancels) does not cut the write off."""
         if succeeded and turn.remember and self._cache is not None:
@@ -249,26 +277,36 @@ class CallRelay:
         ]
         return events
 
-    async def _remember(self, cache: ResponseCache, succeeded: list[tuple[Call, str]], turn: Turn) -> None:
-        """L1 for every cacheable call, then one L2 write for the turn."""
+    async def _remember(self, cache: ResponseCache, succeeded: list[Succeeded], turn: Turn) -> None:
+        """L1 for every new cacheable result, then one L2 write for the turn; no entry
+        outlives the result it names (a result of unknown lifetime is not cached)."""
         try:
             contexts: list[LastCallContext] = []
-            for call, result_id in succeeded:
-                if not cacheable(call.endpoint):
+            lifetimes: list[int] = []
+            for done in succeeded:
+                call, kept = done.call, done.kept
+                left = kept.seconds_left() if kept is not None else 0
+                if kept is None or left <= 0 or not cacheable(call.endpoint):
                     continue
-                stored = await self._stored(result_id, turn.owner_id)
-                if stored is None:
-                    continue
-                response = json.loads(stored.response_json) if stored.response_json else None
-                if not call.cached:
-                    ttl = cache_ttl(call.endpoint)
-                    await cache.set_l1(turn.chat_id, call.endpoint, call.params, response, turn.owner_id, ttl)
+                if done.result_id != call.cached_result_id:
+                    # A new result (a cache hit keeps the id it was sent, already in L1).
+                    await cache.set_l1(
+                        turn.chat_id,
+                        call.endpoint,
+                        call.params,
+                        done.result_id,
+                        turn.owner_id,
+                        cache_ttl(call.endpoint),
+                        result_ttl_seconds=left,
+                    )
+                lifetimes.append(left)
                 contexts.append(
                     LastCallContext(
                         api_name=call.endpoint.name,
                         endpoint=call.endpoint,
                         collected_params=call.params,
-                        raw_response=response,
+                        result_id=done.result_id,
+                        sketch=result_sketch.from_proto(kept.result.sketch),
                         original_query=turn.user_query,
                         owner_id=turn.owner_id,
                         language=turn.language,
@@ -276,6 +314,6 @@ class CallRelay:
                     )
                 )
             if contexts:
-                await cache.set_l2(turn.chat_id, contexts)
+                await cache.set_l2(turn.chat_id, contexts, result_ttl_seconds=min(lifetimes))
         except Exception:  # the cache is an optimisation: never fail a turn over it
             log.exception("response cache write failed for chat %s", turn.chat_id)

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Protocol
 
 from loop_svc.cache import LastCallContext
 from loop_svc.extraction.addresses import INTERJECTION, corrected_town, with_town
@@ -31,6 +31,7 @@ from loop_svc.shapes import ShapeReader
 from services.answer_shape import AnswerShape, Comparison, Hours, Months, Order, Weekdays
 from services.field_terms import fold, matches_any, same_as_any, says_outcome, split_words
 from services.language import Lang
+from services.result_sketch import ResultSketch
 from services.text import STOPWORDS
 
 
@@ -111,9 +112,9 @@ class RuleFollowUpDetector:
             fitting = [
                 c
                 for c in contexts
-                if asks_rows(shape, c.raw_response)
+                if asks_rows(shape, c.sketch)
                 or names_fields(shape.terms, c)
-                or names_rows(shape.terms, c.raw_response, by_text=cued or count <= _SHORT_WORDS)
+                or names_rows(shape.terms, c.sketch, by_text=cued or count <= _SHORT_WORDS)
             ]
             if fitting:
                 return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, fitting))
@@ -153,7 +154,7 @@ def context_words(context: LastCallContext, *, with_question: bool = True) -> se
     ]
     for label in payload.get("response_labels", payload.get("responseLabels", [])) or []:
         texts.extend(str(t) for t in (label.get("labels") or {}).values())
-    texts.extend(_keys(context.raw_response))
+    texts.extend(context.sketch.keys)
     found = {fold(w) for text in texts for w in split_words(text)}
     return {w for w in found if len(w) >= 3 and w not in STOPWORDS}
 
@@ -173,39 +174,12 @@ def about(message: str, contexts: Sequence[LastCallContext]) -> LastCallContext:
     return contexts[best] if scores[best] > scores[0] else contexts[0]
 
 
-def _values(data: Any, depth: int = 0) -> list[Any]:
-    if depth > 4:
-        return []
-    if isinstance(data, dict):
-        return [v for value in data.values() for v in _values(value, depth + 1)]
-    if isinstance(data, list):
-        return [v for value in data[:200] for v in _values(value, depth + 1)]
-    return [data]
-
-
-def _keys(data: Any, depth: int = 0) -> set[str]:
-    if depth > 4:
-        return set()
-    if isinstance(data, dict):
-        return {k for k in data} | {k for v in data.values() for k in _keys(v, depth + 1)}
-    if isinstance(data, list):
-        return {k for v in data[:20] for k in _keys(v, depth + 1)}
-    return set()
-
-
-_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
-_INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
-
-
-def asks_rows(shape: AnswerShape, response: Any) -> bool:
+def asks_rows(shape: AnswerShape, sketch: ResultSketch) -> bool:
     """Whether the message asks something the last response can answer by itself:
     a selection or aggregate over numbers or times it has, or a filter by what its
     rows carry (days for a weekday or month, clock times for hours, numbers for a
     comparison)."""
-    values = _values(response)
-    numbers = any(isinstance(v, int | float) and not isinstance(v, bool) for v in values)
-    days = any(isinstance(v, str) and _DAY.match(v) for v in values)
-    instants = any(isinstance(v, str) and _INSTANT.match(v) for v in values)
+    numbers, days, instants = sketch.has_numbers, sketch.has_days, sketch.has_times
     for row_filter in shape.filters:
         condition = row_filter.condition
         if isinstance(condition, Comparison) and numbers:
@@ -221,39 +195,25 @@ def asks_rows(shape: AnswerShape, response: Any) -> bool:
         if order not in (Order.LOWEST, Order.HIGHEST) and (days or order is Order.FIRST):
             return True
     if shape.aggregation is not None:
-        return numbers or days or isinstance(response, list)
+        return numbers or days or sketch.is_list
     return False
 
 
-def _rows(response: Any) -> list[dict[str, Any]]:
-    """The items of a response: a top-level list, or the first list of objects inside it."""
-    if isinstance(response, list):
-        return [r for r in response[:200] if isinstance(r, dict)]
-    if isinstance(response, dict):
-        for value in response.values():
-            if isinstance(value, list) and value and isinstance(value[0], dict):
-                return [r for r in value[:200] if isinstance(r, dict)]
-    return []
-
-
-def names_rows(terms: Sequence[str], response: Any, *, by_text: bool = True) -> bool:
+def names_rows(terms: Sequence[str], sketch: ResultSketch, *, by_text: bool = True) -> bool:
     """Whether the message's words pick some of the rows shown, not all: a word of some
     rows' texts ("and the climate bill?", "ja relvaseadus?"), or how a decision ended when
     the rows carry a yes/no flag ("only the ones that failed", "ainult need mis läbi ei
     läinud", "какие не приняли"). `by_text` off: only by how they ended (a longer message
     that shares a title's word, "what is the vehicle tax for 123ABC", is a new question)."""
-    rows = _rows(response)
+    rows = sketch.rows
     if len(rows) < 2:
         return False
-    flagged = any(isinstance(v, bool) for r in rows for v in _values(r))
+    flagged = any(r.has_flag for r in rows)
     if flagged and any(says_outcome(t) for t in terms):
         return True
     if not by_text:
         return False
-    texts = [
-        [fold(w) for v in _values(r) if isinstance(v, str) and not _DAY.match(v) for w in split_words(v)]
-        for r in rows
-    ]
+    texts = [r.words for r in rows]
     for term in terms:
         if len(term) < 4 or term.isdigit() or term in STOPWORDS:
             continue
@@ -267,7 +227,7 @@ def names_fields(terms: Sequence[str], context: LastCallContext) -> bool:
     """Whether a word of the message names a field of the last response (its key or
     the endpoint's label for it in any language): "what is its co2 and weight"."""
     field_words: set[str] = set()
-    for key in _keys(context.raw_response):
+    for key in context.sketch.keys:
         field_words.update(split_words(key))
     for label in context.endpoint.payload.get("response_labels", []) or []:
         for text in (label.get("labels") or {}).values():

@@ -110,7 +110,7 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
                 query = turn.message.strip()
                 remember = True
                 if isinstance(plan, CachedAnswer):
-                    call = Call(plan.endpoint, plan.params, plan.response, cached=True, shape=plan.shape)
+                    call = Call(plan.endpoint, plan.params, cached_result_id=plan.result_id, shape=plan.shape)
                     remember = plan.remember
                 else:
                     query = plan.original_query

@@ -8,7 +8,7 @@ reading — also when its own client went away — so no work runs on for nobody
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 import grpc
@@ -31,11 +31,15 @@ class BrokenStream(Exception):
 
 
 async def relay_events(
-    call: grpc.aio.UnaryStreamCall[Any, Any], source: str
+    call: grpc.aio.UnaryStreamCall[Any, Any],
+    source: str,
+    *,
+    on_response: Callable[[Any], None] | None = None,
 ) -> AsyncGenerator[turn_event_pb2.TurnEvent, None]:
     """The `event` of each response of `call` (a server stream from `source`, e.g.
     "caller_svc"), up to and including End; raises BrokenStream when the call fails or
-    the stream ends before End.
+    the stream ends before End. `on_response` sees each relayed response whole first
+    (what it carries beside its event, e.g. the caller's CachedResult).
 
     After End nothing more is relayed, but the stream is read to its close when the
     consumer asks on: the other hop may still be finishing its turn, which cancelling it
@@ -50,6 +54,8 @@ async def relay_events(
         async for response in call:
             if ended:
                 continue
+            if on_response is not None:
+                on_response(response)
             event: turn_event_pb2.TurnEvent = response.event
             yield event
             ended = event.HasField("end")

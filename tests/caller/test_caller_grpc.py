@@ -347,33 +347,86 @@ async def test_a_short_incoming_deadline_still_delivers_every_outcome(
     assert events[-1].HasField("end")
 
 
-async def test_cached_response_makes_no_call(catalogue, stub, closed_port_url) -> None:
-    cached = caller_pb2.EndpointCall(
-        endpoint=catalogue.register(
-            name="get_parliament_votings",
-            method="GET",
-            url=f"{closed_port_url}/votings",
-            answer_titles={"en": "Riigikogu votings"},
-        ),
-        cached_response_json=json.dumps(
-            [{"title": "Budget bill", "date": "2025-12-10", "result": {"for": 54}}]
-        ),
+def _echo_call(catalogue, test_api, **fields: Any) -> caller_pb2.EndpointCall:
+    endpoint = catalogue.register(
+        name="echo_api", method="GET", url=f"{test_api.url}/echo", answer_titles={"en": "Echo"}
     )
-    events = await collect(stub, calls=[cached], language=chat_pb2.LANGUAGE_EN, owner_id="alice")
+    return caller_pb2.EndpointCall(endpoint=endpoint, **fields)
+
+
+async def _responses(stub, **request: Any) -> list[caller_pb2.ExecuteCallsResponse]:
+    return [r async for r in stub.ExecuteCalls(caller_pb2.ExecuteCallsRequest(**request))]
+
+
+def _outcome(responses: list[caller_pb2.ExecuteCallsResponse]) -> caller_pb2.ExecuteCallsResponse:
+    return next(r for r in responses if r.event.HasField("call_outcome"))
+
+
+async def test_a_cached_result_is_answered_from_the_store(catalogue, stub, test_api, redis_client) -> None:
+    """A response cache hit names a result this caller stored (cached_result_id): no HTTP
+    call, the same result id back (nothing stored twice), the answer reported as cached."""
+    first = await _responses(
+        stub, calls=[_echo_call(catalogue, test_api)], language=chat_pb2.LANGUAGE_EN, owner_id="alice"
+    )
+    hits = test_api.hits["/echo"]
+    live = _outcome(first)
+    result_id = live.event.call_outcome.result_id
+    assert live.event.call_outcome.success and result_id
+    # Beside the outcome: the stored result's lifetime and its rows' sketch, not its body.
+    assert 3590 <= live.cached_result.ttl_seconds <= 3600
+    assert {"method", "query"} <= set(live.cached_result.sketch.keys)
+
+    call = _echo_call(catalogue, test_api, cached_result_id=result_id)
+    again = await _responses(stub, calls=[call], language=chat_pb2.LANGUAGE_EN, owner_id="alice")
+    assert test_api.hits["/echo"] == hits
+    events = [r.event for r in again]
     assert events[0].progress.stage == "cached"
-    outcome = next(e.call_outcome for e in events if e.HasField("call_outcome"))
-    assert outcome.success and outcome.result_id
-    assert answer(events) == "Riigikogu votings. 1 result:\n• Budget bill — 10 Dec 2025 — for 54"
+    hit = _outcome(again)
+    assert hit.event.call_outcome.success and hit.event.call_outcome.result_id == result_id
+    assert 0 < hit.cached_result.ttl_seconds <= live.cached_result.ttl_seconds
+    assert answer(events) == answer([r.event for r in first])
     assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_CACHED
+    assert len([k async for k in redis_client.scan_iter("agent_result:*")]) == 1
 
 
-async def test_cached_response_must_be_json(catalogue, stub) -> None:
-    cached = caller_pb2.EndpointCall(endpoint=catalogue.register(name="x"), cached_response_json="{not json")
-    with pytest.raises(grpc.aio.AioRpcError) as invalid:
-        await collect(stub, calls=[cached])
-    assert (
-        error_info(rpc_status.from_call(invalid.value)).metadata["field"] == "calls[0].cached_response_json"
+@pytest.mark.parametrize("case", ["another_owner", "expired", "another_endpoint", "old_body_field"])
+async def test_a_cached_result_that_cannot_be_used_is_a_miss(
+    case: str, catalogue, stub, test_api, redis_client, demo_api_url
+) -> None:
+    """A result id of another owner, one that expired, one of another endpoint — or the
+    deprecated cached_response_json (no longer read) — is a miss, never an error nor
+    someone else's body: the call is made, under a new result id of the asking owner."""
+    owner = "alice"
+    if case == "another_owner":
+        first = await _responses(stub, calls=[_echo_call(catalogue, test_api)], owner_id="mallory")
+        named = _outcome(first).event.call_outcome.result_id
+    elif case == "expired":
+        named = str(uuid.uuid4())
+    elif case == "another_endpoint":
+        first = await _responses(stub, calls=[holidays_call(demo_api_url)], owner_id=owner)
+        named = _outcome(first).event.call_outcome.result_id
+    else:
+        named = ""
+    fields: dict[str, Any] = (
+        {"cached_result_id": named} if named else {"cached_response_json": '{"forged": 1}'}
     )
+    hits = test_api.hits["/echo"]
+    responses = await _responses(stub, calls=[_echo_call(catalogue, test_api, **fields)], owner_id=owner)
+    outcome = _outcome(responses).event.call_outcome
+    assert test_api.hits["/echo"] == hits + 1
+    assert outcome.success and outcome.result_id and outcome.result_id != named
+    assert responses[-1].event.end.outcome == turn_event_pb2.TURN_OUTCOME_ANSWERED
+    assert "forged" not in answer([r.event for r in responses])
+    stored = await stub.GetResult(caller_pb2.GetResultRequest(result_id=outcome.result_id, owner_id=owner))
+    assert json.loads(stored.result.response_json)["method"] == "GET"
+
+
+async def test_call_endpoint_refuses_a_cached_result(catalogue, stub, test_api) -> None:
+    call = _echo_call(catalogue, test_api, cached_result_id=str(uuid.uuid4()))
+    with pytest.raises(grpc.aio.AioRpcError) as invalid:
+        await stub.CallEndpoint(caller_pb2.CallEndpointRequest(call=call, owner_id="alice"))
+    assert invalid.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert error_info(rpc_status.from_call(invalid.value)).metadata["field"] == "call.cached_result_id"
 
 
 async def test_call_endpoint(stub, demo_api_url) -> None:

@@ -19,6 +19,8 @@ from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from devtools.redis_server import EmbeddedRedis, free_port
 from loop_svc.app import build_server
 from loop_svc.settings import LoopSettings
+from services import result_sketch
+from services.result_sketch import sketch_of
 from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 from services.runtime.server import GrpcServer, ServiceMount
 from services.runtime.status import error_info
@@ -61,10 +63,13 @@ class CallerDouble(caller_pb2_grpc.CallerServiceServicer):
         self.requests: list[caller_pb2.ExecuteCallsRequest] = []
         self.hang_after_first_token = False
         self.cancelled = asyncio.Event()
-        # A result id on each outcome (GetResult then serves it), and a stream that stays
-        # open after End until cancelled, as a slow caller's may.
+        # A result id on each outcome (with its CachedResult: lifetime and row sketch, as
+        # the caller streams them), and a stream that stays open after End until
+        # cancelled, as a slow caller's may.
         self.result_id = ""
         self.hold_after_end = False
+        # GetResult calls: the loop reads no body back to write its cache.
+        self.result_reads = 0
 
     async def ExecuteCalls(
         self, request: caller_pb2.ExecuteCallsRequest, context: grpc.aio.ServicerContext
@@ -74,7 +79,16 @@ class CallerDouble(caller_pb2_grpc.CallerServiceServicer):
             outcome = turn_event_pb2.CallOutcome(
                 endpoint_name=call.endpoint.name, success=True, http_status=200, result_id=self.result_id
             )
-            yield caller_pb2.ExecuteCallsResponse(event=turn_event_pb2.TurnEvent(call_outcome=outcome))
+            kept = (
+                caller_pb2.CachedResult(
+                    ttl_seconds=600, sketch=result_sketch.to_proto(sketch_of({"holidays": 12}))
+                )
+                if self.result_id
+                else None
+            )
+            yield caller_pb2.ExecuteCallsResponse(
+                event=turn_event_pb2.TurnEvent(call_outcome=outcome), cached_result=kept
+            )
         received = {c.endpoint.name: dict(c.params) for c in request.calls}
         token = turn_event_pb2.Token(
             text=json.dumps(received, sort_keys=True), kind=turn_event_pb2.TOKEN_KIND_ANSWER
@@ -98,6 +112,7 @@ class CallerDouble(caller_pb2_grpc.CallerServiceServicer):
     async def GetResult(
         self, request: caller_pb2.GetResultRequest, context: grpc.aio.ServicerContext
     ) -> caller_pb2.GetResultResponse:
+        self.result_reads += 1
         stored = caller_pb2.StoredResult(
             result_id=request.result_id, owner_id=request.owner_id, response_json='{"holidays": 12}'
         )
@@ -461,9 +476,18 @@ async def test_the_cache_is_written_when_end_arrives(mesh: Mesh) -> None:
         if response.event.HasField("end"):
             break
     stored = json.loads(await mesh.redis.get("atc:last:chat-cache") or "[]")
+    l2_ttl = await mesh.redis.ttl("atc:last:chat-cache")
     call.cancel()
     assert [c["api_name"] for c in stored] == ["get_public_holidays"]
-    assert stored[0]["raw_response"] == {"holidays": 12}
+    # The result's id and the sketch of its rows, never its body (nor a GetResult to read it).
+    assert stored[0]["result_id"] == "result-1" and "raw_response" not in stored[0]
+    assert stored[0]["sketch"]["keys"] == ["holidays"] and stored[0]["sketch"]["has_numbers"]
+    assert mesh.caller.result_reads == 0
+    # Neither tier outlives the result it names (600 s left in the caller's store).
+    assert 0 < l2_ttl <= 600
+    (l1_key,) = [k async for k in mesh.redis.scan_iter("atc:cache:chat-cache:*")]
+    assert json.loads(await mesh.redis.get(l1_key))["result_id"] == "result-1"
+    assert 0 < await mesh.redis.ttl(l1_key) <= 600
 
 
 async def test_each_endpoint_reads_its_own_part_of_a_two_request_message(mesh: Mesh) -> None:

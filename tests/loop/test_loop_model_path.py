@@ -29,6 +29,7 @@ from loop_svc.servicer import decided_follow_up
 from loop_svc.turns import TurnRequest
 from services.language import LanguageDetector
 from services.llm import LLMConfig, build_lm, counting_llm_calls
+from services.result_sketch import sketch_of
 from tests.llm_server import ScriptedModel, dspy_fields
 
 ADDRESS_ROWS = [{"address": "Narva mnt 5, Tallinn", "ehak": "0784"}]
@@ -58,14 +59,16 @@ def two_part_contexts(address_search: EndpointSpec, vehicle_tax: EndpointSpec) -
             api_name=address_search.name,
             endpoint=address_search,
             collected_params={"address": "Narva mnt 5"},
-            raw_response=ADDRESS_ROWS,
+            result_id="result-address",
+            sketch=sketch_of(ADDRESS_ROWS),
             original_query="What is my address and the vehicle tax for 123ABC?",
         ),
         LastCallContext(
             api_name=vehicle_tax.name,
             endpoint=vehicle_tax,
             collected_params={"regNr": "123ABC", "calculationYear": "2026"},
-            raw_response=TAX_ROWS,
+            result_id="result-tax",
+            sketch=sketch_of(TAX_ROWS),
             original_query="What is my address and the vehicle tax for 123ABC?",
         ),
     ]
@@ -83,7 +86,7 @@ async def test_a_follow_up_routed_to_the_tax_answers_from_the_tax_call(
     message = "Which of those is the highest?"
     plan = await planner.plan(TurnRequest("chat-two", message, [vehicle_tax]), "en")  # type: ignore[arg-type]
     assert isinstance(plan, CachedAnswer) and plan.endpoint.name == vehicle_tax.name
-    assert plan.response == TAX_ROWS
+    assert plan.result_id == "result-tax"
     # Asked before routing (DetectFollowUp, all last calls), the words of the message decide.
     follow = await planner.follow_up("chat-two", "", "Which of those vehicle taxes is the highest?", "en")
     assert follow.kind is FollowUpKind.RESPONSE_QUESTION
@@ -165,7 +168,7 @@ async def test_a_follow_up_decided_before_routing_is_not_decided_again(
     turn = TurnRequest("chat-once", "Which of those is the highest?", [vehicle_tax])  # type: ignore[arg-type]
     with counting_llm_calls() as calls:
         plan = await planner.plan(turn, "en", decided)
-    assert isinstance(plan, CachedAnswer) and plan.response == TAX_ROWS
+    assert isinstance(plan, CachedAnswer) and plan.result_id == "result-tax"
     assert model.calls == calls.count == 0
     assert decided_follow_up(loop_pb2.RunTurnRequest()) is None
     # A changed value the routed endpoint does not have is no update of it.

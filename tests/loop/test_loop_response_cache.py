@@ -3,6 +3,7 @@ follow-up detection in three languages and the shapes of questions about a store
 
 from __future__ import annotations
 
+import json
 from datetime import date
 
 import pytest
@@ -17,6 +18,7 @@ from loop_svc.settings import LoopSettings
 from loop_svc.shapes import RuleShapeReader
 from loop_svc.turns import TurnRequest
 from services.answer_shape import Months, Weekdays
+from services.result_sketch import sketch_of
 
 YEAR_END = "2027-12-31"
 TOMORROW = "2026-03-11"  # conftest's today is 2026-03-10
@@ -34,8 +36,8 @@ async def test_l1_and_l2_are_scoped_to_chat_and_owner(
     redis_client: aioredis.Redis, holidays: EndpointSpec
 ) -> None:
     cache = ResponseCache(redis_client, default_ttl_seconds=600, last_call_ttl_seconds=900)
-    await cache.set_l1("chat-1", holidays, HOLIDAYS_2026, [{"name": "x"}], "owner-a")
-    assert await cache.get_l1("chat-1", holidays.name, HOLIDAYS_2026, "owner-a") == [{"name": "x"}]
+    await cache.set_l1("chat-1", holidays, HOLIDAYS_2026, "result-1", "owner-a")
+    assert await cache.get_l1("chat-1", holidays.name, HOLIDAYS_2026, "owner-a") == "result-1"
     assert await cache.get_l1("chat-1", holidays.name, HOLIDAYS_2026, "owner-b") is None
     assert await cache.get_l1("chat-2", holidays.name, HOLIDAYS_2026, "owner-a") is None
     key = ResponseCache.l1_key("chat-1", holidays.name, HOLIDAYS_2026)
@@ -52,6 +54,42 @@ async def test_l1_and_l2_are_scoped_to_chat_and_owner(
     assert await cache.invalidate_l2("chat-1") is True
     assert await cache.get_l2("chat-1", "owner-a") == []
     assert await cache.get_l1("chat-1", holidays.name, HOLIDAYS_2026, "owner-a") is not None
+
+
+@pytest.mark.parametrize(("own", "left", "expected"), [(600, 120, 120), (600, 3600, 600), (None, 60, 60)])
+async def test_no_entry_outlives_the_result_it_names(
+    redis_client: aioredis.Redis, holidays: EndpointSpec, own: int | None, left: int, expected: int
+) -> None:
+    """Both tiers hold a result id of caller_svc's store: each write is cut to the seconds
+    the result has left there (the endpoint's own TTL, or the default, when shorter)."""
+    cache = ResponseCache(redis_client, default_ttl_seconds=600, last_call_ttl_seconds=600)
+    await cache.set_l1("chat-t", holidays, HOLIDAYS_2026, "result-t", "o", own, result_ttl_seconds=left)
+    key = ResponseCache.l1_key("chat-t", holidays.name, HOLIDAYS_2026)
+    assert expected - 10 <= await redis_client.ttl(key) <= expected
+    context = LastCallContext(api_name=holidays.name, endpoint=holidays, result_id="result-t", owner_id="o")
+    await cache.set_l2("chat-t", [context], result_ttl_seconds=left)
+    assert min(600, left) - 10 <= await redis_client.ttl(ResponseCache.l2_key("chat-t")) <= min(600, left)
+
+
+async def test_a_result_with_no_time_left_is_not_cached(
+    redis_client: aioredis.Redis, holidays: EndpointSpec
+) -> None:
+    cache = ResponseCache(redis_client)
+    context = LastCallContext(api_name=holidays.name, endpoint=holidays, result_id="r", owner_id="o")
+    await cache.set_l2("chat-z", [context])
+    await cache.set_l1("chat-z", holidays, HOLIDAYS_2026, "r", "o", result_ttl_seconds=0)
+    await cache.set_l2("chat-z", [context], result_ttl_seconds=0)
+    assert await cache.get_l1("chat-z", holidays.name, HOLIDAYS_2026, "o") is None
+    assert await cache.get_l2("chat-z", "o") == []
+
+
+async def test_an_entry_holding_a_body_from_before_is_a_miss(
+    redis_client: aioredis.Redis, holidays: EndpointSpec
+) -> None:
+    """L1 entries written before result ids held the body: read as a miss, not as an id."""
+    key = ResponseCache.l1_key("chat-old", holidays.name, HOLIDAYS_2026)
+    await redis_client.set(key, json.dumps({"owner_id": "o", "response": [{"name": "x"}]}))
+    assert await ResponseCache(redis_client).get_l1("chat-old", holidays.name, HOLIDAYS_2026, "o") is None
 
 
 @pytest.mark.parametrize(
@@ -100,19 +138,23 @@ async def test_a_response_question_carries_its_shape_to_the_caller(
     language: str,
     condition: object,
 ) -> None:
-    """The stored response goes to caller_svc whole, with the follow-up's filter: the
-    caller's answer operations narrow it (no list surgery in the loop)."""
+    """The stored result's id goes to caller_svc, with the follow-up's filter: the
+    caller's answer operations narrow the stored rows (no list surgery in the loop)."""
     cache = ResponseCache(redis_client)
     stored = [{"startDate": "2026-12-24", "name": [{"language": "EN", "text": "Christmas Eve"}]}]
     context = LastCallContext(
-        api_name=holidays.name, endpoint=holidays, collected_params=HOLIDAYS_2026, raw_response=stored
+        api_name=holidays.name,
+        endpoint=holidays,
+        collected_params=HOLIDAYS_2026,
+        result_id="result-holidays",
+        sketch=sketch_of(stored),
     )
     await cache.set_l2("chat-shape", [context])
     shapes = RuleShapeReader(lambda: date(2026, 12, 1))
     planner = CachePlanner(cache, extractor, RuleFollowUpDetector(extractor, shapes), shapes=shapes)
     plan = await planner.plan(TurnRequest("chat-shape", message, [holidays]), language)  # type: ignore[arg-type]
     assert isinstance(plan, CachedAnswer)
-    assert plan.response == stored
+    assert plan.result_id == "result-holidays"
     assert [f.condition for f in plan.shape.filters] == [condition]
 
 
@@ -123,7 +165,7 @@ async def test_the_master_switch_turns_every_read_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     cache = ResponseCache(redis_client)
-    await cache.set_l1("chat-off", holidays, HOLIDAYS_2026, [1], "")
+    await cache.set_l1("chat-off", holidays, HOLIDAYS_2026, "result-off", "")
     context = LastCallContext(api_name=holidays.name, endpoint=holidays, collected_params=HOLIDAYS_2026)
     await cache.set_l2("chat-off", [context])
     planner = CachePlanner(cache, extractor, RuleFollowUpDetector(extractor), enabled=False)

@@ -14,6 +14,7 @@ from loop_svc.extraction import RuleExtractor
 from loop_svc.follow_up import FollowUpKind, RuleFollowUpDetector
 from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.shapes import RuleShapeReader
+from services.result_sketch import sketch_of
 
 VOTINGS = EndpointSpec(
     name="get_parliament_votings",
@@ -31,7 +32,7 @@ SHAPES = RuleShapeReader(lambda: date(2026, 12, 4))
 
 def _detect(extractor: RuleExtractor, message: str, language: str) -> FollowUpKind:
     context = LastCallContext(
-        api_name=VOTINGS.name, endpoint=VOTINGS, collected_params={}, raw_response=RECORD
+        api_name=VOTINGS.name, endpoint=VOTINGS, collected_params={}, sketch=sketch_of(RECORD)
     )
     detector = RuleFollowUpDetector(extractor, SHAPES)
     return detector.detect(message, [context], language).kind  # type: ignore[arg-type]

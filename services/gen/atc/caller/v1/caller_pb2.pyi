@@ -81,7 +81,7 @@ AGGREGATE_FUNCTION_RANGE: AggregateFunction
 AGGREGATE_FUNCTION_DURATION: AggregateFunction
 
 class EndpointCall(_message.Message):
-    __slots__ = ("endpoint", "params", "cached_response_json", "shape")
+    __slots__ = ("endpoint", "params", "cached_response_json", "shape", "cached_result_id")
     class ParamsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -93,11 +93,13 @@ class EndpointCall(_message.Message):
     PARAMS_FIELD_NUMBER: _ClassVar[int]
     CACHED_RESPONSE_JSON_FIELD_NUMBER: _ClassVar[int]
     SHAPE_FIELD_NUMBER: _ClassVar[int]
+    CACHED_RESULT_ID_FIELD_NUMBER: _ClassVar[int]
     endpoint: _catalogue_pb2.Endpoint
     params: _containers.ScalarMap[str, str]
     cached_response_json: str
     shape: AnswerShape
-    def __init__(self, endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., params: _Optional[_Mapping[str, str]] = ..., cached_response_json: _Optional[str] = ..., shape: _Optional[_Union[AnswerShape, _Mapping]] = ...) -> None: ...
+    cached_result_id: str
+    def __init__(self, endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., params: _Optional[_Mapping[str, str]] = ..., cached_response_json: _Optional[str] = ..., shape: _Optional[_Union[AnswerShape, _Mapping]] = ..., cached_result_id: _Optional[str] = ...) -> None: ...
 
 class AnswerShape(_message.Message):
     __slots__ = ("kind", "filters", "selection", "aggregation", "terms", "question", "period_comparison")
@@ -246,10 +248,44 @@ class ExecuteCallsRequest(_message.Message):
     def __init__(self, calls: _Optional[_Iterable[_Union[EndpointCall, _Mapping]]] = ..., user_query: _Optional[str] = ..., language: _Optional[_Union[_chat_pb2.Language, str]] = ..., owner_id: _Optional[str] = ..., chat_id: _Optional[str] = ...) -> None: ...
 
 class ExecuteCallsResponse(_message.Message):
-    __slots__ = ("event",)
+    __slots__ = ("event", "cached_result")
     EVENT_FIELD_NUMBER: _ClassVar[int]
+    CACHED_RESULT_FIELD_NUMBER: _ClassVar[int]
     event: _turn_event_pb2.TurnEvent
-    def __init__(self, event: _Optional[_Union[_turn_event_pb2.TurnEvent, _Mapping]] = ...) -> None: ...
+    cached_result: CachedResult
+    def __init__(self, event: _Optional[_Union[_turn_event_pb2.TurnEvent, _Mapping]] = ..., cached_result: _Optional[_Union[CachedResult, _Mapping]] = ...) -> None: ...
+
+class CachedResult(_message.Message):
+    __slots__ = ("ttl_seconds", "sketch")
+    TTL_SECONDS_FIELD_NUMBER: _ClassVar[int]
+    SKETCH_FIELD_NUMBER: _ClassVar[int]
+    ttl_seconds: int
+    sketch: ResultSketch
+    def __init__(self, ttl_seconds: _Optional[int] = ..., sketch: _Optional[_Union[ResultSketch, _Mapping]] = ...) -> None: ...
+
+class ResultSketch(_message.Message):
+    __slots__ = ("keys", "has_numbers", "has_days", "has_times", "is_list", "rows")
+    KEYS_FIELD_NUMBER: _ClassVar[int]
+    HAS_NUMBERS_FIELD_NUMBER: _ClassVar[int]
+    HAS_DAYS_FIELD_NUMBER: _ClassVar[int]
+    HAS_TIMES_FIELD_NUMBER: _ClassVar[int]
+    IS_LIST_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    keys: _containers.RepeatedScalarFieldContainer[str]
+    has_numbers: bool
+    has_days: bool
+    has_times: bool
+    is_list: bool
+    rows: _containers.RepeatedCompositeFieldContainer[SketchRow]
+    def __init__(self, keys: _Optional[_Iterable[str]] = ..., has_numbers: _Optional[bool] = ..., has_days: _Optional[bool] = ..., has_times: _Optional[bool] = ..., is_list: _Optional[bool] = ..., rows: _Optional[_Iterable[_Union[SketchRow, _Mapping]]] = ...) -> None: ...
+
+class SketchRow(_message.Message):
+    __slots__ = ("words", "has_flag")
+    WORDS_FIELD_NUMBER: _ClassVar[int]
+    HAS_FLAG_FIELD_NUMBER: _ClassVar[int]
+    words: _containers.RepeatedScalarFieldContainer[str]
+    has_flag: bool
+    def __init__(self, words: _Optional[_Iterable[str]] = ..., has_flag: _Optional[bool] = ...) -> None: ...
 
 class GetResultRequest(_message.Message):
     __slots__ = ("result_id", "owner_id")

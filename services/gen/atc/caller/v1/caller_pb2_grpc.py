@@ -66,8 +66,8 @@ class CallerServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ExecuteCalls(self, request, context):
-        """Calls one or more endpoints concurrently (or formats cached responses) and
-        streams the formatted answer.
+        """Calls one or more endpoints concurrently (or formats results it already
+        stores, named by cached_result_id) and streams the formatted answer.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
