@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import grpc
+from google.protobuf import duration_pb2
 
 from atc.caller.v1 import caller_pb2, caller_pb2_grpc
 from atc.common.v1 import catalogue_pb2, turn_event_pb2
@@ -166,7 +167,9 @@ def cached_result(report: CallReport) -> caller_pb2.CachedResult | None:
     if not report.result_id or not report.result.success:
         return None
     return caller_pb2.CachedResult(
-        ttl_seconds=report.ttl_seconds, sketch=result_sketch.to_proto(report.sketch)
+        ttl=duration_pb2.Duration(seconds=report.ttl_seconds),
+        ttl_seconds=report.ttl_seconds,
+        sketch=result_sketch.to_proto(report.sketch),
     )
 
 

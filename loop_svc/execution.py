@@ -64,7 +64,12 @@ class Kept:
     def seconds_left(self) -> int:
         """What the stored result has left now: the answer was written since the outcome
         came (by a model, for seconds), and a second is kept back for the way here."""
-        return int(self.result.ttl_seconds - (time.monotonic() - self.received)) - 1
+        granted = (
+            self.result.ttl.ToTimedelta().total_seconds()
+            if self.result.HasField("ttl")
+            else self.result.ttl_seconds  # a caller of the previous release
+        )
+        return int(granted - (time.monotonic() - self.received)) - 1
 
 
 @dataclass(frozen=True)

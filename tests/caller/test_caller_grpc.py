@@ -373,7 +373,9 @@ async def test_a_cached_result_is_answered_from_the_store(catalogue, stub, test_
     result_id = live.event.call_outcome.result_id
     assert live.event.call_outcome.success and result_id
     # Beside the outcome: the stored result's lifetime and its rows' sketch, not its body.
-    assert 3590 <= live.cached_result.ttl_seconds <= 3600
+    assert 3590 <= live.cached_result.ttl.seconds <= 3600
+    # the deprecated field still says the same for a loop of the previous release
+    assert live.cached_result.ttl_seconds == live.cached_result.ttl.seconds
     assert {"method", "query"} <= set(live.cached_result.sketch.keys)
 
     call = _echo_call(catalogue, test_api, cached_result_id=result_id)
@@ -383,7 +385,7 @@ async def test_a_cached_result_is_answered_from_the_store(catalogue, stub, test_
     assert events[0].progress.stage == "cached"
     hit = _outcome(again)
     assert hit.event.call_outcome.success and hit.event.call_outcome.result_id == result_id
-    assert 0 < hit.cached_result.ttl_seconds <= live.cached_result.ttl_seconds
+    assert 0 < hit.cached_result.ttl.seconds <= live.cached_result.ttl.seconds
     assert answer(events) == answer([r.event for r in first])
     assert events[-1].end.outcome == turn_event_pb2.TURN_OUTCOME_CACHED
     assert len([k async for k in redis_client.scan_iter("agent_result:*")]) == 1

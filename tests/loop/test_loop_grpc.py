@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import grpc
 import pytest
 import redis.asyncio as aioredis
+from google.protobuf import duration_pb2
 from google.rpc import error_details_pb2
 
 from atc.caller.v1 import caller_pb2, caller_pb2_grpc
@@ -81,7 +82,8 @@ class CallerDouble(caller_pb2_grpc.CallerServiceServicer):
             )
             kept = (
                 caller_pb2.CachedResult(
-                    ttl_seconds=600, sketch=result_sketch.to_proto(sketch_of({"holidays": 12}))
+                    ttl=duration_pb2.Duration(seconds=600),
+                    sketch=result_sketch.to_proto(sketch_of({"holidays": 12})),
                 )
                 if self.result_id
                 else None

@@ -4,13 +4,17 @@ follow-up detection in three languages and the shapes of questions about a store
 from __future__ import annotations
 
 import json
+import time
 from datetime import date
 
 import pytest
 import redis.asyncio as aioredis
+from google.protobuf import duration_pb2
 
+from atc.caller.v1 import caller_pb2
 from loop_svc.cache import LastCallContext, ResponseCache, param_hash
 from loop_svc.cache_plan import CachedAnswer, CachePlanner
+from loop_svc.execution import Kept
 from loop_svc.extraction import RuleExtractor
 from loop_svc.follow_up import FollowUpKind, RuleFollowUpDetector
 from loop_svc.schema import EndpointSpec
@@ -200,3 +204,18 @@ def test_a_correction_of_any_length_updates_the_last_call(
     follow = RuleFollowUpDetector(extractor).detect(message, [context], language)  # type: ignore[arg-type]
     assert follow.kind is FollowUpKind.PARAM_UPDATE, message
     assert follow.updated_params == updated, message
+
+
+@pytest.mark.parametrize(
+    "granted",
+    [
+        caller_pb2.CachedResult(ttl=duration_pb2.Duration(seconds=600)),
+        # a caller of the previous release sets only the deprecated whole seconds
+        caller_pb2.CachedResult(ttl_seconds=600),
+    ],
+    ids=["duration", "previous_release"],
+)
+def test_a_kept_result_has_what_its_ttl_grants_less_the_time_since(granted: caller_pb2.CachedResult) -> None:
+    kept = Kept(granted, received=time.monotonic() - 100)
+    # 600 s granted, 100 s gone, a second kept back (and however long this test ran)
+    assert 490 <= kept.seconds_left() <= 499

@@ -1,6 +1,9 @@
+import datetime
+
 from atc.common.v1 import catalogue_pb2 as _catalogue_pb2
 from atc.common.v1 import chat_pb2 as _chat_pb2
 from atc.common.v1 import turn_event_pb2 as _turn_event_pb2
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -256,12 +259,14 @@ class ExecuteCallsResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[_turn_event_pb2.TurnEvent, _Mapping]] = ..., cached_result: _Optional[_Union[CachedResult, _Mapping]] = ...) -> None: ...
 
 class CachedResult(_message.Message):
-    __slots__ = ("ttl_seconds", "sketch")
+    __slots__ = ("ttl_seconds", "sketch", "ttl")
     TTL_SECONDS_FIELD_NUMBER: _ClassVar[int]
     SKETCH_FIELD_NUMBER: _ClassVar[int]
+    TTL_FIELD_NUMBER: _ClassVar[int]
     ttl_seconds: int
     sketch: ResultSketch
-    def __init__(self, ttl_seconds: _Optional[int] = ..., sketch: _Optional[_Union[ResultSketch, _Mapping]] = ...) -> None: ...
+    ttl: _duration_pb2.Duration
+    def __init__(self, ttl_seconds: _Optional[int] = ..., sketch: _Optional[_Union[ResultSketch, _Mapping]] = ..., ttl: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
 
 class ResultSketch(_message.Message):
     __slots__ = ("keys", "has_numbers", "has_days", "has_times", "is_list", "rows")
