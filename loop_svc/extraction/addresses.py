@@ -48,10 +48,23 @@ _TYPES: dict[str, str] = {
     "пст": "pst",
     **dict.fromkeys(("проспект", "пр.", "бульвар"), "pst"),
 }
+# Personal and possessive pronouns (a closed class; Russian ones pymorphy3 tags NPRO): no
+# town or street is named so, yet "Rüütli 1 tema" or "ei, sina" read them as one.
+PERSONAL_PRONOUNS = frozenset(
+    """
+    i me my mine myself you your yours yourself he him his she her hers it its we us our ours
+    they them their theirs
+    mina ma minu mu mind minul mul minult minule mulle minuga sina sa sinu su sind sinul sul
+    sinult sulle sinuga tema ta teda temal tal temalt talle temaga meie me meid meil meilt
+    meile meiega teie te teid teil teilt teile teiega nemad nad nende neid neil neilt neile
+    nendega oma enda ise
+    """.split()
+)
 # Words of the sentence around an address, never part of it: question words, verbs and
 # prepositions, and what people ask about an address (its postal code, county, district).
-_NOT_ADDRESS = frozenset(
-    """
+_NOT_ADDRESS = (
+    frozenset(
+        """
     what where which when how is are the a an my of for in at on to find show tell give please
     postal post code zip index county district municipality parish coordinates coords coordinats
     official full address addresses register located lies street town city whats what's
@@ -64,7 +77,10 @@ _NOT_ADDRESS = frozenset(
     какой какая какое какие где что это у в во на по для мой моя мне найди покажи скажи адрес адреса
     индекс уезд уезде район районе волость волости координаты находится полный официальный
     """.split()
+    )
+    | PERSONAL_PRONOUNS
 )
+
 _CYRILLIC = re.compile(r"[а-яё]", re.I)
 _TOKEN = re.compile(r"[^\W_][\w'’.-]*", re.UNICODE)
 _HOUSE = re.compile(r"^\d{1,4}[a-zа-я]?(?:[-/]\d{1,4}[a-zа-я]?)?$", re.I)

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loop_svc.extraction import CountryNames, RuleExtractor
-from loop_svc.extraction.addresses import estonian_latin, find_address
+from loop_svc.extraction.addresses import PERSONAL_PRONOUNS, corrected_town, estonian_latin, find_address
 from loop_svc.schema import ParamSpec
 
 STREETS = ["Pikk", "Lai", "Kalda", "Ülikooli", "Vana-Posti", "Rüütli", "Tähe", "Jõe", "Mere", "Kesk"]
@@ -182,3 +182,48 @@ def test_a_reply_for_another_asked_value_leaves_no_address(
     ]
     values = RuleExtractor(countries).extract(reply, params, language=lang, asked=["address", "regNr"])  # type: ignore[arg-type]
     assert values == {"regNr": "123ABC"}
+
+
+# Russian pronouns are told by pymorphy3's tag (NPRO), the others by the closed class.
+RUSSIAN_PRONOUNS = [
+    "я",
+    "меня",
+    "мне",
+    "ты",
+    "тебя",
+    "он",
+    "она",
+    "его",
+    "её",
+    "мы",
+    "нас",
+    "вы",
+    "вас",
+    "они",
+    "их",
+]
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    pronoun=st.sampled_from(sorted(PERSONAL_PRONOUNS) + RUSSIAN_PRONOUNS),
+    street=st.sampled_from(STREETS),
+    house=st.integers(min_value=1, max_value=199),
+    capitalised=st.booleans(),
+)
+def test_a_pronoun_after_an_address_or_in_a_correction_is_no_town(
+    pronoun: str, street: str, house: int, capitalised: bool
+) -> None:
+    word = pronoun.capitalize() if capitalised else pronoun
+    lang = "ru" if pronoun in RUSSIAN_PRONOUNS else "et"
+    found = find_address(f"{street} {house} {word}", lang=lang)
+    assert found is not None and found.value == f"{street} {house}"
+    assert corrected_town(word, lang) is None
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+@pytest.mark.parametrize(("town", "written"), [(t[0], t[0].lower()) for t in TOWNS])
+def test_a_town_after_an_address_is_still_its_town(lang: str, town: str, written: str) -> None:
+    found = find_address(f"Rüütli 1 {written}", lang=lang)
+    assert found is not None and found.value == f"Rüütli 1, {town}"
+    assert corrected_town(written, lang) == town.lower()
