@@ -35,30 +35,37 @@ CAPABILITY_ENDPOINTS: dict[str, tuple[str, ...]] = {
     "document_status": ("check_document_application_status",),
 }
 
+# Per month: the stems that take endings ("jaanuaril", "detsembris", "декабря"), then the
+# abbreviations, which stand alone ("dets.", "Dec 24"): a word that merely starts like one
+# is no month ("jaanipäev", "decision", "novel").
+_MONTH_FORMS = [
+    (("januar", "jaanuar", "январ"), ("jan", "jaan", "янв")),
+    (("februar", "veebruar", "феврал"), ("feb", "veebr", "фев")),
+    (("march", "märts", "marts", "март"), ("mar", "mär", "мар")),
+    (("april", "aprill", "апрел"), ("apr", "апр")),
+    (("mai",), ("may", "мая", "май", "мае")),
+    (("june", "juuni", "июн"), ("jun",)),
+    (("july", "juuli", "июл"), ("jul",)),
+    (("august", "август"), ("aug", "авг")),
+    (("septemb", "сентябр"), ("sep", "sept", "сен", "сент")),
+    (("octob", "oktoob", "октябр"), ("oct", "okt", "окт")),
+    (("novemb", "ноябр"), ("nov", "ноя")),
+    (("decemb", "detsemb", "декабр"), ("dec", "dets", "дек")),
+]
 _MONTHS: dict[str, int] = {}
-for _number, _names in enumerate(
-    [
-        ("january", "jan", "jaanuar", "jaan", "январ", "янв"),
-        ("february", "feb", "veebruar", "veebr", "феврал", "фев"),
-        ("march", "mar", "märts", "marts", "mär", "март", "мар"),
-        ("april", "apr", "aprill", "апрел", "апр"),
-        ("may", "mai", "мая", "май"),
-        ("june", "jun", "juuni", "июн"),
-        ("july", "jul", "juuli", "июл"),
-        ("august", "aug", "август", "авг"),
-        ("september", "sep", "sept", "сентябр", "сен"),
-        ("october", "oct", "oktoober", "okt", "октябр", "окт"),
-        ("november", "nov", "ноябр", "ноя"),
-        ("december", "dec", "detsember", "dets", "декабр", "дек"),
-    ],
-    start=1,
-):
-    for _name in _names:
+for _number, (_stems, _short) in enumerate(_MONTH_FORMS, start=1):
+    for _name in _stems + _short:
         _MONTHS[_name] = _number
 
-# Longest first, so "jaanuar" wins over "jaan", "märts" over "mär".
-_MONTH_ALT = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
-_MONTH_WORD = rf"(?<![a-zа-яёõäöü])(?P<month>(?:{_MONTH_ALT})[a-zа-яёõäöü]*)"
+
+def _longest_first(names: list[str]) -> str:
+    return "|".join(sorted((re.escape(m) for m in names), key=len, reverse=True))
+
+
+_LETTER = "a-zа-яёõäöü"
+_MONTH_STEMS = _longest_first([n for stems, _ in _MONTH_FORMS for n in stems])
+_MONTH_SHORT = _longest_first([n for _, short in _MONTH_FORMS for n in short])
+_MONTH_WORD = rf"(?<![{_LETTER}])(?P<month>(?:{_MONTH_STEMS})[{_LETTER}]*|(?:{_MONTH_SHORT})(?![{_LETTER}]))"
 _DAY = r"(?P<day>[0-3]?\d)"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _DASH = r"\s*(?:-|–|—|\.\.|kuni|to|until|till|по|до)\s*"

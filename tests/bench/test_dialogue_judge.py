@@ -188,10 +188,33 @@ def test_the_opposite_answer_fails_a_yes_no_question() -> None:
         ("sügisvaheaeg 19.–20.10.", [(19, 10), (20, 10)]),
         ("в воскресенье 29.11.2026", [(29, 11)]),
         ("hind 24.12 €/MWh kell 18.00", []),
+        ("3 sept and Dec. 24", [(3, 9), (24, 12)]),
+        ("24. juunil ja 1. mail", [(24, 6), (1, 5)]),
     ],
 )
 def test_dates_are_read_in_every_common_form(text: str, dates: list[tuple[int, int]]) -> None:
     assert [(m.day, m.month) for m in date_mentions(text, expand_ranges=True)] == dates
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "jaanipäev",
+        "jaanilaupäev",
+        "decision",
+        "novel",
+        "market",
+        "augmented",
+        "julgelt",
+        "decided",
+        "сенокос",
+    ],
+)
+@pytest.mark.parametrize("day", [1, 6, 24])
+def test_a_word_that_only_starts_like_a_month_is_no_month(word: str, day: int) -> None:
+    """ "24.06 jaanipäev" is 24 June, not 6 January: a month's abbreviation stands alone."""
+    assert [(m.day, m.month) for m in date_mentions(f"{day} {word}", expand_ranges=True)] == []
+    assert [(m.day, m.month) for m in date_mentions(f"24.06 {word}", expand_ranges=True)] == [(24, 6)]
 
 
 def test_numbers_are_read_in_every_common_formatting() -> None:
