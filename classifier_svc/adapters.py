@@ -9,12 +9,14 @@ import grpc
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
 from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from classifier_svc.calibration import CalibrationProfile
-from classifier_svc.candidates import ActiveSession, Candidate, PendingParam
+from classifier_svc.candidates import ActiveSession, Candidate, ChatSnapshot, PendingParam
 from classifier_svc.catalogue_adapters import CollectionSearch, endpoint_candidates
 from classifier_svc.deadlines import lookup_timeout
 from classifier_svc.ports import SessionLookupFailed
 from classifier_svc.query_vectors import QueryVectors
 from services import language
+from services.language import Lang
+from services.llm import record_llm_call
 from services.runtime.status import mesh_error_from_rpc
 
 
@@ -56,30 +58,39 @@ class LoopSessionDirectory:
         self._stub = stub
         self._default_timeout = default_timeout
 
-    async def active_session(self, chat_id: str, owner_id: str = "") -> ActiveSession | None:
+    async def chat_state(
+        self, chat_id: str, owner_id: str = "", message: str = "", lang: Lang | None = None
+    ) -> ChatSnapshot:
+        """One read of the chat (LoopService.ChatState): its session, else, for a message,
+        the loop's follow-up verdict, whose model calls belong to this turn."""
+        request = loop_pb2.ChatStateRequest(chat_id=chat_id, owner_id=owner_id, message=message)
+        if lang is not None:
+            request.language = language.to_proto(lang)
         try:
-            response = await self._stub.GetSession(
-                loop_pb2.GetSessionRequest(chat_id=chat_id, owner_id=owner_id),
-                timeout=lookup_timeout(self._default_timeout),
-            )
+            response = await self._stub.ChatState(request, timeout=lookup_timeout(self._default_timeout))
         except grpc.aio.AioRpcError as exc:
-            if exc.code() == grpc.StatusCode.NOT_FOUND:
-                return None
             # Another owner's chat: refused (the edge answers 403), never resumed, switched or deleted.
-            if exc.code() == grpc.StatusCode.PERMISSION_DENIED:
+            if exc.code() in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.INVALID_ARGUMENT):
                 raise mesh_error_from_rpc(exc) from exc
             # Sessions unreachable (Redis down or hung, the loop away): not knowing whether
             # a chat is under way is not "no session" — routing it as a fresh turn gave a
             # chat mid-question the out-of-domain reply. The turn is "try again" instead.
-            log.warning("session lookup failed: %s %s", exc.code().name, exc.details())
+            log.warning("chat state lookup failed: %s %s", exc.code().name, exc.details())
             raise SessionLookupFailed("the chat's session could not be looked up") from exc
+        follow_up = response.follow_up if response.HasField("follow_up") else None
+        if follow_up is not None:
+            record_llm_call(follow_up.llm_calls)
+        if not response.HasField("session"):
+            return ChatSnapshot(None, follow_up)
         session = response.session
-        return ActiveSession(
-            chat_id=session.chat_id,
-            endpoint_names=tuple(e.name for e in session.endpoints),
-            language=language.from_proto(session.language),
-            is_service=bool(session.endpoints) and all(e.type == "service" for e in session.endpoints),
-            pending=_pending(session),
+        return ChatSnapshot(
+            ActiveSession(
+                chat_id=session.chat_id,
+                endpoint_names=tuple(e.name for e in session.endpoints),
+                language=language.from_proto(session.language),
+                is_service=bool(session.endpoints) and all(e.type == "service" for e in session.endpoints),
+                pending=_pending(session),
+            )
         )
 
     async def drop_session(self, chat_id: str, owner_id: str = "") -> None:

@@ -123,9 +123,7 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
         knowledge=IndexerKnowledgeSearch(indexer_stub, lookup_timeout, vectors),
         conversation=DspyConversationAnswerer(lm) if lm is not None else None,
         follow_ups=FollowUpRouting(
-            loop_stub,
             search,
-            timeout=lookup_timeout,
             override_cosine=profile.follow_up_override_cosine,
             search_limit=settings.search_limit,
             clear_match=api_tool.clear,

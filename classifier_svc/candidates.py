@@ -90,6 +90,16 @@ class ActiveSession:
     is_service: bool = False
 
 
+@dataclass(frozen=True)
+class ChatSnapshot:
+    """What routing one message needs of its chat, read in one call: the active session,
+    else the loop's follow-up verdict on the chat's last API call for the message
+    (loop_pb2.DetectFollowUpResponse; None when not asked for)."""
+
+    session: ActiveSession | None
+    follow_up: Any = None
+
+
 class Workflow(StrEnum):
     SERVICE = "service"
     API_TOOL_CALLING = "api_tool_calling"

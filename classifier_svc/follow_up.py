@@ -1,8 +1,9 @@
 """Follow-ups across turns: with no active session, a message may be about the
 chat's last API call ("Same for Latvia?", "А в Латвии?", "Which of those is a bank
-holiday?"). loop_svc owns that context (the response cache's L2) and decides with
-LoopService.DetectFollowUp; a follow-up is routed to the loop with the last call's
-endpoint, where the cache answers it or calls the API directly.
+holiday?"). loop_svc owns that context (the response cache's L2) and gives its verdict
+with the chat's state (LoopService.ChatState, the classifier's one read of the chat per
+turn); a follow-up is routed to the loop with the last call's endpoint, where the cache
+answers it or calls the API directly.
 
 A follow-up loses to a strong match for another endpoint ("Tallinn weather tomorrow"
 after a holidays answer is a new question, not new dates; "the cheapest electricity
@@ -10,20 +11,12 @@ hour tomorrow" is not a question about the holidays shown)."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 
-import grpc
-
-from atc.loop.v1 import loop_pb2, loop_pb2_grpc
+from atc.loop.v1 import loop_pb2
 from classifier_svc.candidates import Candidate, Decision, Reason, Workflow
-from classifier_svc.deadlines import lookup_timeout
 from classifier_svc.ports import EndpointSearch
-from services import language
 from services.language import Lang
-from services.llm import record_llm_call
-
-log = logging.getLogger(__name__)
 
 _KINDS = {
     loop_pb2.FOLLOW_UP_KIND_RESPONSE_QUESTION: "response_question",
@@ -36,10 +29,8 @@ _OVERRIDE_MIN_TERMS = 2
 class FollowUpRouting:
     def __init__(
         self,
-        loop: loop_pb2_grpc.LoopServiceStub,
         search: EndpointSearch,
         *,
-        timeout: float,
         override_cosine: float,
         search_limit: int = 5,
         clear_match: Callable[[Sequence[Candidate]], Candidate | None] | None = None,
@@ -47,32 +38,22 @@ class FollowUpRouting:
         """`clear_match` reads the candidates on the endpoints' own scale (the API tool
         layer's gate): the endpoint it accepts with high confidence, or None. Without it a
         cosine and shared words make a strong match."""
-        self._loop = loop
         self._clear_match = clear_match
         self._search = search
-        self._timeout = timeout
         self._override_cosine = override_cosine
         self._search_limit = search_limit
 
     async def decision(
-        self, chat_id: str, owner_id: str, message: str, lang: Lang
-    ) -> tuple[Decision | None, loop_pb2.DetectFollowUpResponse | None]:
-        """A decision for a follow-up of the last call, or None (route as usual), and the
-        loop's answer (None when it could not be asked), which goes back to the loop with
-        the turn so it is not decided twice. Fails open."""
-        request = loop_pb2.DetectFollowUpRequest(
-            chat_id=chat_id, owner_id=owner_id, message=message, language=language.to_proto(lang)
-        )
-        try:
-            response = await self._loop.DetectFollowUp(request, timeout=lookup_timeout(self._timeout))
-        except grpc.aio.AioRpcError as error:
-            log.warning("follow-up detection unavailable: %s", error.code().name)
-            return None, None
-        # The loop's model calls for the decision belong to this turn.
-        record_llm_call(response.llm_calls)
+        self, response: loop_pb2.DetectFollowUpResponse | None, message: str, lang: Lang
+    ) -> Decision | None:
+        """A decision for a follow-up of the last call, or None (route as usual), from the
+        loop's verdict on the message (read with the chat's state; None when it could not
+        be made: fail open)."""
+        if response is None:
+            return None
         kind = _KINDS.get(response.kind)
         if kind is None or not response.endpoint.name:
-            return None, response
+            return None
         endpoint = response.endpoint
         # Either kind loses to a strong match for another endpoint: "cheapest hour tomorrow"
         # after a holidays answer asks something of its own, not of the holidays shown. A
@@ -88,7 +69,7 @@ class FollowUpRouting:
                 and best.matched_terms >= _OVERRIDE_MIN_TERMS
                 and self._clear_elsewhere(candidates, endpoint.name)
             ):
-                return None, response
+                return None
         changed = ", ".join(f"{k}={v}" for k, v in sorted(response.updated_params.items()))
         reasoning = f"follow-up ({kind}) of the last call to {endpoint.name}"
         decision = Decision(
@@ -100,7 +81,7 @@ class FollowUpRouting:
             reasoning=reasoning + (f": {changed}" if changed else ""),
             follow_up=response,
         )
-        return decision, response
+        return decision
 
     def _clear_elsewhere(self, candidates: Sequence[Candidate], last: str) -> bool:
         if self._clear_match is None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from classifier_svc.candidates import ActiveSession, Candidate
+from classifier_svc.candidates import Candidate, ChatSnapshot
 from classifier_svc.passages import Passage
 from services.errors import Unavailable
+from services.language import Lang
 
 
 class SessionLookupFailed(Unavailable):
@@ -25,7 +26,12 @@ class EndpointSearch(Protocol):
 
 
 class SessionDirectory(Protocol):
-    async def active_session(self, chat_id: str, owner_id: str = "") -> ActiveSession | None: ...
+    async def chat_state(
+        self, chat_id: str, owner_id: str = "", message: str = "", lang: Lang | None = None
+    ) -> ChatSnapshot:
+        """The chat's session, else (for a `message`) its follow-up verdict; raises
+        SessionLookupFailed when the state cannot be read."""
+        ...
 
     async def drop_session(self, chat_id: str, owner_id: str = "") -> None: ...
 

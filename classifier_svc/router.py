@@ -255,16 +255,18 @@ class Router:
             return await self._out_of_domain(
                 lang, f"out of scope: {topic}, which the catalogue does not cover"
             )
-        session = await self._sessions.active_session(chat_id, owner_id)
-        if session is not None:
+        # One read of the chat: its session, else the loop's follow-up verdict on the message.
+        asks_follow_up = self._policy.api_tool_enabled and self._follow_ups is not None
+        state = await self._sessions.chat_state(chat_id, owner_id, message if asks_follow_up else "", lang)
+        if (session := state.session) is not None:
             decision = await self._continue_session(session, turn, dry_run, owner_id)
             if session.is_service and decision.reason is Reason.SESSION_RESUME:
                 decision = replace(decision, workflow=Workflow.SERVICE)
             return decision
         # A follow-up of the chat's last API call ("Same for Latvia?") goes back to that endpoint.
-        asked = None
-        if self._policy.api_tool_enabled and self._follow_ups is not None:
-            followed, asked = await self._follow_ups.decision(chat_id, owner_id, message, lang)
+        asked = state.follow_up
+        if self._follow_ups is not None and asked is not None:
+            followed = await self._follow_ups.decision(asked, message, lang)
             if followed is not None:
                 return followed
         decision = await self._new_question(turn)
@@ -331,7 +333,7 @@ class Router:
             claimed = await self._api_tool.claim(turn.message, context.language, registered_only=own_words)
             if claimed is None:
                 return context
-            session = await self._sessions.active_session(turn.chat_id, owner_id)
+            session = (await self._sessions.chat_state(turn.chat_id, owner_id)).session
         except (InvalidArgument, PermissionDenied):
             raise
         except Exception as exc:

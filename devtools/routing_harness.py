@@ -24,8 +24,8 @@ from classifier_svc.action_words import ActionWords
 from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
 from classifier_svc.calibration import CalibrationProfile
 from classifier_svc.candidates import (
-    ActiveSession,
     Candidate,
+    ChatSnapshot,
     Decision,
     ExecutionMode,
     PriorMessage,
@@ -112,8 +112,10 @@ class CatalogueSearch:
 
 
 class NoSessions:
-    async def active_session(self, chat_id: str, owner_id: str = "") -> ActiveSession | None:
-        return None
+    async def chat_state(
+        self, chat_id: str, owner_id: str = "", message: str = "", lang: Lang | None = None
+    ) -> ChatSnapshot:
+        return ChatSnapshot(None)
 
     async def drop_session(self, chat_id: str, owner_id: str = "") -> None:
         return None

@@ -226,15 +226,32 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         self, request: loop_pb2.DetectFollowUpRequest, context: grpc.aio.ServicerContext
     ) -> loop_pb2.DetectFollowUpResponse:
         require_chat_id(request.chat_id)
-        if self._planner is None or not request.message.strip():
+        return await self._follow_up(request.chat_id, request.owner_id, request.message, request.language)
+
+    async def ChatState(
+        self, request: loop_pb2.ChatStateRequest, context: grpc.aio.ServicerContext
+    ) -> loop_pb2.ChatStateResponse:
+        session = await self._runner.find(request.chat_id, acting_owner(request.owner_id))
+        if session is not None:
+            return loop_pb2.ChatStateResponse(session=convert.session_to_proto(session))
+        if not request.message.strip():
+            return loop_pb2.ChatStateResponse()
+        follow_up = await self._follow_up(
+            request.chat_id, request.owner_id, request.message, request.language
+        )
+        return loop_pb2.ChatStateResponse(follow_up=follow_up)
+
+    async def _follow_up(
+        self, chat_id: str, owner_id: str, message: str, lang: int
+    ) -> loop_pb2.DetectFollowUpResponse:
+        """How `message` relates to the chat's last API call; fails open (a new intent)."""
+        if self._planner is None or not message.strip():
             return loop_pb2.DetectFollowUpResponse(kind=loop_pb2.FOLLOW_UP_KIND_NEW_INTENT)
-        language = from_proto(request.language) or "en"
+        language = from_proto(lang) or "en"
         with counting_llm_calls() as calls:
             try:
-                async with self._runner.store_guard.guarded(request.chat_id):
-                    follow = await self._planner.follow_up(
-                        request.chat_id, request.owner_id, request.message, language
-                    )
+                async with self._runner.store_guard.guarded(chat_id):
+                    follow = await self._planner.follow_up(chat_id, owner_id, message, language)
             except Unavailable:
                 # Fail open: without the cache the message is routed as a new question.
                 return loop_pb2.DetectFollowUpResponse(

@@ -168,12 +168,18 @@ class TurnRunner:
             return await self._store.save(session)
 
     async def get(self, chat_id: str, owner_id: str) -> Session:
+        session = await self.find(chat_id, owner_id)
+        if session is None:
+            raise session_not_found(chat_id)
+        return session
+
+    async def find(self, chat_id: str, owner_id: str) -> Session | None:
+        """The chat's active session, or None; another owner's is refused."""
         require_chat_id(chat_id)
         async with self.store_guard.guarded(chat_id):
             session = await self._store.get(chat_id)
-        if session is None:
-            raise session_not_found(chat_id)
-        check_resource_owner(session.owner_id, owner_id, "the chat's session")
+        if session is not None:
+            check_resource_owner(session.owner_id, owner_id, "the chat's session")
         return session
 
     async def delete(self, chat_id: str, owner_id: str) -> bool:

@@ -31,7 +31,7 @@ IDEMPOTENT_READS: dict[str, tuple[str, ...]] = {
         "GetKnowledgeDocument",
         "ListKnowledgeDocuments",
     ),
-    "atc.loop.v1.LoopService": ("GetSession", "DetectFollowUp"),
+    "atc.loop.v1.LoopService": ("GetSession", "DetectFollowUp", "ChatState"),
     "atc.caller.v1.CallerService": ("GetResult",),
     "atc.classifier.v1.ClassifierService": ("Classify",),
 }

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from classifier_svc.api_tool import ApiToolMatcher, ApiToolPolicy
 from classifier_svc.calibration import CalibrationProfile, ScoreThresholds
-from classifier_svc.candidates import ActiveSession, Candidate
+from classifier_svc.candidates import ActiveSession, Candidate, ChatSnapshot
 from classifier_svc.passages import Passage
 from classifier_svc.ports import EndpointSearch
+from services.language import Lang
 
 # A profile on the scale of these scripted cosines (endpoints without example prototypes
 # are scored by their description cosine).
@@ -93,10 +94,12 @@ class Sessions:
         self.sessions = sessions or {}
         self.fail = fail
 
-    async def active_session(self, chat_id: str, owner_id: str = "") -> ActiveSession | None:
+    async def chat_state(
+        self, chat_id: str, owner_id: str = "", message: str = "", lang: Lang | None = None
+    ) -> ChatSnapshot:
         if self.fail:
             raise RuntimeError("loop_svc is down")
-        return self.sessions.get(chat_id)
+        return ChatSnapshot(self.sessions.get(chat_id))
 
     async def drop_session(self, chat_id: str, owner_id: str = "") -> None:
         self.sessions.pop(chat_id, None)

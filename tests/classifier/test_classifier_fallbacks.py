@@ -205,7 +205,7 @@ async def test_a_classifier_error_is_answered_from_the_knowledge_base(mesh: Mesh
 class SessionsDown(loop_pb2_grpc.LoopServiceServicer):
     """A loop whose session store does not answer (Redis stopped or hung)."""
 
-    async def GetSession(self, request, context):  # type: ignore[no-untyped-def]
+    async def ChatState(self, request, context):  # type: ignore[no-untyped-def]
         await context.abort(grpc.StatusCode.UNAVAILABLE, "the session store is unavailable")
 
 

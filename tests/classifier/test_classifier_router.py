@@ -15,6 +15,7 @@ from classifier_svc.calibration import CalibrationProfile, ScoreThresholds
 from classifier_svc.candidates import (
     ActiveSession,
     Candidate,
+    ChatSnapshot,
     ExecutionMode,
     PendingParam,
     PriorMessage,
@@ -27,7 +28,7 @@ from classifier_svc.offers import opens_with_acceptance
 from classifier_svc.ports import EndpointDisambiguator, IntentDecomposer
 from classifier_svc.router import Router, RouterPolicy
 from classifier_svc.small_talk import SmallTalk, SmallTalkKind, classify_small_talk
-from services.language import LanguageDetector
+from services.language import Lang, LanguageDetector
 
 PROFILE = CalibrationProfile(
     embedding_model="test-model",
@@ -75,10 +76,12 @@ class Sessions:
         self.owners = owners or {}
         self.dropped: list[tuple[str, str]] = []
 
-    async def active_session(self, chat_id: str, owner_id: str = "") -> ActiveSession | None:
+    async def chat_state(
+        self, chat_id: str, owner_id: str = "", message: str = "", lang: Lang | None = None
+    ) -> ChatSnapshot:
         if self.owners.get(chat_id, owner_id) != owner_id:
-            return None
-        return self.sessions.get(chat_id)
+            return ChatSnapshot(None)
+        return ChatSnapshot(self.sessions.get(chat_id))
 
     async def drop_session(self, chat_id: str, owner_id: str = "") -> None:
         self.dropped.append((chat_id, owner_id))

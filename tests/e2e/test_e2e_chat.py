@@ -17,7 +17,7 @@ from atc.loop.v1 import loop_pb2, loop_pb2_grpc
 from edge_svc.identity import CHAT_TOKEN_COOKIE
 from tests.e2e.conftest import Mesh
 from tests.e2e.sse import stream_turn
-from tests.support import metric_value
+from tests.support import metric_reaching, metric_value
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 TALLINN = ZoneInfo("Europe/Tallinn")
@@ -256,3 +256,33 @@ async def test_a_conversation_moves_the_domain_counters_of_every_service(
     assert after["called"] == before["called"] + 1
     assert after["searched"] > before["searched"]
     assert after["embedded"] > before["embedded"]
+
+
+async def test_each_turn_reads_the_chat_from_the_loop_once(mesh: Mesh, edge: httpx.AsyncClient) -> None:
+    """The classifier reads a chat once per turn (ChatState: the session, else the verdict
+    on a follow-up of the last call) and hands the turn to the loop once (RunTurn); it made
+    up to four loop RPCs a turn (GetSession, DetectFollowUp, DeleteSession, RunTurn)."""
+    loop = mesh.servers["loop"].telemetry
+
+    def served(method: str) -> float:
+        labels = {"service": "loop", "method": f"/atc.loop.v1.LoopService/{method}", "code": "OK"}
+        return metric_value(loop, "atc_rpc_requests_total", labels)
+
+    async def reaching(method: str, expected: float) -> float:
+        labels = {"service": "loop", "method": f"/atc.loop.v1.LoopService/{method}", "code": "OK"}
+        return await metric_reaching(loop, "atc_rpc_requests_total", labels, expected)
+
+    methods = ("ChatState", "RunTurn", "GetSession", "DetectFollowUp", "DeleteSession")
+    chat_id = str(uuid.uuid4())
+    turns = [
+        ("What is the vehicle tax for my car?", "TURN_OUTCOME_NEEDS_INPUT"),  # opens a session
+        ("123ABC", "TURN_OUTCOME_ANSWERED"),  # resumes it
+        ("and for 2027?", "TURN_OUTCOME_ANSWERED"),  # a follow-up of the last call
+    ]
+    for message, outcome in turns:
+        before = {m: served(m) for m in methods}
+        reply = await stream_turn(edge, chat_id, message)
+        assert reply.end.data["outcome"] == outcome, message
+        assert await reaching("RunTurn", before["RunTurn"] + 1) == before["RunTurn"] + 1
+        assert await reaching("ChatState", before["ChatState"] + 1) == before["ChatState"] + 1
+        assert {m: served(m) - before[m] for m in methods[2:]} == dict.fromkeys(methods[2:], 0), message

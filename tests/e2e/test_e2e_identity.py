@@ -81,6 +81,7 @@ async def test_another_owner_is_refused_and_the_session_is_untouched(
     # Straight at loop_svc with Bob's owner: neither read nor deleted.
     for method, request in (
         ("GetSession", loop_pb2.GetSessionRequest(chat_id=chat_id)),
+        ("ChatState", loop_pb2.ChatStateRequest(chat_id=chat_id, message="123ABC")),
         ("DeleteSession", loop_pb2.DeleteSessionRequest(chat_id=chat_id)),
         # A body naming Alice does not help Bob: the metadata owner must match it.
         ("DeleteSession", loop_pb2.DeleteSessionRequest(chat_id=chat_id, owner_id=alice_owner)),

@@ -466,6 +466,45 @@ async def test_a_new_turn_never_replaces_another_owners_session(mesh: Mesh) -> N
     assert await mesh.redis.get("session:chat-q") == before
 
 
+async def test_chat_state_is_the_session_else_the_follow_up_verdict_in_one_read(mesh: Mesh) -> None:
+    """The classifier's one read of a chat per turn: the session under way; with none, the
+    verdict on the message about the chat's last call; no session is no error here."""
+    empty = await mesh.loop.ChatState(loop_pb2.ChatStateRequest(chat_id="chat-s", owner_id="citizen-1"))
+    assert not empty.HasField("session") and not empty.HasField("follow_up")
+
+    # The last call answered (its context cached), no session: the message gets a verdict.
+    mesh.caller.result_id = "result-s"
+    await _events(mesh.loop, _turn("chat-s", "holidays 2026-01-01 2026-12-31 EE", HOLIDAYS))
+    state = await mesh.loop.ChatState(
+        loop_pb2.ChatStateRequest(
+            chat_id="chat-s", owner_id="citizen-1", message="and in Latvia?", language=chat_pb2.LANGUAGE_EN
+        )
+    )
+    assert not state.HasField("session")
+    assert state.follow_up.kind == loop_pb2.FOLLOW_UP_KIND_PARAM_UPDATE
+    assert state.follow_up.endpoint.name == "get_public_holidays"
+    assert state.follow_up.updated_params["countryIsoCode"] == "LV"
+
+    # A session under way is the state, and no verdict is made beside it.
+    await _events(mesh.loop, _turn("chat-s2", "Holidays in Latvia", HOLIDAYS))
+    state = await mesh.loop.ChatState(
+        loop_pb2.ChatStateRequest(chat_id="chat-s2", owner_id="citizen-1", message="2027")
+    )
+    assert state.session.endpoints[0] == HOLIDAYS and not state.HasField("follow_up")
+
+    # Another owner's chat is refused, and a missing chat id named.
+    code, info = await _status_of(
+        mesh.loop.ChatState(loop_pb2.ChatStateRequest(chat_id="chat-s2", owner_id="someone-else"))
+    )
+    assert (
+        code == grpc.StatusCode.PERMISSION_DENIED and info is not None and info.reason == "OWNED_BY_ANOTHER"
+    )
+    code, info = await _status_of(mesh.loop.ChatState(loop_pb2.ChatStateRequest(chat_id=" ", message="x")))
+    assert (
+        code == grpc.StatusCode.INVALID_ARGUMENT and info is not None and info.metadata["field"] == "chat_id"
+    )
+
+
 async def test_the_cache_is_written_when_end_arrives(mesh: Mesh) -> None:
     # The next message may be a follow-up on this answer, sent the moment End arrives:
     # the turn's cache is written before End goes out (a write still running behind End

@@ -27,7 +27,7 @@ from atc.common.v1 import chat_pb2 as atc_dot_common_dot_v1_dot_chat__pb2
 from atc.common.v1 import turn_event_pb2 as atc_dot_common_dot_v1_dot_turn__event__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61tc/loop/v1/loop.proto\x12\x0b\x61tc.loop.v1\x1a\x1d\x61tc/common/v1/catalogue.proto\x1a\x18\x61tc/common/v1/chat.proto\x1a\x1e\x61tc/common/v1/turn_event.proto\"v\n\x15\x44\x65tectFollowUpRequest\x12\x0f\n\x07\x63hat_id\x18\x01 \x01(\t\x12\x10\n\x08owner_id\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\x12)\n\x08language\x18\x04 \x01(\x0e\x32\x17.atc.common.v1.Language\"\x85\x02\n\x16\x44\x65tectFollowUpResponse\x12\'\n\x04kind\x18\x01 \x01(\x0e\x32\x19.atc.loop.v1.FollowUpKind\x12)\n\x08\x65ndpoint\x18\x02 \x01(\x0b\x32\x17.atc.common.v1.Endpoint\x12N\n\x0eupdated_params\x18\x03 \x03(\x0b\x32\x36.atc.loop.v1.DetectFollowUpResponse.UpdatedParamsEntry\x12\x11\n\tllm_calls\x18\x04 \x01(\x05\x1a\x34\n\x12UpdatedParamsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xe2\x02\n\x07Session\x12\x0f\n\x07\x63hat_id\x18\x01 \x01(\t\x12(\n\x05state\x18\x02 \x01(\x0e\x32\x19.atc.loop.v1.SessionState\x12*\n\tendpoints\x18\x03 \x03(\x0b\x32\x17.atc.common.v1.Endpoint\x12\x36\n\tcollected\x18\x04 \x03(\x0b\x32#.atc.loop.v1.Session.CollectedEntry\x12\x12\n\nturn_count\x18\x05 \x01(\x05\x12\x11\n\tmax_turns\x18\x06 \x01(\x05\x12)\n\x08language\x18\x07 \x01(\x0e\x32\x17.atc.common.v1.Language\x12\x16\n\x0eoriginal_query\x18\x08 \x01(\t\x1aN\n\x0e\x43ollectedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12+\n\x05value\x18\x02 \x01(\x0b\x32\x1c.atc.loop.v1.CollectedParams:\x02\x38\x01\"z\n\x0f\x43ollectedParams\x12\x38\n\x06values\x18\x01 \x03(\x0b\x32(.atc.loop.v1.CollectedParams.ValuesEntry\x1a-\n\x0bValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xf8\x01\n\x0eRunTurnRequest\x12%\n\x04turn\x18\x01 \x01(\x0b\x32\x17.atc.common.v1.ChatTurn\x12*\n\tendpoints\x18\x02 \x03(\x0b\x32\x17.atc.common.v1.Endpoint\x12)\n\x08language\x18\x03 \x01(\x0e\x32\x17.atc.common.v1.Language\x12\x16\n\x0eresume_session\x18\x04 \x01(\x08\x12\x36\n\tfollow_up\x18\x05 \x01(\x0b\x32#.atc.loop.v1.DetectFollowUpResponse\x12\x18\n\x10\x65ndpoint_queries\x18\x06 \x03(\t\":\n\x0fRunTurnResponse\x12\'\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x18.atc.common.v1.TurnEvent\"6\n\x11GetSessionRequest\x12\x0f\n\x07\x63hat_id\x18\x01 \x01(\t\x12\x10\n\x08owner_id\x18\x02 \x01(\t\";\n\x12GetSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.atc.loop.v1.Session\"9\n\x14\x44\x65leteSessionRequest\x12\x0f\n\x07\x63hat_id\x18\x01 \x01(\t\x12\x10\n\x08owner_id\x18\x02 \x01(\t\"(\n\x15\x44\x65leteSessionResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\x08*\x94\x01\n\x0c\x46ollowUpKind\x12\x1e\n\x1a\x46OLLOW_UP_KIND_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x46OLLOW_UP_KIND_NEW_INTENT\x10\x01\x12$\n FOLLOW_UP_KIND_RESPONSE_QUESTION\x10\x02\x12\x1f\n\x1b\x46OLLOW_UP_KIND_PARAM_UPDATE\x10\x03*{\n\x0cSessionState\x12\x1d\n\x19SESSION_STATE_UNSPECIFIED\x10\x00\x12#\n\x1fSESSION_STATE_COLLECTING_PARAMS\x10\x01\x12\'\n#SESSION_STATE_AWAITING_CONTINUATION\x10\x02\x32\xd7\x02\n\x0bLoopService\x12\x46\n\x07RunTurn\x12\x1b.atc.loop.v1.RunTurnRequest\x1a\x1c.atc.loop.v1.RunTurnResponse0\x01\x12M\n\nGetSession\x12\x1e.atc.loop.v1.GetSessionRequest\x1a\x1f.atc.loop.v1.GetSessionResponse\x12V\n\rDeleteSession\x12!.atc.loop.v1.DeleteSessionRequest\x1a\".atc.loop.v1.DeleteSessionResponse\x12Y\n\x0e\x44\x65tectFollowUp\x12\".atc.loop.v1.DetectFollowUpRequest\x1a#.atc.loop.v1.DetectFollowUpResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61tc/loop/v1/loop.proto\x12\x0b\x61tc.loop.v1\x1a\x1d\x61tc/common/v1/catalogue.proto\x1a\x18\x61tc/common/v1/chat.proto\x1a\x1e\x61tc/common/v1/turn_event.proto\"q\n\x10\x43hatStateRequest\x12\x0f\n\x07\x63hat_id\x18\x01 \x01(\t\x12\x10\n\x08owner_id\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\x12)\n\x08language\x18\x04 \x01(\x0e\x32\x17.atc.common.v1.Language\"r\n\x11\x43hatStateResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.atc.loop.v1.Session\x12\x36\n\tfollow_up\x18\x02 \x01(\x0b\x32#.atc.loop.v1.DetectFollowUpResponse\"v\n\x15\x44\x65tectFollowUpRequest\x12\x0f\n\x07\x63hat_id\x18\x01 \x01(\t\x12\x10\n\x08owner_id\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\x12)\n\x08language\x18\x04 \x01(\x0e\x32\x17.atc.common.v1.Language\"\x85\x02\n\x16\x44\x65tectFollowUpResponse\x12\'\n\x04kind\x18\x01 \x01(\x0e\x32\x19.atc.loop.v1.FollowUpKind\x12)\n\x08\x65ndpoint\x18\x02 \x01(\x0b\x32\x17.atc.common.v1.Endpoint\x12N\n\x0eupdated_params\x18\x03 \x03(\x0b\x32\x36.atc.loop.v1.DetectFollowUpResponse.UpdatedParamsEntry\x12\x11\n\tllm_calls\x18\x04 \x01(\x05\x1a\x34\n\x12UpdatedParamsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xe2\x02\n\x07Session\x12\x0f\n\x07\x63hat_id\x18\x01 \x01(\t\x12(\n\x05state\x18\x02 \x01(\x0e\x32\x19.atc.loop.v1.SessionState\x12*\n\tendpoints\x18\x03 \x03(\x0b\x32\x17.atc.common.v1.Endpoint\x12\x36\n\tcollected\x18\x04 \x03(\x0b\x32#.atc.loop.v1.Session.CollectedEntry\x12\x12\n\nturn_count\x18\x05 \x01(\x05\x12\x11\n\tmax_turns\x18\x06 \x01(\x05\x12)\n\x08language\x18\x07 \x01(\x0e\x32\x17.atc.common.v1.Language\x12\x16\n\x0eoriginal_query\x18\x08 \x01(\t\x1aN\n\x0e\x43ollectedEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12+\n\x05value\x18\x02 \x01(\x0b\x32\x1c.atc.loop.v1.CollectedParams:\x02\x38\x01\"z\n\x0f\x43ollectedParams\x12\x38\n\x06values\x18\x01 \x03(\x0b\x32(.atc.loop.v1.CollectedParams.ValuesEntry\x1a-\n\x0bValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xf8\x01\n\x0eRunTurnRequest\x12%\n\x04turn\x18\x01 \x01(\x0b\x32\x17.atc.common.v1.ChatTurn\x12*\n\tendpoints\x18\x02 \x03(\x0b\x32\x17.atc.common.v1.Endpoint\x12)\n\x08language\x18\x03 \x01(\x0e\x32\x17.atc.common.v1.Language\x12\x16\n\x0eresume_session\x18\x04 \x01(\x08\x12\x36\n\tfollow_up\x18\x05 \x01(\x0b\x32#.atc.loop.v1.DetectFollowUpResponse\x12\x18\n\x10\x65ndpoint_queries\x18\x06 \x03(\t\":\n\x0fRunTurnResponse\x12\'\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x18.atc.common.v1.TurnEvent\"6\n\x11GetSessionRequest\x12\x0f\n\x07\x63hat_id\x18\x01 \x01(\t\x12\x10\n\x08owner_id\x18\x02 \x01(\t\";\n\x12GetSessionResponse\x12%\n\x07session\x18\x01 \x01(\x0b\x32\x14.atc.loop.v1.Session\"9\n\x14\x44\x65leteSessionRequest\x12\x0f\n\x07\x63hat_id\x18\x01 \x01(\t\x12\x10\n\x08owner_id\x18\x02 \x01(\t\"(\n\x15\x44\x65leteSessionResponse\x12\x0f\n\x07\x64\x65leted\x18\x01 \x01(\x08*\x94\x01\n\x0c\x46ollowUpKind\x12\x1e\n\x1a\x46OLLOW_UP_KIND_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x46OLLOW_UP_KIND_NEW_INTENT\x10\x01\x12$\n FOLLOW_UP_KIND_RESPONSE_QUESTION\x10\x02\x12\x1f\n\x1b\x46OLLOW_UP_KIND_PARAM_UPDATE\x10\x03*{\n\x0cSessionState\x12\x1d\n\x19SESSION_STATE_UNSPECIFIED\x10\x00\x12#\n\x1fSESSION_STATE_COLLECTING_PARAMS\x10\x01\x12\'\n#SESSION_STATE_AWAITING_CONTINUATION\x10\x02\x32\xa3\x03\n\x0bLoopService\x12\x46\n\x07RunTurn\x12\x1b.atc.loop.v1.RunTurnRequest\x1a\x1c.atc.loop.v1.RunTurnResponse0\x01\x12M\n\nGetSession\x12\x1e.atc.loop.v1.GetSessionRequest\x1a\x1f.atc.loop.v1.GetSessionResponse\x12V\n\rDeleteSession\x12!.atc.loop.v1.DeleteSessionRequest\x1a\".atc.loop.v1.DeleteSessionResponse\x12Y\n\x0e\x44\x65tectFollowUp\x12\".atc.loop.v1.DetectFollowUpRequest\x1a#.atc.loop.v1.DetectFollowUpResponse\x12J\n\tChatState\x12\x1d.atc.loop.v1.ChatStateRequest\x1a\x1e.atc.loop.v1.ChatStateResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -40,36 +40,40 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SESSION_COLLECTEDENTRY']._serialized_options = b'8\001'
   _globals['_COLLECTEDPARAMS_VALUESENTRY']._loaded_options = None
   _globals['_COLLECTEDPARAMS_VALUESENTRY']._serialized_options = b'8\001'
-  _globals['_FOLLOWUPKIND']._serialized_start=1523
-  _globals['_FOLLOWUPKIND']._serialized_end=1671
-  _globals['_SESSIONSTATE']._serialized_start=1673
-  _globals['_SESSIONSTATE']._serialized_end=1796
-  _globals['_DETECTFOLLOWUPREQUEST']._serialized_start=128
-  _globals['_DETECTFOLLOWUPREQUEST']._serialized_end=246
-  _globals['_DETECTFOLLOWUPRESPONSE']._serialized_start=249
-  _globals['_DETECTFOLLOWUPRESPONSE']._serialized_end=510
-  _globals['_DETECTFOLLOWUPRESPONSE_UPDATEDPARAMSENTRY']._serialized_start=458
-  _globals['_DETECTFOLLOWUPRESPONSE_UPDATEDPARAMSENTRY']._serialized_end=510
-  _globals['_SESSION']._serialized_start=513
-  _globals['_SESSION']._serialized_end=867
-  _globals['_SESSION_COLLECTEDENTRY']._serialized_start=789
-  _globals['_SESSION_COLLECTEDENTRY']._serialized_end=867
-  _globals['_COLLECTEDPARAMS']._serialized_start=869
-  _globals['_COLLECTEDPARAMS']._serialized_end=991
-  _globals['_COLLECTEDPARAMS_VALUESENTRY']._serialized_start=946
-  _globals['_COLLECTEDPARAMS_VALUESENTRY']._serialized_end=991
-  _globals['_RUNTURNREQUEST']._serialized_start=994
-  _globals['_RUNTURNREQUEST']._serialized_end=1242
-  _globals['_RUNTURNRESPONSE']._serialized_start=1244
-  _globals['_RUNTURNRESPONSE']._serialized_end=1302
-  _globals['_GETSESSIONREQUEST']._serialized_start=1304
-  _globals['_GETSESSIONREQUEST']._serialized_end=1358
-  _globals['_GETSESSIONRESPONSE']._serialized_start=1360
-  _globals['_GETSESSIONRESPONSE']._serialized_end=1419
-  _globals['_DELETESESSIONREQUEST']._serialized_start=1421
-  _globals['_DELETESESSIONREQUEST']._serialized_end=1478
-  _globals['_DELETESESSIONRESPONSE']._serialized_start=1480
-  _globals['_DELETESESSIONRESPONSE']._serialized_end=1520
-  _globals['_LOOPSERVICE']._serialized_start=1799
-  _globals['_LOOPSERVICE']._serialized_end=2142
+  _globals['_FOLLOWUPKIND']._serialized_start=1754
+  _globals['_FOLLOWUPKIND']._serialized_end=1902
+  _globals['_SESSIONSTATE']._serialized_start=1904
+  _globals['_SESSIONSTATE']._serialized_end=2027
+  _globals['_CHATSTATEREQUEST']._serialized_start=128
+  _globals['_CHATSTATEREQUEST']._serialized_end=241
+  _globals['_CHATSTATERESPONSE']._serialized_start=243
+  _globals['_CHATSTATERESPONSE']._serialized_end=357
+  _globals['_DETECTFOLLOWUPREQUEST']._serialized_start=359
+  _globals['_DETECTFOLLOWUPREQUEST']._serialized_end=477
+  _globals['_DETECTFOLLOWUPRESPONSE']._serialized_start=480
+  _globals['_DETECTFOLLOWUPRESPONSE']._serialized_end=741
+  _globals['_DETECTFOLLOWUPRESPONSE_UPDATEDPARAMSENTRY']._serialized_start=689
+  _globals['_DETECTFOLLOWUPRESPONSE_UPDATEDPARAMSENTRY']._serialized_end=741
+  _globals['_SESSION']._serialized_start=744
+  _globals['_SESSION']._serialized_end=1098
+  _globals['_SESSION_COLLECTEDENTRY']._serialized_start=1020
+  _globals['_SESSION_COLLECTEDENTRY']._serialized_end=1098
+  _globals['_COLLECTEDPARAMS']._serialized_start=1100
+  _globals['_COLLECTEDPARAMS']._serialized_end=1222
+  _globals['_COLLECTEDPARAMS_VALUESENTRY']._serialized_start=1177
+  _globals['_COLLECTEDPARAMS_VALUESENTRY']._serialized_end=1222
+  _globals['_RUNTURNREQUEST']._serialized_start=1225
+  _globals['_RUNTURNREQUEST']._serialized_end=1473
+  _globals['_RUNTURNRESPONSE']._serialized_start=1475
+  _globals['_RUNTURNRESPONSE']._serialized_end=1533
+  _globals['_GETSESSIONREQUEST']._serialized_start=1535
+  _globals['_GETSESSIONREQUEST']._serialized_end=1589
+  _globals['_GETSESSIONRESPONSE']._serialized_start=1591
+  _globals['_GETSESSIONRESPONSE']._serialized_end=1650
+  _globals['_DELETESESSIONREQUEST']._serialized_start=1652
+  _globals['_DELETESESSIONREQUEST']._serialized_end=1709
+  _globals['_DELETESESSIONRESPONSE']._serialized_start=1711
+  _globals['_DELETESESSIONRESPONSE']._serialized_end=1751
+  _globals['_LOOPSERVICE']._serialized_start=2030
+  _globals['_LOOPSERVICE']._serialized_end=2449
 # @@protoc_insertion_point(module_scope)

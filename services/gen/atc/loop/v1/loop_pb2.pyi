@@ -30,6 +30,26 @@ SESSION_STATE_UNSPECIFIED: SessionState
 SESSION_STATE_COLLECTING_PARAMS: SessionState
 SESSION_STATE_AWAITING_CONTINUATION: SessionState
 
+class ChatStateRequest(_message.Message):
+    __slots__ = ("chat_id", "owner_id", "message", "language")
+    CHAT_ID_FIELD_NUMBER: _ClassVar[int]
+    OWNER_ID_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    LANGUAGE_FIELD_NUMBER: _ClassVar[int]
+    chat_id: str
+    owner_id: str
+    message: str
+    language: _chat_pb2.Language
+    def __init__(self, chat_id: _Optional[str] = ..., owner_id: _Optional[str] = ..., message: _Optional[str] = ..., language: _Optional[_Union[_chat_pb2.Language, str]] = ...) -> None: ...
+
+class ChatStateResponse(_message.Message):
+    __slots__ = ("session", "follow_up")
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    FOLLOW_UP_FIELD_NUMBER: _ClassVar[int]
+    session: Session
+    follow_up: DetectFollowUpResponse
+    def __init__(self, session: _Optional[_Union[Session, _Mapping]] = ..., follow_up: _Optional[_Union[DetectFollowUpResponse, _Mapping]] = ...) -> None: ...
+
 class DetectFollowUpRequest(_message.Message):
     __slots__ = ("chat_id", "owner_id", "message", "language")
     CHAT_ID_FIELD_NUMBER: _ClassVar[int]

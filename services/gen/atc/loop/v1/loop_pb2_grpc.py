@@ -56,6 +56,11 @@ class LoopServiceStub:
                 request_serializer=atc_dot_loop_dot_v1_dot_loop__pb2.DetectFollowUpRequest.SerializeToString,
                 response_deserializer=atc_dot_loop_dot_v1_dot_loop__pb2.DetectFollowUpResponse.FromString,
                 _registered_method=True)
+        self.ChatState = channel.unary_unary(
+                '/atc.loop.v1.LoopService/ChatState',
+                request_serializer=atc_dot_loop_dot_v1_dot_loop__pb2.ChatStateRequest.SerializeToString,
+                response_deserializer=atc_dot_loop_dot_v1_dot_loop__pb2.ChatStateResponse.FromString,
+                _registered_method=True)
 
 
 class LoopServiceServicer:
@@ -93,6 +98,15 @@ class LoopServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ChatState(self, request, context):
+        """What the classifier needs of the chat to route one message, in one read: the
+        active session, else (for a message) its follow-up verdict on the last call.
+        Read-only; no session is no error here.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LoopServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -115,6 +129,11 @@ def add_LoopServiceServicer_to_server(servicer, server):
                     servicer.DetectFollowUp,
                     request_deserializer=atc_dot_loop_dot_v1_dot_loop__pb2.DetectFollowUpRequest.FromString,
                     response_serializer=atc_dot_loop_dot_v1_dot_loop__pb2.DetectFollowUpResponse.SerializeToString,
+            ),
+            'ChatState': grpc.unary_unary_rpc_method_handler(
+                    servicer.ChatState,
+                    request_deserializer=atc_dot_loop_dot_v1_dot_loop__pb2.ChatStateRequest.FromString,
+                    response_serializer=atc_dot_loop_dot_v1_dot_loop__pb2.ChatStateResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -227,6 +246,33 @@ class LoopService:
             '/atc.loop.v1.LoopService/DetectFollowUp',
             atc_dot_loop_dot_v1_dot_loop__pb2.DetectFollowUpRequest.SerializeToString,
             atc_dot_loop_dot_v1_dot_loop__pb2.DetectFollowUpResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ChatState(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/atc.loop.v1.LoopService/ChatState',
+            atc_dot_loop_dot_v1_dot_loop__pb2.ChatStateRequest.SerializeToString,
+            atc_dot_loop_dot_v1_dot_loop__pb2.ChatStateResponse.FromString,
             options,
             channel_credentials,
             insecure,
