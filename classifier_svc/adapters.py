@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import logging
 
-import grpc
-
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
-from atc.loop.v1 import loop_pb2, loop_pb2_grpc
+from atc.loop.v1 import loop_pb2
 from classifier_svc.calibration import CalibrationProfile
 from classifier_svc.candidates import ActiveSession, Candidate, ChatSnapshot, PendingParam
 from classifier_svc.catalogue_adapters import CollectionSearch, endpoint_candidates
@@ -15,9 +13,10 @@ from classifier_svc.deadlines import lookup_timeout
 from classifier_svc.ports import SessionLookupFailed
 from classifier_svc.query_vectors import QueryVectors
 from services import language
+from services.clients import LoopClient
+from services.errors import InvalidArgument, MeshError, PermissionDenied, Unauthenticated
 from services.language import Lang
 from services.llm import record_llm_call
-from services.runtime.status import mesh_error_from_rpc
 
 
 class IndexerEndpointSearch(CollectionSearch[Candidate]):
@@ -54,8 +53,8 @@ log = logging.getLogger("atc.classifier.sessions")
 
 
 class LoopSessionDirectory:
-    def __init__(self, stub: loop_pb2_grpc.LoopServiceStub, default_timeout: float) -> None:
-        self._stub = stub
+    def __init__(self, loop: LoopClient, default_timeout: float) -> None:
+        self._loop = loop
         self._default_timeout = default_timeout
 
     async def chat_state(
@@ -63,19 +62,23 @@ class LoopSessionDirectory:
     ) -> ChatSnapshot:
         """One read of the chat (LoopService.ChatState): its session, else, for a message,
         the loop's follow-up verdict, whose model calls belong to this turn."""
-        request = loop_pb2.ChatStateRequest(chat_id=chat_id, owner_id=owner_id, message=message)
-        if lang is not None:
-            request.language = language.to_proto(lang)
         try:
-            response = await self._stub.ChatState(request, timeout=lookup_timeout(self._default_timeout))
-        except grpc.aio.AioRpcError as exc:
-            # Another owner's chat: refused (the edge answers 403), never resumed, switched or deleted.
-            if exc.code() in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.INVALID_ARGUMENT):
-                raise mesh_error_from_rpc(exc) from exc
+            response = await self._loop.chat_state(
+                chat_id,
+                owner_id=owner_id,
+                message=message,
+                language=lang,
+                timeout=lookup_timeout(self._default_timeout),
+            )
+        # Another owner's chat is refused (the edge answers 403), never resumed, switched
+        # or deleted; a malformed request is the caller's to fix.
+        except (PermissionDenied, InvalidArgument, Unauthenticated):
+            raise
+        except MeshError as exc:
             # Sessions unreachable (Redis down or hung, the loop away): not knowing whether
             # a chat is under way is not "no session" — routing it as a fresh turn gave a
             # chat mid-question the out-of-domain reply. The turn is "try again" instead.
-            log.warning("chat state lookup failed: %s %s", exc.code().name, exc.details())
+            log.warning("chat state lookup failed: %s %s", exc.reason, exc)
             raise SessionLookupFailed("the chat's session could not be looked up") from exc
         follow_up = response.follow_up if response.HasField("follow_up") else None
         if follow_up is not None:
@@ -94,9 +97,8 @@ class LoopSessionDirectory:
         )
 
     async def drop_session(self, chat_id: str, owner_id: str = "") -> None:
-        await self._stub.DeleteSession(
-            loop_pb2.DeleteSessionRequest(chat_id=chat_id, owner_id=owner_id),
-            timeout=lookup_timeout(self._default_timeout),
+        await self._loop.delete_session(
+            chat_id, owner_id=owner_id, timeout=lookup_timeout(self._default_timeout)
         )
 
 

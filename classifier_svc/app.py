@@ -30,6 +30,7 @@ from classifier_svc.rag_extractive import ExtractiveAnswerer
 from classifier_svc.router import Router, RouterPolicy
 from classifier_svc.servicer import ClassifierServicer
 from classifier_svc.settings import ClassifierSettings
+from services.clients import LoopClient
 from services.errors import FailedPrecondition
 from services.language import LanguageDetector
 from services.llm import build_lm
@@ -116,7 +117,7 @@ async def build_server(settings: ClassifierSettings) -> GrpcServer:
     )
     router = Router(
         api_tool,
-        LoopSessionDirectory(loop_stub, lookup_timeout),
+        LoopSessionDirectory(LoopClient(loop_channel), lookup_timeout),
         detector,
         router_policy(settings, profile),
         services=IndexerServiceSearch(indexer_stub, lookup_timeout, vectors),

@@ -1,4 +1,5 @@
-"""Typed async clients for the mesh's gRPC services, for the edge, the CLI and tests.
+"""Typed async clients for the mesh's gRPC services, for the edge, the services, the CLI
+and tests.
 
 Callers hand in a channel (usually from `services.runtime.channels.open_channel`)
 and get protos back. A failed call raises a `services.errors.MeshError` subclass
@@ -16,10 +17,12 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from pydantic import BaseModel, ConfigDict, Field
 
+from atc.caller.v1 import caller_pb2, caller_pb2_grpc
 from atc.classifier.v1 import classifier_pb2, classifier_pb2_grpc
 from atc.common.v1 import catalogue_pb2, chat_pb2, turn_event_pb2
 from atc.indexer.v1 import indexer_pb2, indexer_pb2_grpc
-from services.errors import Unavailable
+from atc.loop.v1 import loop_pb2, loop_pb2_grpc
+from services.errors import NotFound, Unavailable
 from services.language import Lang, to_proto
 from services.runtime.owner import owner_metadata
 from services.runtime.relay import BrokenStream, relay_events
@@ -205,7 +208,71 @@ class IndexerClient:
 
     @staticmethod
     async def _unary(method, request, timeout: float | None, request_id: str):  # type: ignore[no-untyped-def]
+        return await _unary(method, request, timeout, _metadata(request_id))
+
+
+class LoopClient:
+    """LoopService's chat reads and session deletion. Inside the mesh the request id and
+    the acting owner travel in metadata by the channel's interceptors; the owner in the
+    body is checked against them."""
+
+    def __init__(self, channel: grpc.aio.Channel) -> None:
+        self._channel = channel
+        self._stub = loop_pb2_grpc.LoopServiceStub(channel)
+
+    async def chat_state(
+        self,
+        chat_id: str,
+        *,
+        owner_id: str = "",
+        message: str = "",
+        language: Lang | None = None,
+        timeout: float | None = None,
+    ) -> loop_pb2.ChatStateResponse:
+        """The chat's session, else (for a `message`) the follow-up verdict on it."""
+        request = loop_pb2.ChatStateRequest(chat_id=chat_id, owner_id=owner_id, message=message)
+        if language is not None:
+            request.language = to_proto(language)  # type: ignore[assignment]
+        return await _unary(self._stub.ChatState, request, timeout)
+
+    async def get_session(
+        self, chat_id: str, *, owner_id: str = "", timeout: float | None = None
+    ) -> loop_pb2.Session | None:
+        """The chat's active session, None when it has none."""
+        request = loop_pb2.GetSessionRequest(chat_id=chat_id, owner_id=owner_id)
         try:
-            return await method(request, timeout=timeout, metadata=_metadata(request_id))
-        except grpc.aio.AioRpcError as exc:
-            raise mesh_error_from_rpc(exc) from exc
+            response = await _unary(self._stub.GetSession, request, timeout)
+        except NotFound:
+            return None
+        return response.session
+
+    async def delete_session(self, chat_id: str, *, owner_id: str = "", timeout: float | None = None) -> bool:
+        request = loop_pb2.DeleteSessionRequest(chat_id=chat_id, owner_id=owner_id)
+        response = await _unary(self._stub.DeleteSession, request, timeout)
+        return bool(response.deleted)
+
+
+class CallerClient:
+    """CallerService/GetResult: a stored API result, for its owner only."""
+
+    def __init__(self, channel: grpc.aio.Channel) -> None:
+        self._channel = channel
+        self._stub = caller_pb2_grpc.CallerServiceStub(channel)
+
+    async def get_result(
+        self, result_id: str, *, owner_id: str, timeout: float | None = None, request_id: str = ""
+    ) -> caller_pb2.GetResultResponse:
+        """From the edge, which verified the citizen: the owner goes in metadata too."""
+        request = caller_pb2.GetResultRequest(result_id=result_id, owner_id=owner_id)
+        return await _unary(self._stub.GetResult, request, timeout, _metadata(request_id, owner_id))
+
+    async def close(self) -> None:
+        await self._channel.close(None)
+
+
+async def _unary(method, request, timeout: float | None, metadata=None):  # type: ignore[no-untyped-def]
+    """One unary call; a failure raises the MeshError it stands for."""
+    try:
+        return await method(request, timeout=timeout, metadata=metadata)
+    except grpc.aio.AioRpcError as exc:
+        raise mesh_error_from_rpc(exc) from exc

@@ -16,15 +16,12 @@ import grpc
 from starlette.requests import Request
 from starlette.responses import Response
 
-from atc.caller.v1 import caller_pb2, caller_pb2_grpc
 from edge_svc.identity import identity_of
 from edge_svc.models import error_body
 from edge_svc.routes.common import json_response, mesh_error_response, request_id_for
+from services.clients import CallerClient
 from services.errors import MeshError
 from services.runtime.channels import open_channel
-from services.runtime.owner import owner_metadata
-from services.runtime.request_context import REQUEST_ID_HEADER
-from services.runtime.status import mesh_error_from_rpc
 
 
 def request_owner(request: Request) -> str:
@@ -44,16 +41,9 @@ class CallerResults:
     async def get(self, result_id: str, owner_id: str, *, timeout: float, request_id: str) -> Any:
         if self._channel is None:
             self._channel = open_channel(self._target)
-        stub = caller_pb2_grpc.CallerServiceStub(self._channel)
-        try:
-            response = await stub.GetResult(
-                caller_pb2.GetResultRequest(result_id=result_id, owner_id=owner_id),
-                timeout=timeout,
-                metadata=(((REQUEST_ID_HEADER, request_id),) if request_id else ())
-                + owner_metadata(owner_id),
-            )
-        except grpc.aio.AioRpcError as exc:
-            raise mesh_error_from_rpc(exc) from exc
+        response = await CallerClient(self._channel).get_result(
+            result_id, owner_id=owner_id, timeout=timeout, request_id=request_id
+        )
         return response.result
 
     async def close(self) -> None:

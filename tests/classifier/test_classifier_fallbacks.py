@@ -213,6 +213,7 @@ async def test_a_failed_session_lookup_is_try_again_never_no_session(detector: L
     """Turn 2 of a chat under way while valkey was stopped got the out-of-domain reply:
     an unknown session was read as none. Now it is the localized "try again"."""
     from classifier_svc.adapters import LoopSessionDirectory
+    from services.clients import LoopClient
     from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 
     loop_server = GrpcServer(
@@ -228,7 +229,7 @@ async def test_a_failed_session_lookup_is_try_again_never_no_session(detector: L
             loop = loop_pb2_grpc.LoopServiceStub(loop_channel)
             router = Router(
                 matcher(Scripted()),
-                LoopSessionDirectory(loop, 5),
+                LoopSessionDirectory(LoopClient(loop_channel), 5),
                 detector,
                 POLICY,
                 knowledge=Scripted(KNOWLEDGE),

@@ -21,6 +21,8 @@ from devtools.redis_server import EmbeddedRedis, free_port
 from loop_svc.app import build_server
 from loop_svc.settings import LoopSettings
 from services import result_sketch
+from services.clients import LoopClient
+from services.errors import InvalidArgument, PermissionDenied
 from services.result_sketch import sketch_of
 from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 from services.runtime.server import GrpcServer, ServiceMount
@@ -126,6 +128,7 @@ class Mesh:
     loop: loop_pb2_grpc.LoopServiceStub
     caller: CallerDouble
     redis: aioredis.Redis
+    client: LoopClient
 
 
 async def _start_loop(redis_url: str, caller_target: str) -> GrpcServer:
@@ -152,7 +155,7 @@ async def mesh(redis_server: EmbeddedRedis, redis_client: aioredis.Redis) -> Asy
     loop_server = await _start_loop(redis_server.url, caller_server.address)
     channel = grpc.aio.insecure_channel(loop_server.address)
     try:
-        yield Mesh(loop_pb2_grpc.LoopServiceStub(channel), double, redis_client)
+        yield Mesh(loop_pb2_grpc.LoopServiceStub(channel), double, redis_client, LoopClient(channel))
     finally:
         await channel.close()
         await loop_server.stop(0.5)
@@ -503,6 +506,22 @@ async def test_chat_state_is_the_session_else_the_follow_up_verdict_in_one_read(
     assert (
         code == grpc.StatusCode.INVALID_ARGUMENT and info is not None and info.metadata["field"] == "chat_id"
     )
+
+
+async def test_the_typed_client_returns_domain_answers_and_raises_mesh_errors(mesh: Mesh) -> None:
+    assert await mesh.client.get_session("chat-c", owner_id="citizen-1") is None
+    await _events(mesh.loop, _turn("chat-c", "Holidays in Latvia", HOLIDAYS))
+    session = await mesh.client.get_session("chat-c", owner_id="citizen-1")
+    assert session is not None and session.endpoints[0] == HOLIDAYS
+    state = await mesh.client.chat_state("chat-c", owner_id="citizen-1", message="2027", language="en")
+    assert state.session.chat_id == "chat-c"
+    with pytest.raises(PermissionDenied):
+        await mesh.client.chat_state("chat-c", owner_id="someone-else")
+    with pytest.raises(InvalidArgument) as bad:
+        await mesh.client.delete_session("", owner_id="citizen-1")
+    assert bad.value.field == "chat_id"
+    assert await mesh.client.delete_session("chat-c", owner_id="citizen-1") is True
+    assert await mesh.client.delete_session("chat-c", owner_id="citizen-1") is False
 
 
 async def test_the_cache_is_written_when_end_arrives(mesh: Mesh) -> None:
