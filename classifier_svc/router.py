@@ -52,6 +52,7 @@ from classifier_svc.layers import (
     ServiceLayer,
     TurnContext,
     read_overview,
+    small_talk_reply,
 )
 from classifier_svc.messages import SEARCH_UNAVAILABLE, confirm, out_of_domain
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch, SessionDirectory, SessionLookupFailed
@@ -59,6 +60,7 @@ from classifier_svc.rag_aspects import aspects_of, fold, is_question_word
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.rag_lexical import WordMatcher
 from classifier_svc.service_gate import Thresholds
+from classifier_svc.small_talk import small_talk_lead
 from services.errors import InvalidArgument, PermissionDenied
 from services.language import Lang, LanguageDetector, cyrillic_reading
 from services.runtime.telemetry import DomainTelemetry, NoTelemetry
@@ -293,6 +295,17 @@ class Router:
                 return await self._unless_weak(found, turn)
         if (asked := await self._knowledge_by_aspect(turn)) is not None:
             return asked
+        if (lead := small_talk_lead(turn.message)) is not None:
+            # "good morning! busy wednesday huh": nothing any layer answers, and nothing
+            # asked either — the greeting (thanks, goodbye) is answered, not refused.
+            language = turn.requested or lead.language
+            return Decision(
+                Workflow.CONTEXT,
+                language,
+                Reason.NEW_MATCH,
+                reasoning=f"small talk leading a message no layer took: {lead.kind.value}",
+                reply=small_talk_reply(lead.kind, language, await read_overview(self._overview)),
+            )
         return await self._out_of_domain(lang, "no layer matched")
 
     async def _knowledge_by_aspect(self, turn: TurnContext) -> Decision | None:
