@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 from classifier_svc.candidates import PriorMessage
 from classifier_svc.layer_choice import identifiers
 from classifier_svc.lexicon import Concept, Found, Lexicon
+from classifier_svc.messages import NAME_UNKNOWN, YOUR_NAME
+from classifier_svc.small_talk import name_given
 from services.language import LANGUAGE_NAMES, Lang
 from services.llm import counted
 from services.text import STOPWORDS
@@ -41,6 +43,8 @@ class HistoryQuestion(StrEnum):
     LAST_ANSWER = "last_answer"
     # The answer to the citizen's first question ("what did you say about my first question").
     FIRST_ANSWER = "first_answer"
+    # The name the citizen introduced themselves with ("what's my name?", "как меня зовут").
+    NAME = "name"
 
 
 # Questions about what the citizen said (not about the assistant's answers).
@@ -115,6 +119,14 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "адрес, адреса, улица, улицу, страна, страну, страны, город, год, дата, дату",
     ),
     "how_many": ("how many, number of", "mitu, mitmeid, kui palju", "сколько"),
+    # One's own name, and remembering or knowing it ("kas mäletad mu nime", "как меня зовут").
+    "name": ("name, called", "nimi, nime, nimeks, kutsutakse", "имя, зовут, звать"),
+    "remember": (
+        "remember, recall, know, forgot, forgotten",
+        "mäletad, mäletate, mäleta, tead, teate, unustasid, unustasin",
+        "помнишь, помните, знаешь, знаете, забыл, забыла",
+    ),
+    "how": ("how", "kuidas", "как"),
     "me": ("i, me, my", "ma, mina, mu, minu", "я, мой, мои, моя, меня"),
     "you": (
         "you, u, your",
@@ -141,6 +153,9 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "esimene, esimesena, alguses, kõigepealt",
         "первый, первым, сначала, вначале, в начале",
     ),
+    # A second question beside the first ("what was my first question and the second"):
+    # the questions in order.
+    "second": ("second", "teine, teisena, teiseks", "второй, вторым, второе"),
     "last": (
         "last, previous, just, before, latest, ago, moment ago, minute ago",
         "viimane, viimati, eelmine, eelmise, just, enne, äsja, hiljuti, hetk tagasi",
@@ -212,7 +227,11 @@ def classify_history_question(message: str) -> ConversationQuestion | None:
     manner = sum(len(found.positions.get(f"manner_{lang}", ())) for lang in _LANGS)
     if not found.words or found.words - manner > MAX_WORDS:
         return None
-    has = lambda name: bool(_langs(found, name))  # noqa: E731
+    votes = [name.rsplit("_", 1)[-1] for name in found.positions if not name.startswith("manner")]
+    lang: Lang = max(_LANGS, key=lambda lg: (votes.count(lg), lg == "en"))
+    # A class counts in the message's language: an Estonian "saan" (I get) that looks like
+    # an English "say" does not make "mis raha ma siis saan" a question about the chat.
+    has = lambda name: f"{name}_{lang}" in found  # noqa: E731
     i_at, you_at = _first_at(found, "i_subject"), _first_at(found, "you_subject")
     citizen_speaks = i_at is not None and (you_at is None or i_at < you_at)
     # The citizen's own words: their questions or messages, or a value they gave.
@@ -220,8 +239,8 @@ def classify_history_question(message: str) -> ConversationQuestion | None:
     extra = [t for t in found.uncovered() if t not in STOPWORDS]
     if len(extra) > (MAX_EXTRA_OWN_WORDS if own_words else MAX_EXTRA):
         return None
-    votes = [name.rsplit("_", 1)[-1] for name in found.positions if not name.startswith("manner")]
-    lang: Lang = max(_LANGS, key=lambda lg: (votes.count(lg), lg == "en"))
+    if has("name") and has("me") and (has("what") or has("remember") or has("how")):
+        return ConversationQuestion(HistoryQuestion.NAME, lang)
     if has("summary") and (has("talked") or has("we") or own_words):
         return ConversationQuestion(HistoryQuestion.SUMMARY, lang)
     answer_kind = HistoryQuestion.FIRST_ANSWER if has("first") else HistoryQuestion.LAST_ANSWER
@@ -243,6 +262,8 @@ def classify_history_question(message: str) -> ConversationQuestion | None:
     if own_words and (has("identifier") or has("value")):
         return ConversationQuestion(HistoryQuestion.VALUES, lang, identifier=has("identifier"), asked=asked)
     if own_words:
+        if has("first") and has("second"):
+            return ConversationQuestion(HistoryQuestion.QUESTIONS, lang)
         if has("first"):
             return ConversationQuestion(HistoryQuestion.FIRST_QUESTION, lang)
         if has("last"):
@@ -337,11 +358,16 @@ def _exchanges(history: Sequence[PriorMessage]) -> list[tuple[str, str]]:
     return pairs
 
 
-def _heading(answer: str) -> str:
+def _heading(answer: str, *, found: bool = False) -> str:
     """What an answer was about: its first line ("Motor vehicle tax — Registration number
-    123ABC, Tax year 2026"), which names the values the lookup was made with."""
-    first = next((line for line in answer.splitlines() if line.strip()), "")
-    return _quote(first.strip().rstrip(":"))
+    123ABC, Tax year 2026"), which names the values the lookup was made with; with
+    `found`, also the first thing found ("• Pärnu maakond, Pärnu linn, Ranna pst 1"): a
+    question about a place or a country the citizen asked is answered by what was found."""
+    lines = [line.strip() for line in answer.splitlines() if line.strip()]
+    first = lines[0].rstrip(":") if lines else ""
+    if found and len(lines) > 1:
+        first = f"{first}: {lines[1].lstrip('•-* ')}"
+    return _quote(first)
 
 
 def _typed_identifiers(asked: str, answered: str) -> list[str]:
@@ -379,7 +405,7 @@ def _values_of(
         return texts["values"].format(values=", ".join(picked))
     chosen = _chosen(exchanges, question.asked)
     lines = [
-        texts["value_item"].format(question=_quote(asked), heading=_heading(answered))
+        texts["value_item"].format(question=_quote(asked), heading=_heading(answered, found=True))
         for asked, answered in chosen
         if answered.strip()
     ]
@@ -389,6 +415,9 @@ def _values_of(
 def recap(question: ConversationQuestion, history: Sequence[PriorMessage], lang: Lang) -> str:
     """The deterministic answer: quotes from the history, in `lang`."""
     texts = _TEXTS[lang]
+    if question.kind is HistoryQuestion.NAME:
+        names = [n for m in history if m.role == "user" and (n := name_given(m.content))]
+        return YOUR_NAME[lang].format(name=names[-1]) if names else NAME_UNKNOWN[lang]
     exchanges = _exchanges(history)
     if not exchanges:
         return texts["nothing"]
@@ -408,9 +437,14 @@ def recap(question: ConversationQuestion, history: Sequence[PriorMessage], lang:
             return values
         question = ConversationQuestion(HistoryQuestion.QUESTIONS, question.language)
     if question.kind is HistoryQuestion.QUESTIONS:
+        # Each question with what its answer was about ("→ Electricity exchange prices —
+        # 14 Apr 2027"): the citizen's words alone seldom name the topic.
         lines = [texts["questions"]]
         lines.extend(
-            texts["question_item"].format(text=_quote(asked)) for asked, _ in exchanges[-QUESTIONS_LISTED:]
+            texts["value_item"].format(question=_quote(asked), heading=_heading(answered))
+            if answered.strip()
+            else texts["question_item"].format(text=_quote(asked))
+            for asked, answered in exchanges[-QUESTIONS_LISTED:]
         )
         return "\n".join(lines)
     if question.kind is HistoryQuestion.LAST_ANSWER:

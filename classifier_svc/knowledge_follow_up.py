@@ -61,8 +61,18 @@ def previous_exchange(history: Sequence[PriorMessage]) -> PreviousExchange | Non
     return None
 
 
+# A longer message ("can we do it online or do we have to go somewhere") continues the
+# answer too when it names no topic of its own (the router checks the best page's title).
+MAX_UNNAMED_FOLLOW_UP_WORDS = 16
+
+
 def short_enough(message: str) -> bool:
     return len(re.findall(r"\w+", message)) <= MAX_FOLLOW_UP_WORDS
+
+
+def within_reach(message: str) -> bool:
+    """Short enough to be a follow-up when it names no topic of its own."""
+    return len(re.findall(r"\w+", message)) <= MAX_UNNAMED_FOLLOW_UP_WORDS
 
 
 def asks_of_its_own(message: str) -> bool:

@@ -307,7 +307,10 @@ async def read_overview(overview: CatalogueOverview | None) -> Overview:
         return Overview()
 
 
-def small_talk_reply(kind: SmallTalkKind, lang: Lang, overview: Overview) -> str:
+def small_talk_reply(kind: SmallTalkKind, lang: Lang, overview: Overview, name: str = "") -> str:
+    if kind is SmallTalkKind.INTRODUCTION:
+        # A name written as one ("Marko"); "hi, I am unemployed" is greeted without it.
+        return messages.INTRODUCTION[lang].format(name=f", {name}" if name[:1].isupper() else "")
     if kind is SmallTalkKind.GREETING:
         return messages.GREETING[lang]
     if kind is SmallTalkKind.THANKS:
@@ -381,7 +384,7 @@ class ContextLayer:
                 Reason.NEW_MATCH,
                 1.0,
                 reasoning=f"small talk: {talk.kind.value}",
-                reply=small_talk_reply(talk.kind, lang, await read_overview(self._overview)),
+                reply=small_talk_reply(talk.kind, lang, await read_overview(self._overview), talk.name),
             )
         if (question := classify_history_question(turn.message)) is not None:
             lang = turn.requested or question.language

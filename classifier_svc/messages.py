@@ -31,6 +31,25 @@ GREETING: dict[Lang, str] = {
     "ru": "Здравствуйте! Чем я могу вам помочь?",
 }
 
+# "hi, I'm Marko": greeted by name when the citizen wrote it as a name (capitalised).
+INTRODUCTION: dict[Lang, str] = {
+    "en": "Nice to meet you{name}! How can I help you today?",
+    "et": "Meeldiv tutvuda{name}! Kuidas saan teid täna aidata?",
+    "ru": "Приятно познакомиться{name}! Чем я могу вам помочь?",
+}
+
+# "What's my name?": the name the citizen introduced themselves with earlier in the chat.
+YOUR_NAME: dict[Lang, str] = {
+    "en": "You told me your name is {name}.",
+    "et": "Te ütlesite, et teie nimi on {name}.",
+    "ru": "Вы сказали, что вас зовут {name}.",
+}
+NAME_UNKNOWN: dict[Lang, str] = {
+    "en": "You haven't told me your name in this conversation.",
+    "et": "Te pole mulle selles vestluses oma nime öelnud.",
+    "ru": "Вы не называли мне своё имя в этом разговоре.",
+}
+
 THANKS: dict[Lang, str] = {
     "en": "You're welcome! Is there anything else I can help with?",
     "et": "Palun! Kas saan veel millegagi aidata?",

@@ -71,7 +71,7 @@ def _pattern(*phrases: str) -> re.Pattern[str]:
 
 _TIME_UNITS = (
     "day* week* month* year* hour* minute* "
-    "paev* paeva* nadal* kuu kuud kuus kuuga kuul aasta* tund* tooraev* toopaev* "
+    "paev* paeva* nadal* kuu kuud kuus kuuga kuul aasta* tund* tunni* tooraev* toopaev* "
     "дн* день недел* месяц* год* лет час* сут*"
 )
 _UNIT_WORDS = _TIME_UNITS.split()
@@ -627,12 +627,26 @@ def is_yes_no(text: str, aspects: tuple[Aspect, ...] = ()) -> bool:
         clause = clause.strip()
         if _YES_NO_OPENING.match(clause) or _RU_YES_NO_OPENING.match(clause):
             return True
-        # "after we register the birth do we have to apply…?", "после регистрации нужно ли…"
-        if _YES_NO_INSIDE.search(clause) and not _WH_WORDS.search(clause):
+        # "after we register the birth do we have to apply…?", "после регистрации нужно ли…";
+        # a leading "if" is no question word ("kui riigipüha on laupäeval, kas …").
+        if _YES_NO_INSIDE.search(clause) and not _WH_WORDS.search(
+            _CONDITION_OPENING.sub("", clause, count=1)
+        ):
             return True
     if _RUSSIAN_LI.search(folded):
         return True
-    return text.rstrip().endswith("?") and not aspects and not _WH_WORDS.search(folded)
+    # A question mark with no question word asks yes or no ("ja lapsetoetust pean eraldi
+    # taotlema?", "saab seda netis teha?"), unless what it names is what is asked (a
+    # deadline, a fee, the documents: "deadline to register a birth?").
+    return (
+        text.rstrip().endswith("?") and not (set(aspects) & _ASKED_BY_NAMING) and not _WH_WORDS.search(folded)
+    )
+
+
+# Aspects a question asks by naming them ("the fee?", "tähtaeg?", "документы?").
+_ASKED_BY_NAMING = frozenset(
+    {Aspect.TIME, Aspect.COST, Aspect.DOCUMENTS, Aspect.VALIDITY, Aspect.DEFINITION, Aspect.WHEN, Aspect.HOW}
+)
 
 
 MAX_QUESTION_PARTS = 4
@@ -704,6 +718,12 @@ def split_question(question: str) -> list[QuestionPart]:
     # a page read per clause (what citizens write has one to three).
     distinct = list({fold(part.text): part for part in parts}.values())
     return distinct[:MAX_QUESTION_PARTS] or [QuestionPart(question, (), False)]
+
+
+def opens_with_condition(text: str) -> bool:
+    """The message opens with a condition ("if a holiday falls on a Saturday, …", "kui …",
+    "если …"): a question about what a rule makes of a case, not about a date."""
+    return bool(_CONDITION_OPENING.match(fold(text)))
 
 
 def _only_a_condition(

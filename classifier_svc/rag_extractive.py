@@ -230,10 +230,12 @@ class ExtractiveAnswerer:
             self._add_focus(part, own_words, sentences, result)
         else:
             chosen = self._covering(own_words, sentences)
-            if not chosen or not self._related(own_words, chosen):
-                result.unanswered = True
-            else:
+            if chosen and self._related(own_words, chosen):
                 result.sentences += chosen
+            elif named := self._named_section(own_words, sentences):
+                result.sentences += named
+            else:
+                result.unanswered = True
         if part.yes_no:
             # The page's own statement of what a yes/no question asks ("The certificates of
             # an expired card cannot be renewed, so you cannot … log in to e-services") is
@@ -250,6 +252,19 @@ class ExtractiveAnswerer:
             result.verdict = self._verdict(part, own_words, title_words, sentences, result)
         result.sentences = sorted(dict.fromkeys(result.sentences), key=lambda s: s.order)
         return result
+
+    def _named_section(self, words: set[str], sentences: list[_Sentence]) -> list[_Sentence]:
+        """The sentences of the one section whose heading the question names ("what kinds
+        of benefits are there": the section "Benefits"), when no sentence holds enough of
+        its words: the section is what the page says of that thing."""
+        sections: dict[str, list[_Sentence]] = {}
+        for sentence in sentences:
+            heading = sentence.passage.section
+            if heading and self._words.found(words, self._words.words(heading)):
+                sections.setdefault(heading, []).append(sentence)
+        if len(sections) != 1:
+            return []
+        return next(iter(sections.values()))[:MAX_ASPECT_SENTENCES]
 
     def _statement(self, part: QuestionPart, words: set[str], sentences: list[_Sentence]) -> _Sentence | None:
         """The sentence that by itself holds most of the question's own words (the

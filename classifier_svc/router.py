@@ -33,6 +33,7 @@ from classifier_svc.knowledge_follow_up import (
     previous_exchange,
     search_text,
     short_enough,
+    within_reach,
 )
 from classifier_svc.layer_choice import (
     covered_topics,
@@ -52,13 +53,15 @@ from classifier_svc.layers import (
     ServiceLayer,
     TurnContext,
     read_overview,
+    small_talk_reply,
 )
 from classifier_svc.messages import SEARCH_UNAVAILABLE, confirm, out_of_domain
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch, SessionDirectory, SessionLookupFailed
-from classifier_svc.rag_aspects import aspects_of, fold, is_question_word
+from classifier_svc.rag_aspects import aspects_of, fold, is_question_word, is_yes_no, opens_with_condition
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.rag_lexical import WordMatcher
 from classifier_svc.service_gate import Thresholds
+from classifier_svc.small_talk import small_talk_lead
 from services.errors import InvalidArgument, PermissionDenied
 from services.language import Lang, LanguageDetector, cyrillic_reading
 from services.runtime.telemetry import DomainTelemetry, NoTelemetry
@@ -287,6 +290,8 @@ class Router:
         # document) is the knowledge base's, unless the citizen gives an identifier.
         if (known := await self._knowledge_question(turn)) is not None:
             return known
+        if (rule := await self._rule_on_a_case(turn)) is not None:
+            return rule
         for layer in self._layers:
             with self._telemetry.span("classifier.layer", layer=layer.workflow.name) as span:
                 found = await layer.decide(turn)
@@ -295,7 +300,34 @@ class Router:
                 return await self._unless_weak(found, turn)
         if (asked := await self._knowledge_by_aspect(turn)) is not None:
             return asked
+        if (lead := small_talk_lead(turn.message)) is not None:
+            # "good morning! busy wednesday huh": nothing any layer answers, and nothing
+            # asked either — the greeting (thanks, goodbye) is answered, not refused.
+            language = turn.requested or lead.language
+            return Decision(
+                Workflow.CONTEXT,
+                language,
+                Reason.NEW_MATCH,
+                reasoning=f"small talk leading a message no layer took: {lead.kind.value}",
+                reply=small_talk_reply(lead.kind, language, await read_overview(self._overview)),
+            )
         return await self._out_of_domain(lang, "no layer matched")
+
+    async def _rule_on_a_case(self, turn: TurnContext) -> Decision | None:
+        """ "If a holiday falls on a Saturday, do we get Monday off?", "kui riigipüha on
+        laupäeval, kas …", "если праздник выпал на субботу, …?": a yes/no question on a
+        condition asks what a rule makes of a case, not for the dates of one (the weekday
+        is the case, no period): the knowledge base's when a passage passes the usual
+        gate. With a number in it (a date, a plate), it is a lookup as usual."""
+        if self._rag is None or _DIGIT.search(turn.message) or not opens_with_condition(turn.message):
+            return None
+        turn = in_cyrillic_when_russian(turn)
+        if not is_yes_no(turn.message):
+            return None
+        found = await self._rag.decide(turn)
+        if found is None:
+            return None
+        return replace(found, reasoning=f"a yes/no question on a condition; {found.reasoning}")
 
     async def _knowledge_by_aspect(self, turn: TurnContext) -> Decision | None:
         """A question no layer took that asks an aspect of a procedure (how to, how long,
@@ -387,10 +419,11 @@ class Router:
         from that page (classifier_svc/knowledge_follow_up.py). A message that shares words
         with an endpoint ("and the electricity price tomorrow?") is left to the layers."""
         previous = previous_exchange(turn.history)
+        short = short_enough(turn.message)
         if (
             previous is None
             or self._rag is None
-            or not short_enough(turn.message)
+            or not within_reach(turn.message)
             or has_identifier(turn.message)
         ):
             return None
@@ -404,7 +437,7 @@ class Router:
         question = answer_text(turn.message, previous)
         own = await self._rag.decide(turn)
         if own is not None and names_its_topic(turn.message, own.passages, self._words, previous):
-            if asks_of_its_own(turn.message):
+            if asks_of_its_own(turn.message) or not short:
                 return None  # a question of its own, routed as usual
             return replace(own, query=question, reasoning=f"a follow-up on a new topic; {own.reasoning}")
         if self._policy.api_tool_enabled:
@@ -587,6 +620,7 @@ def _citizens_words(history: Sequence[PriorMessage]) -> list[str]:
 
 
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+_DIGIT = re.compile(r"\d")
 
 
 def in_cyrillic_when_russian(turn: TurnContext) -> TurnContext:

@@ -10,9 +10,12 @@ tell the language: "Tere!" is too short for a language detector, but it is Eston
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+
+from rapidfuzz.distance import Levenshtein
 
 from classifier_svc.lexicon import Concept, Found, Lexicon
 from services.language import Lang
@@ -30,12 +33,16 @@ class SmallTalkKind(StrEnum):
     # "Do you speak English?", "kas sa eesti keelt oskad": a yes/no question about one of
     # the languages the assistant answers in.
     SPEAKS_LANGUAGE = "speaks_language"
+    # "hi, I'm Marko", "tere, mina olen Mari", "меня зовут Олег": the citizen's name.
+    INTRODUCTION = "introduction"
 
 
 @dataclass(frozen=True)
 class SmallTalk:
     kind: SmallTalkKind
     language: Lang
+    # For INTRODUCTION: the name as the citizen wrote it.
+    name: str = ""
 
 
 _LANGS: tuple[Lang, ...] = ("en", "et", "ru")
@@ -58,7 +65,32 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         ", got to go, have to go, i'm off, im off, i'm leaving",
         "head aega, nägemist, nägemiseni, tšau, head päeva, kohtumiseni, ilusat päeva, ma lähen"
         ", lähen nüüd, pean minema, hakkan minema",
-        "пока, до свидания, всего доброго, хорошего дня, до встречи, мне пора, я пошел, я пошла, ухожу",
+        "пока, до свидания, всего доброго, всего хорошего, хорошего дня, до встречи, мне пора, я пошел"
+        ", я пошла, ухожу",
+    ),
+    # A word of appraisal beside a thanks ("you're great, thanks for the help!", "sa oled
+    # ikka tubli, aitäh abi eest", "спасибо, вы очень помогли"): still nothing asked.
+    "praise": (
+        "helpful, very helpful, useful, great help, well done, good job, nice job, you're great"
+        ", you are great, you rock, the best, for the help, for your help, lovely, brilliant, amazing",
+        "tubli, väga tubli, tubli töö, abiks, väga abiks, kasulik, abi eest, abi, hea töö, tore, lahe"
+        ", vahva, äge, parim, suurepärane",
+        "молодец, молодцы, помог, помогли, помогла, очень помог, полезно, было полезно, за помощь, отлично"
+        ", замечательно, лучший, умница",
+    ),
+    # Having nothing more to ask ("nothing really, thanks", "ei midagi tegelt, aitäh",
+    # "нет, больше ничего, спасибо").
+    "nothing": (
+        "nothing, nothing else, nothing more, no, nope, that's all, thats all, that's it, all good"
+        ", not really",
+        "ei midagi, mitte midagi, ei, ei ole, rohkem ei, see on kõik, see oli kõik, kõik",
+        "ничего, больше ничего, нет, это всё, это все, всё, все",
+    ),
+    # Introducing oneself: the word after it is the citizen's name ("hi, im marko").
+    "introduce": (
+        "i am, i'm, im, my name is, my name's, name is, call me, this is",
+        "mina olen, ma olen, olen, minu nimi on, mu nimi on, nimi on, minu nimi, mu nimi",
+        "меня зовут, моё имя, мое имя, я, это",
     ),
     # An acknowledgement before a thanks or a goodbye ("ok thx", "cool, thanks!",
     # "ладно, пока"): it leaves the message small talk.
@@ -137,10 +169,14 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "ja, ka, aga, nüüd, mis, millal, kus, milline, kuidas, näita, ütle, leia, anna, kontrolli, kas",
         "а, и, также, но, теперь, что, когда, где, какой, какие, как, покажи, скажи, найди, дай, проверь",
     ),
+    # Chat interjections ("lol", "haha", "хм") say nothing either.
     "filler": (
-        "please, pls, plz, actually, even, really, then, me, just, ok, okay, so, well, anyway, today",
-        "palun, üldse, siis, õige, mulle, mul, mind, ikka, no, noh, okei, nii, oled, olete, täna, on",
-        "пожалуйста, вообще, мне, меня, же, ну, ладно, тогда, вот, сейчас, сегодня, есть",
+        "please, pls, plz, actually, even, really, then, me, just, ok, okay, so, well, anyway, today"
+        ", lol, haha, hehe, huh, hmm, xd, oh",
+        "palun, üldse, siis, õige, mulle, mul, mind, ikka, no, noh, okei, nii, oled, olete, täna, on"
+        ", tegelt, tegelikult, lol, haha, hehe, ahaa, hmm, xd",
+        "пожалуйста, вообще, мне, меня, же, ну, ладно, тогда, вот, сейчас, сегодня, есть, на самом деле"
+        ", лол, хаха, ахах, хм, ого",
     ),
 }
 _CONCEPTS = [
@@ -176,11 +212,13 @@ def classify_small_talk(message: str) -> SmallTalk | None:
     text = message.strip()
     if not text or _DIGIT.search(text):
         return None
-    found = LEXICON.find(text)
+    found = _with_typed_question_word(LEXICON.find(text))
     if found.words == 0 or found.words > MAX_WORDS:
         return None
     lang = _message_lang(found)
     has = lambda name: _lang_of(found, name) is not None  # noqa: E731
+    if (introduced := _introduction(text, found, lang)) is not None:
+        return introduced
     # Thanks or goodbye first, maybe with a word of appraisal ("thanks, that was
     # helpful!", "aitäh, see oli kõik"), never with a request after it ("thanks, and for
     # Latvia?", "aitäh, nüüd näita homseid hindu").
@@ -216,6 +254,92 @@ def classify_small_talk(message: str) -> SmallTalk | None:
     # Not "mida ma küsisin?": with a question word it asks about something.
     if has("attention") and not has("what"):
         return SmallTalk(SmallTalkKind.GREETING, _lang_of(found, "attention") or lang)
+    return None
+
+
+# A name is one word of letters, at most this long; an introduction is short.
+MAX_NAME_LETTERS = 30
+MAX_INTRODUCTION_WORDS = 7
+_NAME_WORDS = {
+    # Naming oneself outright ("my name is", "меня зовут") needs no greeting; "I am"
+    # does ("hi, I'm Marko"), since "I am unemployed" is no name.
+    "en": ("name", "call"),
+    "et": ("nimi",),
+    "ru": ("зовут", "имя"),
+}
+
+
+def _introduction(text: str, found: Found, lang: Lang) -> SmallTalk | None:
+    """ "hi, im marko", "tere, mina olen Mari", "меня зовут Олег": an introduction phrase
+    and one word after it that no word class knows (the name), nothing else asked."""
+    at = _first(found, "introduce")
+    if at is None or found.words > MAX_INTRODUCTION_WORDS or "?" in text:
+        return None
+    after = [
+        (i, t) for i, t in enumerate(found.tokens) if i > at and i not in found.covered and t not in STOPWORDS
+    ]
+    before = [
+        t for i, t in enumerate(found.tokens) if i < at and i not in found.covered and t not in STOPWORDS
+    ]
+    if len(after) != 1 or before or not after[0][1].isalpha() or len(after[0][1]) > MAX_NAME_LETTERS:
+        return None
+    named = any(w in found.tokens for words in _NAME_WORDS.values() for w in words)
+    if not named and _first(found, "greet") != 0:
+        return None
+    token = after[0][1]
+    written = next((w for w in re.findall(r"[^\W\d_]+", text) if w.lower() == token), token)
+    return SmallTalk(SmallTalkKind.INTRODUCTION, _lang_of(found, "introduce") or lang, written)
+
+
+def name_given(message: str) -> str:
+    """The name a message introduces its writer by ("hi, im marko" → "Marko"), or ""."""
+    talk = classify_small_talk(message)
+    if talk is None or talk.kind is not SmallTalkKind.INTRODUCTION:
+        return ""
+    return talk.name[:1].upper() + talk.name[1:]
+
+
+# A question word typed short ("wat can u do", "mda sa oskad", "чо умеешь"): a token of a
+# few letters one edit from a question word, with its first letter.
+_TYPED_QUESTION_WORD_LETTERS = 4
+
+
+def _with_typed_question_word(found: Found) -> Found:
+    if not found.tokens or 0 in found.covered:
+        return found
+    token = found.tokens[0]
+    if not (3 <= len(token) <= _TYPED_QUESTION_WORD_LETTERS and token.isalpha()):
+        return found
+    for lang, words in zip(_LANGS, _WORDS["what"], strict=True):
+        for word in words.split(", "):
+            if " " in word or len(word) < 3 or word[0] != token[0]:
+                continue
+            if Levenshtein.distance(token, word, score_cutoff=1) <= 1:
+                positions = dict(found.positions)
+                positions[f"what_{lang}"] = (0, *positions.get(f"what_{lang}", ()))
+                return dataclasses.replace(found, positions=positions, covered=found.covered | {0})
+    return found
+
+
+def small_talk_lead(message: str) -> SmallTalk | None:
+    """A message that opens with a greeting, a thanks or a goodbye and asks nothing (no
+    question mark, no request word, no number): "good morning! busy wednesday huh". Only
+    for a message no layer took: it is answered as that small talk, not refused."""
+    text = message.strip()
+    if not text or _DIGIT.search(text) or "?" in text:
+        return None
+    found = LEXICON.find(text)
+    if found.words == 0 or found.words > MAX_WORDS:
+        return None
+    if any(f"request_{lang}" in found for lang in _LANGS):
+        return None
+    for name, kind in (
+        ("greet", SmallTalkKind.GREETING),
+        ("thanks", SmallTalkKind.THANKS),
+        ("bye", SmallTalkKind.GOODBYE),
+    ):
+        if _first(found, name) == 0:
+            return SmallTalk(kind, _lang_of(found, name) or _message_lang(found))
     return None
 
 

@@ -72,6 +72,22 @@ def router(detector: LanguageDetector) -> Router:
         # A word of the previous exchange that another page's title has too names nothing new.
         ("en", "how soon do i need to register my new address", "how long until they register it?"),
         ("et", "mitu päeva on aega elukoht registreerida", "kui kiiresti see registreeritakse?"),
+        # Longer, and still naming no topic of its own.
+        (
+            "en",
+            "how soon do i need to register my new address",
+            "can we do it online or do we have to go somewhere",
+        ),
+        (
+            "et",
+            "mitu päeva on aega elukoht registreerida",
+            "kas seda saab kuidagi netis teha või pean ise kuhugi kohale minema",
+        ),
+        (
+            "ru",
+            "как прописаться в съёмной квартире",
+            "а можно это сделать через интернет или надо куда-то идти лично",
+        ),
     ],
 )
 async def test_a_follow_up_without_a_topic_stays_on_the_previous_page(
