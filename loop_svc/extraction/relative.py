@@ -85,11 +85,12 @@ _DAY_WORDS: list[tuple[int, re.Pattern[str]]] = [
             r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\büle\s*homme\w*|\bule\s*homme\w*|\bпослезавтра\w*", re.I
         ),
     ),
-    # "tana", "tanane": "täna" typed without its diacritic (never "tanav", a street).
+    # "tana", "tanane": "täna" typed without its diacritic (never "tanav", a street, nor
+    # "tänavu", this year).
     (
         0,
         re.compile(
-            r"\b(?:later\s+)?(?:today|tonight)\b|\btäna\w*|\btana(?:ne|se\w*|st)?\b|\bсегодня\w*", re.I
+            r"\b(?:later\s+)?(?:today|tonight)\b|\btäna(?!vu)\w*|\btana(?:ne|se\w*|st)?\b|\bсегодня\w*", re.I
         ),
     ),
     # The Estonian adjectives in every case: "homne/homse/homset hind", "eilne/eilse".
