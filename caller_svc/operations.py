@@ -389,7 +389,16 @@ def select(
 # Aggregates ---------------------------------------------------------------------------------
 
 
-def aggregate(rows: list[Row], function: Function, measure: Field | None) -> Aggregate:
+def aggregate(
+    rows: list[Row], function: Function, measure: Field | None, now: datetime | None = None
+) -> Aggregate:
+    if function is Function.DAYS_UNTIL:
+        # The days from today to the first row that has not begun (none: no number).
+        if now is None:
+            return Aggregate(function, None, None, 0)
+        today = now.date()
+        starts = sorted(r.day for r in rows if r.day is not None and r.day >= today)
+        return Aggregate(function, float((starts[0] - today).days) if starts else None, None, len(starts))
     if function is Function.COUNT:
         return Aggregate(function, float(len(rows)), None, len(rows))
     if function is Function.DURATION:
@@ -558,7 +567,9 @@ def answer(
             # "the average of the 3 cheapest hours" is over the rows picked; "the average, and
             # the cheapest and dearest hour" over the asked window (one picked row is no aggregate).
             picked = selection is not None and len(outcome.rows) > 1
-            outcome.aggregate = aggregate(outcome.rows if picked else filtered, function, outcome.measure)
+            outcome.aggregate = aggregate(
+                outcome.rows if picked else filtered, function, outcome.measure, now
+            )
     outcome.asked = asked
     if comparisons and outcome.measure is not None:
         # The number compared comes first: it is what makes the answer yes or no.
