@@ -86,7 +86,9 @@ _NEXT = re.compile(
     rf"(?!\s+{_PERIOD_WORDS})(?!\w)"
 )
 _LATEST = re.compile(
-    rf"(?<!\w)(?:last|latest|most recent|newest|viima[ns]\w*|viimati|uusim\w*|"
+    rf"(?<!\w)(?:last|latest|most recent|newest|previous|viima[ns]\w*|viimati|uusim\w*|eelmi\w*|moodunud|"
+    # (the adjective "прошлый", never the verb "прошли": "какие из них прошли")
+    rf"прошл(?:ый|ая|ое|ые|ого|ой|ую|ом|ых|ым|ыми)|предыдущ\w*|"
     rf"koige (?:varskem|uuem|viimase?)\w*|varskeim\w*|"
     rf"последн\w*|сам\w* (?:свеж|нов|последн)\w*|новейш\w*)(?!\s+{_PERIOD_WORDS})(?!\w)"
 )
