@@ -14,6 +14,7 @@ empty result stays empty, an unknown number leaves the selection undone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -473,6 +474,25 @@ def verdict_of(
     return True
 
 
+# The ordinary day a calendar's rows are exceptions to: a working day, a school day, school.
+_ORDINARY_DAY = re.compile(
+    r"(?<!\w)(?:"
+    r"(?:working|work|business|regular|normal|ordinary|usual|school)\s+days?|workdays?|"
+    r"(?:is\s+there|have|has|got|go\s+to|at)\s+school(?!\s*(?:holiday|break|vacation))|classes|lessons|"
+    r"toopaev\w*|koolipaev\w*|tavaline\s+paev|kool|koolis|kooli\s+(?:minema|minna|vaja)|tunnid|"
+    r"рабоч\w*\s+(?:день|дн\w*)|будн\w*|учебн\w*\s+(?:день|дн\w*)|обычн\w*\s+день|"
+    r"школ[аеуы]|в\s+школу|уроки|занятия"
+    r")(?!\w)"
+)
+
+
+def asks_ordinary_day(question: str) -> bool:
+    """Whether a yes/no question asks about the ordinary day ("is 24 June a working day",
+    "is there school on 30 April", "kas 1. mail on tööpäev", "25 декабря рабочий день?")
+    rather than about a row (a holiday, a break) of a calendar."""
+    return bool(_ORDINARY_DAY.search(fold(question)))
+
+
 # The whole ------------------------------------------------------------------------------------
 
 
@@ -513,9 +533,11 @@ def answer(
         if shape.kind is not Kind.YES_NO
         else None
     )
-    if by_value is not None:
+    if by_value is not None and (len(by_value) < len(filtered) or not by_value):
         filtered = by_value
         value_terms = []
+    # (A value every row has — "koolivaheajad" naming the type all school breaks share —
+    # picks none: the words go on to tell the rows apart by their names.)
     if not any(isinstance(f.condition, TextMatch) for f in shape.filters) and value_terms:
         by_text = text_filter(filtered, table, value_terms)
         if by_text is not None:
@@ -587,6 +609,10 @@ def answer(
             outcome.asked = asked
             return outcome
         outcome.verdict = verdict_of(outcome, scope, terms, labels, comparisons)
+        if not comparisons and asks_ordinary_day(shape.question):
+            # "Is 24 June a working day?", "kas 30. aprillil on kool?": the rows (holidays,
+            # breaks) are the exceptions to what is asked; a row on the day says no.
+            outcome.verdict = not outcome.verdict
         if comparisons and outcome.verdict:
             kept = [r for r in scope if all(_meets(r, c, table, labels, terms) for c in comparisons)]
             outcome.rows = kept[:_MAX_SHOWN_VERDICT_ROWS]
