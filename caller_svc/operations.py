@@ -486,11 +486,20 @@ _ORDINARY_DAY = re.compile(
 )
 
 
+# Words naming a calendar's rows themselves (a holiday, a break, a day off).
+_ROW_KIND = re.compile(
+    r"(?<!\w)(?:holidays?|breaks?|vacations?|day\s+off|\w*puha\w*|\w*vaheaeg\w*|\w*vaheaja\w*|puhkepaev\w*|"
+    r"vaba\s+paev\w*|каникул\w*|праздни\w*|выходн\w*)(?!\w)"
+)
+
+
 def asks_ordinary_day(question: str) -> bool:
     """Whether a yes/no question asks about the ordinary day ("is 24 June a working day",
     "is there school on 30 April", "kas 1. mail on tööpäev", "25 декабря рабочий день?")
     rather than about a row (a holiday, a break) of a calendar."""
-    return bool(_ORDINARY_DAY.search(fold(question)))
+    folded = fold(question)
+    # "kas 5. märtsil on koolis vaheaeg?": the row itself is named, the question is about it.
+    return bool(_ORDINARY_DAY.search(folded)) and not _ROW_KIND.search(folded)
 
 
 # The whole ------------------------------------------------------------------------------------
@@ -533,11 +542,9 @@ def answer(
         if shape.kind is not Kind.YES_NO
         else None
     )
-    if by_value is not None and (len(by_value) < len(filtered) or not by_value):
+    if by_value is not None:
         filtered = by_value
         value_terms = []
-    # (A value every row has — "koolivaheajad" naming the type all school breaks share —
-    # picks none: the words go on to tell the rows apart by their names.)
     if not any(isinstance(f.condition, TextMatch) for f in shape.filters) and value_terms:
         by_text = text_filter(filtered, table, value_terms)
         if by_text is not None:
