@@ -14,6 +14,7 @@ empty result stays empty, an unknown number leaves the selection undone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -389,7 +390,16 @@ def select(
 # Aggregates ---------------------------------------------------------------------------------
 
 
-def aggregate(rows: list[Row], function: Function, measure: Field | None) -> Aggregate:
+def aggregate(
+    rows: list[Row], function: Function, measure: Field | None, now: datetime | None = None
+) -> Aggregate:
+    if function is Function.DAYS_UNTIL:
+        # The days from today to the first row that has not begun (none: no number).
+        if now is None:
+            return Aggregate(function, None, None, 0)
+        today = now.date()
+        starts = sorted(r.day for r in rows if r.day is not None and r.day >= today)
+        return Aggregate(function, float((starts[0] - today).days) if starts else None, None, len(starts))
     if function is Function.COUNT:
         return Aggregate(function, float(len(rows)), None, len(rows))
     if function is Function.DURATION:
@@ -462,6 +472,34 @@ def verdict_of(
         value = number_of(first, numbers[0])
         return bool(value)
     return True
+
+
+# The ordinary day a calendar's rows are exceptions to: a working day, a school day, school.
+_ORDINARY_DAY = re.compile(
+    r"(?<!\w)(?:"
+    r"(?:working|work|business|regular|normal|ordinary|usual|school)\s+days?|workdays?|"
+    r"(?:is\s+there|have|has|got|go\s+to|at)\s+school(?!\s*(?:holiday|break|vacation))|classes|lessons|"
+    r"toopaev\w*|koolipaev\w*|tavaline\s+paev|kool|koolis|kooli\s+(?:minema|minna|vaja)|tunnid|"
+    r"рабоч\w*\s+(?:день|дн\w*)|будн\w*|учебн\w*\s+(?:день|дн\w*)|обычн\w*\s+день|"
+    r"школ[аеуы]|в\s+школу|уроки|занятия"
+    r")(?!\w)"
+)
+
+
+# Words naming a calendar's rows themselves (a holiday, a break, a day off).
+_ROW_KIND = re.compile(
+    r"(?<!\w)(?:holidays?|breaks?|vacations?|day\s+off|\w*puha\w*|\w*vaheaeg\w*|\w*vaheaja\w*|puhkepaev\w*|"
+    r"vaba\s+paev\w*|каникул\w*|праздни\w*|выходн\w*)(?!\w)"
+)
+
+
+def asks_ordinary_day(question: str) -> bool:
+    """Whether a yes/no question asks about the ordinary day ("is 24 June a working day",
+    "is there school on 30 April", "kas 1. mail on tööpäev", "25 декабря рабочий день?")
+    rather than about a row (a holiday, a break) of a calendar."""
+    folded = fold(question)
+    # "kas 5. märtsil on koolis vaheaeg?": the row itself is named, the question is about it.
+    return bool(_ORDINARY_DAY.search(folded)) and not _ROW_KIND.search(folded)
 
 
 # The whole ------------------------------------------------------------------------------------
@@ -558,7 +596,9 @@ def answer(
             # "the average of the 3 cheapest hours" is over the rows picked; "the average, and
             # the cheapest and dearest hour" over the asked window (one picked row is no aggregate).
             picked = selection is not None and len(outcome.rows) > 1
-            outcome.aggregate = aggregate(outcome.rows if picked else filtered, function, outcome.measure)
+            outcome.aggregate = aggregate(
+                outcome.rows if picked else filtered, function, outcome.measure, now
+            )
     outcome.asked = asked
     if comparisons and outcome.measure is not None:
         # The number compared comes first: it is what makes the answer yes or no.
@@ -576,6 +616,10 @@ def answer(
             outcome.asked = asked
             return outcome
         outcome.verdict = verdict_of(outcome, scope, terms, labels, comparisons)
+        if not comparisons and asks_ordinary_day(shape.question):
+            # "Is 24 June a working day?", "kas 30. aprillil on kool?": the rows (holidays,
+            # breaks) are the exceptions to what is asked; a row on the day says no.
+            outcome.verdict = not outcome.verdict
         if comparisons and outcome.verdict:
             kept = [r for r in scope if all(_meets(r, c, table, labels, terms) for c in comparisons)]
             outcome.rows = kept[:_MAX_SHOWN_VERDICT_ROWS]

@@ -34,6 +34,9 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "highest": "Highest: {value}",
         "duration": "{n} days",
         "duration_one": "1 day",
+        "days_until": "{n} days to go.",
+        "days_until_one": "1 day to go.",
+        "days_until_none": "It begins today.",
         "over": "over {n} values",
         "more": "…and {n} more (ask for all of them to see every one).",
         "at": "at",
@@ -58,6 +61,9 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "highest": "Kõrgeim: {value}",
         "duration": "{n} päeva",
         "duration_one": "1 päev",
+        "days_until": "Jäänud on {n} päeva.",
+        "days_until_one": "Jäänud on 1 päev.",
+        "days_until_none": "See algab täna.",
         "over": "{n} väärtuse põhjal",
         "more": "…ja veel {n} (küsi kõiki, et näha kõiki).",
         "at": "kell",
@@ -82,6 +88,9 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "highest": "Самое высокое значение: {value}",
         "duration": "{n} {days}",
         "duration_one": "1 день",
+        "days_until": "Осталось {n} {days}.",
+        "days_until_one": "Остался 1 день.",
+        "days_until_none": "Начинается сегодня.",
         "over": "по {n} значениям",
         "more": "…и ещё {n} (попросите показать все, чтобы увидеть их).",
         "at": "в",
@@ -257,6 +266,13 @@ class ShapedWriter:
     def _aggregate(self, agg: Aggregate, outcome: Outcome, lang: Lang) -> list[str]:
         texts = _TEXTS[lang]
         label = self._measure_label(agg.measure, lang)
+        if agg.function is Function.DAYS_UNTIL:
+            if agg.value is None:
+                return []
+            n = int(agg.value)
+            if n == 0:
+                return [texts["days_until_none"]]
+            return [texts["days_until_one" if n == 1 else "days_until"].format(n=n, days=_ru_days(n))]
         if agg.function is Function.DURATION:
             if agg.value is None:
                 return []

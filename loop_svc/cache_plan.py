@@ -6,17 +6,19 @@ normal loop)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from dataclasses import dataclass, field
+from datetime import date
 
 from loop_svc.cache import LastCallContext, ResponseCache, param_hash
 from loop_svc.follow_up import FollowUp, FollowUpDetector, FollowUpKind
 from loop_svc.loop import ParamExtractor
-from loop_svc.schema import EndpointSpec
+from loop_svc.schema import EndpointSpec, date_pairs
 from loop_svc.shapes import ShapeReader, for_param_update, for_response_question
 from loop_svc.turns import TurnRequest
 from services import answer_shape
-from services.answer_shape import PLAIN, AnswerShape
+from services.answer_shape import PLAIN, AnswerShape, DateRange, RowFilter
 from services.language import Lang, parse_lang
 from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 
@@ -213,6 +215,7 @@ class CachePlanner:
         merged = {**last.collected_params, **updated}
         if _missing(endpoint, merged):
             return Seeded(merged)
+        shape = _days_within(shape, endpoint, merged)
         if param_hash(merged) == param_hash(last.collected_params):
             hit = await self._cache.get_l1(request.chat_id, endpoint.name, merged, request.owner_id)
             if hit is not None:
@@ -223,3 +226,32 @@ class CachePlanner:
             return CachedAnswer(endpoint, merged, hit, "L1", shape=shape)
         # "Same for Latvia?" answers the original question with the new values.
         return DirectCall(endpoint, merged, last.original_query or request.message, shape)
+
+
+def _day_of(value: str) -> date | None:
+    try:
+        return date.fromisoformat(value[:10])
+    except ValueError:
+        return None
+
+
+def _days_within(shape: AnswerShape, endpoint: EndpointSpec, params: dict[str, str]) -> AnswerShape:
+    """The follow-up's day filters, read from its words alone, inside the request's own
+    window: a day the extractor placed in the period already asked ("what about the
+    23rd" after 24 June is 23 June, not this month's 23rd) is the window's days."""
+    for start, end in date_pairs(endpoint.params):
+        first, last = _day_of(params.get(start.name, "")), _day_of(params.get(end.name, ""))
+        if first is None or last is None:
+            continue
+        window = DateRange(first, last)
+        filters = tuple(
+            RowFilter(window, f.negate)
+            if isinstance(f.condition, DateRange)
+            and f.condition.start is not None
+            and f.condition.end is not None
+            and not window.overlaps(f.condition.start, f.condition.end)
+            else f
+            for f in shape.filters
+        )
+        return dataclasses.replace(shape, filters=filters)
+    return shape

@@ -5,7 +5,8 @@ and type (never from endpoint names):
   ("e.g., EE for Estonia") → that country (the home country, EE by default);
 - a required year to calculate something for (a tax year, a calculation year) → this year;
 - a required start/end date pair of a calendar-like search (holidays, breaks, events)
-  with no period said → from today for a year.
+  with no period said → from today for a year; for a question about the past ("when
+  was the last holiday", "millal eelmine sügisvaheaeg oli") the year up to today.
 
 An optional parameter is never filled: the API's own default applies.
 """
@@ -36,8 +37,11 @@ class Defaults:
             }
         self._home_pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in sorted(names)) + r")\b")
 
-    def fill(self, params: Sequence[ParamSpec], known: Mapping[str, str]) -> dict[str, str]:
-        """Defaults for the required parameters still missing."""
+    def fill(
+        self, params: Sequence[ParamSpec], known: Mapping[str, str], *, past: bool = False
+    ) -> dict[str, str]:
+        """Defaults for the required parameters still missing; `past`: the question is
+        about the past (the year before today is searched, not the year after it)."""
         values: dict[str, str] = {}
         missing = [p for p in params if p.required and p.name not in known]
         for param in missing:
@@ -48,10 +52,12 @@ class Defaults:
         for start, end in date_pairs(missing):
             if start.concept is Concept.DATE and _CALENDAR.search(f"{start.description} {end.description}"):
                 today = self._today()
+                step = -1 if past else 1
                 try:
-                    later = today.replace(year=today.year + 1)
-                except ValueError:
-                    later = today + timedelta(days=365)
-                values[start.name] = today.isoformat()
-                values[end.name] = later.isoformat()
+                    other = today.replace(year=today.year + step)
+                except ValueError:  # 29 February
+                    other = today + timedelta(days=365 * step)
+                first, last = (other, today) if past else (today, other)
+                values[start.name] = first.isoformat()
+                values[end.name] = last.isoformat()
         return values

@@ -24,6 +24,7 @@ from loop_svc import questions
 from loop_svc.constraints import clamp, too_long
 from loop_svc.defaults import Defaults
 from loop_svc.extraction.dialogue import Message, ParamExtractor, track
+from loop_svc.extraction.periods import past_tense
 from loop_svc.extraction.values import wants_out, yes_no
 from loop_svc.parts import values_by_part
 from loop_svc.schema import EndpointSpec, ParamSpec
@@ -195,7 +196,7 @@ class TurnLoop:
                 return done(Abandoned("cancelled", questions.CANCELLED[lang]), None, {})
             session.apply(extracted)
         if self._defaults is not None:
-            session.apply(self._defaults.fill(session.params, session.known))
+            session.apply(self._defaults.fill(session.params, session.known, past=past_tense(message)))
         missing = session.missing()
         long = too_long(session.params, session.known) if not missing else None
         if long is not None:

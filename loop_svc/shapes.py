@@ -46,7 +46,7 @@ from services.answer_shape import (
     Weekdays,
 )
 from services.field_terms import fold
-from services.language import Lang
+from services.language import Lang, russian_analyzer
 from services.text import STOPWORDS
 
 
@@ -86,7 +86,9 @@ _NEXT = re.compile(
     rf"(?!\s+{_PERIOD_WORDS})(?!\w)"
 )
 _LATEST = re.compile(
-    rf"(?<!\w)(?:last|latest|most recent|newest|viima[ns]\w*|viimati|uusim\w*|"
+    rf"(?<!\w)(?:last|latest|most recent|newest|previous|viima[ns]\w*|viimati|uusim\w*|eelmi\w*|moodunud|"
+    # (the adjective "прошлый", never the verb "прошли": "какие из них прошли")
+    rf"прошл(?:ый|ая|ое|ые|ого|ой|ую|ом|ых|ым|ыми)|предыдущ\w*|"
     rf"koige (?:varskem|uuem|viimase?)\w*|varskeim\w*|"
     rf"последн\w*|сам\w* (?:свеж|нов|последн)\w*|новейш\w*)(?!\s+{_PERIOD_WORDS})(?!\w)"
 )
@@ -124,7 +126,26 @@ _RANGE = re.compile(
 )
 _DURATION = re.compile(
     r"(?<!\w)(?:how long|kui kaua|kui pikk|kaua kest\w*|kestab|kestavad|kestus\w*|как долго|дл[ия]т\w*|"
-    r"продолжительност\w*)(?!\w)"
+    r"продолжительност\w*|"
+    # "how many days is the break", "mitu päeva on jõuluvaheaeg", "скока дней получается"
+    r"how many days (?:is|are|does|do|will|did)|mitu paeva on|"
+    r"(?:сколько|скок|скока) (?:дней|дня|суток) (?:получа\w*|буд\w*|идут|ид[её]т))(?!\w)"
+)
+# The days still to wait for a row ("how many days till the spring break", "how long
+# until Christmas", "mitu päeva veel kevadvaheajani", "kui kaua on jõuludeni", "сколько
+# дней осталось до праздника", "скок дней до каникул"): a count of days and a word of
+# waiting (until, left, veel, jäänud, an Estonian terminative "-ni", осталось, до).
+_DAYS_UNTIL = re.compile(
+    r"(?<!\w)(?:"
+    r"(?:how many|number of)\s+(?:more\s+)?days?\b"
+    r"(?=[^.?!]{0,40}?\b(?:(?:un)?till?|left|to go|remain\w*|before|away)\b)|"
+    r"how long\s+(?:is it\s+|do (?:we|i|they) have\s+)?(?:un)?till?\b|"
+    r"(?:mitu|mitme)\s+paeva\w*(?=[^.?!]{0,40}?(?:\bveel\b|\bjaa\w*|\bkuni\b|\bootama\w*|\w{3,}ni\b))|"
+    r"kui\s+kaua\s+(?:on\s+)?veel\b|"
+    r"(?:сколько|скок|скока|скольк\w*)\s+(?:(?:ещ[её]|осталось|остается|остаётся)\s+)?(?:дней|дня|суток)"
+    r"(?=[^.?!]{0,40}?(?:\bосталось\b|\bостается\b|\bостаётся\b|\bдо\b|\bждать\b))|"
+    r"через\s+сколько\s+(?:дней|суток)"
+    r")",
 )
 _FULL = re.compile(
     r"(?<!\w)(?:every|each|all|complete|full list|whole list|entire list|not just|every single|hourly|"
@@ -332,8 +353,11 @@ class RuleShapeReader:
         filters.extend(comparisons)
         selection = self._selection(text, used)
         aggregation = self._aggregation(text)
+        if aggregation is not None and aggregation.function is Function.DAYS_UNTIL and selection is None:
+            selection = Selection(Order.NEXT, 1)  # the row waited for is the next one
         full = bool(_FULL.search(text))
-        yes_no = self._yes_no(text, bool(comparisons))
+        one_day = self._day_first(raw, language)
+        yes_no = self._yes_no(text, bool(comparisons), one_day)
         kind = Kind.LIST
         if yes_no:
             kind = Kind.YES_NO
@@ -623,6 +647,8 @@ class RuleShapeReader:
         return None
 
     def _aggregation(self, text: str) -> Aggregation | None:
+        if _DAYS_UNTIL.search(text):
+            return Aggregation(Function.DAYS_UNTIL)
         if _DURATION.search(text):
             return Aggregation(Function.DURATION)
         if _AVERAGE.search(text):
@@ -642,7 +668,18 @@ class RuleShapeReader:
             return Aggregation(Function.SUM)
         return None
 
-    def _yes_no(self, text: str, compares: bool) -> bool:
+    def _day_first(self, raw: str, language: Lang) -> bool:
+        """Whether the message opens with the one day it asks about ("1 мая выходной?", "а
+        25 декабря у нас праздник?"): the day is the topic, what follows is said of it."""
+        for mention in find_dates(raw, language, self._today()).dates:
+            single = mention.last is None or mention.last == mention.value
+            written = any(c.isdigit() for c in raw[mention.start : mention.end])  # not "завтра цены?"
+            opens = re.fullmatch(r"\W*(?:(?:а|и|ну|a|ja|and)\s+)?", fold(raw[: mention.start]))
+            if single and written and opens and _said_of_it(raw[mention.end :]):
+                return True
+        return False
+
+    def _yes_no(self, text: str, compares: bool, one_day: bool = False) -> bool:
         mark = text.rfind("?")
         if 0 <= mark < len(text.rstrip()) - 1:
             # "…cheaper than 40 €? I want to charge the car then": the question is the
@@ -667,7 +704,9 @@ class RuleShapeReader:
         if _ELLIPSIS_START.match(text) and not compares:
             return False
         if re.search(r"[\u0400-\u04ff]", text):
-            return not _RU_WH.search(text) and (bool(_RU_PREDICATE.search(text)) or compares)
+            # "1 мая выходной?", "25 декабря праздник у нас?": a day that opens a question
+            # without a question word is asked about, as with a predicate.
+            return not _RU_WH.search(text) and (bool(_RU_PREDICATE.search(text)) or compares or one_day)
         return compares and not _EN_WH.search(text)
 
     @staticmethod
@@ -686,6 +725,19 @@ class RuleShapeReader:
             if word not in out:
                 out.append(word)
         return tuple(out[:24])
+
+
+def _said_of_it(rest: str) -> bool:
+    """A verb, or a noun or adjective in the nominative singular, after the day ("выходной",
+    "праздник", "рабочий день", "дети идут в школу"): something said of the day (pymorphy3),
+    not a plural asked for ("24 декабря цены?")."""
+    for word in re.findall(r"[а-яё]{3,}", rest.lower())[:8]:
+        parse = russian_analyzer().parse(word)[0]
+        if parse.tag.POS == "VERB" or (
+            parse.tag.POS in ("NOUN", "ADJF") and {"sing", "nomn"} <= set(parse.tag.grammemes)
+        ):
+            return True
+    return False
 
 
 def _through_next_day(row_filter: RowFilter) -> RowFilter:

@@ -44,6 +44,7 @@ class Function(StrEnum):
     SUM = "sum"
     RANGE = "range"
     DURATION = "duration"
+    DAYS_UNTIL = "days_until"
 
 
 class Op(StrEnum):
@@ -210,6 +211,7 @@ _FUNCTIONS = {
     Function.SUM: caller_pb2.AGGREGATE_FUNCTION_SUM,
     Function.RANGE: caller_pb2.AGGREGATE_FUNCTION_RANGE,
     Function.DURATION: caller_pb2.AGGREGATE_FUNCTION_DURATION,
+    Function.DAYS_UNTIL: caller_pb2.AGGREGATE_FUNCTION_DAYS_UNTIL,
 }
 _OPS = {
     Op.LT: caller_pb2.COMPARISON_LESS,

@@ -83,6 +83,32 @@ def _weekdays() -> Vocabulary:
     return tuple(forms.items())
 
 
+@functools.cache
+def abbreviated_months() -> dict[str, int]:
+    """babel's abbreviated month names in en/et/ru, folded, without their dot ("okt",
+    "dets", "veebr", "сент", "нояб"): the exact forms people write in ranges and dates."""
+    out: dict[str, int] = {}
+    for lang in LANGUAGES:
+        names = Locale.parse(lang).months
+        for context in ("format", "stand-alone"):
+            for number, name in names[context]["abbreviated"].items():
+                folded = fold(name.strip(".").replace("ё", "е"))
+                if folded.isalpha():
+                    out.setdefault(folded, int(number))
+    return out
+
+
+@functools.cache
+def full_month_names() -> frozenset[str]:
+    """babel's wide month names in en/et/ru, folded ("mai", "juuni", "март")."""
+    return frozenset(
+        fold(name.replace("ё", "е"))
+        for lang in LANGUAGES
+        for context in ("format", "stand-alone")
+        for name in Locale.parse(lang).months[context]["wide"].values()
+    )
+
+
 def _genitive(name: str, lang: Lang, kind: str) -> tuple[str, ...]:
     """The Estonian genitive stem the case endings attach to: "jaanuar" → "jaanuari",
     with the -er syncope "detsember" → "detsembri" (snowball keeps the nominative), and

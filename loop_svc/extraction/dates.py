@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 
-from loop_svc.extraction.calendar_words import typo_month
+from loop_svc.extraction.calendar_words import abbreviated_months, typo_month
 from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.extraction.periods import PeriodFinder, past_tense
 from loop_svc.extraction.relative import find_spoken, names_day_of_month, weekday_of
@@ -42,6 +42,8 @@ _EN_MONTHS = [
     "december",
 ]
 _EXACT_MONTHS: dict[str, int] = {
+    # babel's abbreviations: "okt", "dets", "jaan", "veebr", "сент", "нояб", "дек".
+    **abbreviated_months(),
     **{name: i for i, name in enumerate(_EN_MONTHS, start=1)},
     **{name[:3]: i for i, name in enumerate(_EN_MONTHS, start=1)},
     "sept": 9,
@@ -81,7 +83,7 @@ _DAY_MONTH_YEAR = re.compile(rf"(?<!\d)(\d{{1,2}})\.?\s+{_WORD}\s+(\d{{4}})(?!\d
 _MONTH_DAY_YEAR = re.compile(rf"{_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)")
 _YEAR = re.compile(r"(?<![\d\-./])(19\d{2}|20\d{2}|21\d{2})(?!\d)(?![-./]\d)")
 _THIS_YEAR = re.compile(
-    r"\bthis year\b|\b(sel|käesoleval|jooksval) aastal\b|\btänavu\b|\bsee aasta\b|\bselle aasta\b"
+    r"\bthis year\b|\b(sel|käesoleval|jooksval) aastal\b|\btänavu\b|\btanavu\b|\bsee aasta\b|\bselle aasta\b"
     r"|в\s+этом\s+году|\bэтот\s+год\b|\bэтого\s+года\b|\bтекущ\w*\s+год\w*",
     re.I,
 )
@@ -257,7 +259,7 @@ def find_dates(
             add(parsed, 0, len(text))
 
     years: list[DateMention] = []
-    for m in _THIS_YEAR.finditer(text):
+    for m in _THIS_YEAR.finditer(fold(text)):  # "tanavu" typed without its diacritic
         if outside(taken, m.start(), m.end()):
             taken.append((m.start(), m.end()))
             years.append(
@@ -378,7 +380,7 @@ def _year_hint(
     for m in _NEXT_YEAR_PHRASE.finditer(text):
         if outside(taken, m.start(), m.end()):
             return today.year + 1, (m.start(), m.end())
-    for m in _THIS_YEAR.finditer(text):
+    for m in _THIS_YEAR.finditer(fold(text)):
         if outside(taken, m.start(), m.end()):
             return today.year, (m.start(), m.end())
     return None, None

@@ -35,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, time, timedelta
 
+from loop_svc.extraction.calendar_words import abbreviated_months, full_month_names
 from loop_svc.extraction.from_now import find_stretches
 from loop_svc.extraction.text import fold
 from loop_svc.schema import Role
@@ -115,12 +116,12 @@ _YEAR_NUMBER = r"(19\d{2}|20\d{2}|21\d{2})"
 _RELATIVE_YEAR = re.compile(
     rf"\b(?:(?P<next>{_NEXT_WORD})\s+{_YEAR_WORD}|(?P<last>{_LAST_WORD})\s+{_YEAR_WORD}|"
     rf"(?P<this>this|sel|selle|kaesoleva|jooksva|этого|текущего)\s+{_YEAR_WORD}|"
-    rf"{_YEAR_WORD}\s+(?P<next2>{_NEXT_WORD}))\b",
+    rf"{_YEAR_WORD}\s+(?P<next2>{_NEXT_WORD})|(?P<last2>mullu)|(?P<this2>tanavu))\b",
     re.I,
 )
 _WRITTEN_YEAR = re.compile(rf"(?<![\d\-./]){_YEAR_NUMBER}\.?(?:\s*(?:aasta\w*|года?|г\.))?(?!\d)", re.I)
 _CONNECT_START = re.compile(r"(?:\bfrom|\bsince|\bbetween|\balates|\bс|\bсо|\bот)\s*$", re.I)
-_CONNECT_END = re.compile(r"^\s*(?:-|–|—|\.\.|to|until|till|through|thru|and|kuni|по|до|и)\s*", re.I)
+_CONNECT_END = re.compile(r"^\.?\s*(?:-|–|—|\.\.|to|until|till|through|thru|and|kuni|по|до|и)\s*", re.I)
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,10 @@ class PeriodFinder:
                 add(period)
                 if anchor is not None and period in found:
                     taken.append(anchor)  # "this week" dates the range; it is no second period
+        for period in _year_ranges(text):
+            add(period)
+        for period in self._year_parts(text, today, past):
+            add(period)
         for period in self._months(text, written, today, past, free):
             add(period)
         for period in _weekends(text, today):
@@ -199,18 +204,76 @@ class PeriodFinder:
                 found.append(period)
         return found
 
+    # -- halves and quarters of a year ---------------------------------------------
+    def _year_parts(self, text: str, today: date, past: bool) -> list[Period]:
+        """ "the first half of 2028", "selle aasta teises pooles", "во втором полугодии",
+        "Q3", "III kvartal", "в третьем квартале следующего года": those months of the year
+        said next to it (a written year, "next/this/last year"), else of this year."""
+        periods = []
+        for m in _YEAR_PART.finditer(text):
+            number: int | None
+            if m.group("q") or m.group("h"):
+                number = int(m.group("qn") or m.group("hn"))
+                months = 3 if m.group("q") else 6
+            else:
+                number = _ordinal(m.group("ordinal"))
+                months = 6 if m.group("half") else 3
+            if number is None or number > 12 // months:
+                continue
+            if _SMALLER_UNIT_AFTER.match(text, m.end()):
+                continue  # "the first half of the day", "первая половина месяца"
+            near = self._year_near(text, m.start(), m.end(), today)
+            if (
+                near is None
+                and fold(m.group("half") or "") == "pool"
+                and not _AASTA_BEFORE.search(text[max(0, m.start() - 12) : m.start()])
+            ):
+                continue  # "teisel pool" is the other side; "aasta teine pool" the half
+            year = near[0] if near else today.year
+            if near is None and past and date(year, (number - 1) * months + 1, 1) > today:
+                year -= 1
+            first = date(year, (number - 1) * months + 1, 1)
+            _, last = month_bounds(year, (number - 1) * months + months)
+            start = min(m.start(), near[1]) if near else m.start()
+            end = max(m.end(), near[2]) if near else m.end()
+            periods.append(Period(first, start, end, last))
+        return periods
+
     # -- months -----------------------------------------------------------------
     def _month_words(self, text: str, written: str) -> list[_MonthWord]:
         words = []
         for m in re.finditer(_WORD, text):
             word = m.group(1)
             month = self._month_of(word)
-            if month is None or not _bare_month_word(
-                written[m.start() : m.end()], written, m.start(), m.end()
-            ):
+            if month is None:
+                continue
+            abbreviation = word in abbreviated_months() and self._month_of(word) is not None
+            if abbreviation and len(word) > 3 and word not in _FULL_MONTH_NAMES:
+                bare = self._dated_abbreviation(text, m.start(), m.end())  # "jaan" is also a name
+            else:
+                bare = _bare_month_word(written[m.start() : m.end()], written, m.start(), m.end())
+                bare = bare or self._dated_abbreviation(text, m.start(), m.end())
+            if not bare:
                 continue
             words.append(_MonthWord(month, m.start(), m.end(), word))
         return words
+
+    def _dated_abbreviation(self, text: str, start: int, end: int) -> bool:
+        """A short abbreviation ("okt", "dec", "сент.") stands for its month in a range of
+        months ("okt-dets 2027", "jan to mar", "с сент. по дек.") or before a year ("dec
+        2027"); alone it is too often another word."""
+        after = text[end : end + 24]
+        before = text[max(0, start - 24) : start]
+        if re.match(r"\.?,?\s*(?:of\s+)?(?:19|20|21)\d\d(?!\d)", after):
+            return True
+        if re.search(r"(?:\bin|\bduring|\bfor|\bв|\bво)\s+$", before, re.I):
+            return True  # "in dec", "в дек."
+        link = r"\.?\s*(?:-|–|—|\.\.|to|until|till|through|thru|kuni|по|до)\s*"
+        following = re.match(rf"{link}([^\W\d_]{{3,}})", after, re.I)
+        if following is not None and self._month_of(following.group(1)) is not None:
+            return True
+        preceding = re.search(rf"([^\W\d_]{{3,}}){link}$", before, re.I)
+        return preceding is not None and self._month_of(preceding.group(1)) is not None
 
     def _year_near(self, text: str, start: int, end: int, today: date) -> tuple[int, int, int] | None:
         """(year, span start, span end) of a year written or named right by a month."""
@@ -230,7 +293,7 @@ class PeriodFinder:
                     continue
                 if m.group("next") or m.group("next2"):
                     year = today.year + 1
-                elif m.group("last"):
+                elif m.group("last") or m.group("last2"):
                     year = today.year - 1
                 else:
                     year = today.year
@@ -357,6 +420,50 @@ class PeriodFinder:
         return periods
 
 
+_FULL_MONTH_NAMES = full_month_names()
+# Ordinals 1–4 in en/et/ru with their case forms (folded), and Roman numerals.
+_ORDINALS: tuple[tuple[str, int], ...] = (
+    (r"first|1st|esime\w*|перв\w*|i", 1),
+    (r"second|2nd|teis\w*|teine|втор\w*|ii", 2),
+    (r"third|3rd|kolma\w*|трет\w*|iii", 3),
+    (r"fourth|4th|nelja\w*|четв[её]рт\w*|iv", 4),
+)
+_ORDINAL = "|".join(p for p, _ in _ORDINALS)
+_YEAR_PART = re.compile(
+    rf"(?<!\w)(?:(?P<q>q(?P<qn>[1-4]))|(?P<h>h(?P<hn>[12]))|"
+    rf"(?P<ordinal>{_ORDINAL})\s+(?:(?P<half>half|pool\w*|poolaasta\w*|половин\w*|полугоди\w*)|"
+    rf"(?P<quarter>quarter|kvartal\w*|квартал\w*)))(?!\w)",
+    re.I,
+)
+
+
+_SMALLER_UNIT_AFTER = re.compile(
+    r"\s+(?:of\s+)?(?:the\s+|this\s+|a\s+)?(?:month|week|day|kuu\w*|nadala\w*|paeva\w*|месяц\w*|недел\w*|дня)\b",
+    re.I,
+)
+_AASTA_BEFORE = re.compile(r"\baasta\s+$", re.I)
+
+
+def _ordinal(word: str) -> int | None:
+    return next((n for pattern, n in _ORDINALS if re.fullmatch(pattern, word, re.I)), None)
+
+
+_YEAR_RANGE = re.compile(
+    r"(?<![\d\-./])(?P<first>19\d{2}|20\d{2}|21\d{2})\s*(?:-|–|—|\.\.)\s*(?P<last>19\d{2}|20\d{2}|21\d{2})"
+    r"(?![\d\-./])"
+)
+
+
+def _year_ranges(text: str) -> list[Period]:
+    """ "2025-2030", "2027–2028": 1 January of the first year to 31 December of the last."""
+    out = []
+    for m in _YEAR_RANGE.finditer(text):
+        first, last = int(m.group("first")), int(m.group("last"))
+        if first <= last:
+            out.append(Period(date(first, 1, 1), m.start(), m.end(), date(last, 12, 31)))
+    return out
+
+
 _WEEKDAY_LINK = re.compile(r"to|through|thru|till|until|kuni|по|до|[-–—]", re.I)
 # The week a range of weekdays is in; "the coming week" is the days from today on.
 # (One word per alternative: each is tried once at each place, no nested repetition.)
@@ -477,14 +584,17 @@ def _weekends(text: str, today: date) -> list[Period]:
 
 
 _PREVIOUS = re.compile(
-    rf"\b{_LAST_WORD}\s+(?P<unit>week|nadal\w*|недел\w*|month|kuu\w*|месяц\w*|year|aasta\w*|год\w*)\b", re.I
+    rf"\b{_LAST_WORD}\s+(?P<unit>week|nadal\w*|недел\w*|month|kuu\w*|месяц\w*|year|aasta\w*|год\w*)\b"
+    # "mullu": the Estonian adverb for last year, as "tänavu" is this year's.
+    r"|\b(?P<unit2>mullu)\b",
+    re.I,
 )
 
 
 def _previous_periods(text: str, today: date) -> list[Period]:
     periods = []
     for m in _PREVIOUS.finditer(text):
-        unit = m.group("unit").lower()
+        unit = (m.group("unit") or "year").lower()
         if unit.startswith(("week", "nadal", "недел")):
             monday = today - timedelta(days=today.weekday() + 7)
             periods.append(Period(monday, m.start(), m.end(), monday + timedelta(days=6)))
@@ -572,11 +682,15 @@ def _school_years(text: str, today: date) -> list[Period]:
     for m in _SCHOOL_YEAR.finditer(text):
         first_year = today.year if today.month >= 9 else today.year - 1
         before = text[max(0, m.start() - 20) : m.start()]
-        if re.search(rf"{_NEXT_WORD}\s*$", before, re.I):
+        start = m.start()
+        # The word that dates it is the period's too: "next" is no row picked ("the next one").
+        if dating := re.search(rf"{_NEXT_WORD}\s*$", before, re.I):
             first_year += 1
-        elif re.search(rf"{_LAST_WORD}\s*$", before, re.I):
+        elif dating := re.search(rf"{_LAST_WORD}\s*$", before, re.I):
             first_year -= 1
-        periods.append(Period(date(first_year, 9, 1), m.start(), m.end(), date(first_year + 1, 8, 31)))
+        if dating is not None:
+            start -= len(before) - dating.start()
+        periods.append(Period(date(first_year, 9, 1), start, m.end(), date(first_year + 1, 8, 31)))
     return periods
 
 

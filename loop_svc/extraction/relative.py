@@ -85,11 +85,12 @@ _DAY_WORDS: list[tuple[int, re.Pattern[str]]] = [
             r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\büle\s*homme\w*|\bule\s*homme\w*|\bпослезавтра\w*", re.I
         ),
     ),
-    # "tana", "tanane": "täna" typed without its diacritic (never "tanav", a street).
+    # "tana", "tanane": "täna" typed without its diacritic (never "tanav", a street, nor
+    # "tänavu", this year).
     (
         0,
         re.compile(
-            r"\b(?:later\s+)?(?:today|tonight)\b|\btäna\w*|\btana(?:ne|se\w*|st)?\b|\bсегодня\w*", re.I
+            r"\b(?:later\s+)?(?:today|tonight)\b|\btäna(?!vu)\w*|\btana(?:ne|se\w*|st)?\b|\bсегодня\w*", re.I
         ),
     ),
     # The Estonian adjectives in every case: "homne/homse/homset hind", "eilne/eilse".
@@ -115,6 +116,12 @@ def english_ordinal(number: int, suffix: str) -> bool:
     return suffix.lower() == {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
 
 
+# A day of the month said as a day in Russian and Estonian, no month: "23-го", "23-е число",
+# "23 числа", "23. kuupäeval", "23-ndal".
+_DAY_NUMBER_SAID = re.compile(
+    r"(?<![\d.])(\d{1,2})(?:-?(?:го|е|ое)(?:\s+числ\w*)?|\s+числ\w*|\.\s*kuupäev\w*|\.\s*kuupaev\w*|-?ndal)(?![\w-])",
+    re.I,
+)
 _WORD = r"([^\W\d_]{3,})"
 _DAY_MONTH = re.compile(rf"(?<![\d.])(\d{{1,2}}){_ORD}\s*(?:of\s+)?{_WORD}", re.I)
 _MONTH_DAY = re.compile(rf"\b{_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?![.:]?\d)", re.I)
@@ -335,10 +342,13 @@ def find_spoken(
                 m.start(),
                 m.end(),
             )
-    for m in _DAY_OF_THIS_MONTH.finditer(text):
+    for m in (*_DAY_OF_THIS_MONTH.finditer(text), *_DAY_NUMBER_SAID.finditer(text)):
         day_number = int(m.group(1))
-        if not english_ordinal(day_number, m.group(2)):
+        if m.re is _DAY_OF_THIS_MONTH and not english_ordinal(day_number, m.group(2)):
             continue
+        month_after = re.match(r"\s*(?:of\s+)?([^\W\d_]{3,})", text[m.end() :])
+        if month_after is not None and month_of(month_after.group(1)) is not None:
+            continue  # "23-го декабря", "the 23rd of June": a day of the month named
         candidate = _safe(today.year, today.month, day_number)
         if candidate is not None and candidate < today and "month" not in m.group(0).lower():
             following = _add_months(today, 1)

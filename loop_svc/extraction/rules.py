@@ -41,6 +41,13 @@ from loop_svc.extraction.windows import Window, find_window
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
 from services.language import Lang
 
+# A day of the month said alone, no month: "the 23rd", "23rd", "on the 24th".
+_BARE_DAY = re.compile(
+    r"(?:on\s+)?(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|\d{1,2}(?:-?(?:го|е|ое)(?:\s+числ\w*)?|\s+числ\w*|"
+    r"\.\s*kuup[aä]ev\w*|-?ndal)",
+    re.I,
+)
+
 # "X instead of Y", "not Y", "Y asemel", "вместо Y": Y is being replaced.
 _REPLACED_AFTER = re.compile(r"\b(instead of|rather than|not|mitte|вместо|не)\s+", re.I)
 # From a word's start only, and a word of bounded length: "(\S+)" tried at every position of a
@@ -411,6 +418,10 @@ class RuleExtractor:
                 last = max(dates, key=lambda d: d.last or d.value)
         elif len(dates) == 1:
             only = dates[0]
+            moved_day = self._in_known_month(text, only, start, end, known)
+            if moved_day is not None:
+                # "what about the 23rd" after 24 June: the 23rd of the month already asked.
+                only = replace(only, value=moved_day)
             if only.last is not None:  # a whole month
                 first = last = only
             elif (role := only.connector or _context_role(text, only.start)) == "start" or (
@@ -483,6 +494,22 @@ class RuleExtractor:
                     return {}
                 out[param.name] = (day + timedelta(days=shift.days)).isoformat()
         return out
+
+    def _in_known_month(
+        self, text: str, mention: DateMention, start: ParamSpec, end: ParamSpec, known: Mapping[str, str]
+    ) -> date | None:
+        """The day a bare day of the month ("the 23rd", "24th") names when the period
+        already asked lies in one month: that day of that month (None otherwise)."""
+        said = text[mention.start : mention.end]
+        if mention.last is not None or not _BARE_DAY.fullmatch(said.strip()):
+            return None
+        first, last = self._known_day(known.get(start.name, "")), self._known_day(known.get(end.name, ""))
+        if first is None or last is None or (first.year, first.month) != (last.year, last.month):
+            return None
+        try:
+            return first.replace(day=mention.value.day)
+        except ValueError:
+            return None
 
     def _known_day(self, value: str) -> date | None:
         """The local day a period already collected opens on (None when there is none)."""

@@ -53,6 +53,7 @@ class AggregateFunction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AGGREGATE_FUNCTION_SUM: _ClassVar[AggregateFunction]
     AGGREGATE_FUNCTION_RANGE: _ClassVar[AggregateFunction]
     AGGREGATE_FUNCTION_DURATION: _ClassVar[AggregateFunction]
+    AGGREGATE_FUNCTION_DAYS_UNTIL: _ClassVar[AggregateFunction]
 ANSWER_KIND_UNSPECIFIED: AnswerKind
 ANSWER_KIND_LIST: AnswerKind
 ANSWER_KIND_YES_NO: AnswerKind
@@ -82,6 +83,7 @@ AGGREGATE_FUNCTION_AVERAGE: AggregateFunction
 AGGREGATE_FUNCTION_SUM: AggregateFunction
 AGGREGATE_FUNCTION_RANGE: AggregateFunction
 AGGREGATE_FUNCTION_DURATION: AggregateFunction
+AGGREGATE_FUNCTION_DAYS_UNTIL: AggregateFunction
 
 class EndpointCall(_message.Message):
     __slots__ = ("endpoint", "params", "cached_response_json", "shape", "cached_result_id")

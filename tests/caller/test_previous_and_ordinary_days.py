@@ -1,0 +1,151 @@
+"""The previous row and the ordinary day, over generated calendars: "the last/previous
+holiday", "eelmine sügisvaheaeg", "предыдущий праздник" is the latest row begun by today
+(never one still to come), searched in the year up to today when no period is said; "is
+24 June a working day", "kas 30. aprillil on kool", "25 декабря рабочий день?" is
+answered no when a row (a holiday, a break) covers the day, yes when none does; a day
+asked about in Russian without a question word is a yes/no question."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from caller_svc.labels import NO_LABELS
+from caller_svc.operations import answer
+from caller_svc.rows import locate
+from loop_svc.defaults import Defaults
+from loop_svc.schema import ParamSpec
+from loop_svc.shapes import RuleShapeReader
+from services.answer_shape import AnswerShape, DateRange, Kind, Order, RowFilter
+
+ZONE = ZoneInfo("Europe/Tallinn")
+PREVIOUS = [
+    ("en", "when was the last public holiday"),
+    ("en", "previous holiday in latvia"),
+    ("et", "millal eelmine püha oli"),
+    ("et", "millal oli möödunud vaheaeg"),
+    ("ru", "когда был предыдущий праздник"),
+    ("ru", "прошлый праздник в латвии"),
+]
+ORDINARY = [
+    ("en", "is {d} a working day?"),
+    ("en", "is there school on {d}?"),
+    ("et", "kas {d} on tööpäev?"),
+    ("et", "kas {d} on lastel kool?"),
+    ("ru", "{d} рабочий день?"),
+    ("ru", "{d} дети идут в школу?"),
+]
+ROW_ASKED = [
+    ("en", "is {d} a public holiday?"),
+    ("et", "kas {d} on püha?"),
+    ("ru", "{d} выходной?"),
+]
+EN_MONTHS = "January February March April May June July August September October November December".split()
+ET_MONTHS = (
+    "jaanuaril veebruaril märtsil aprillil mail juunil juulil augustil "
+    "septembril oktoobril novembril detsembril"
+)
+RU_MONTHS = "января февраля марта апреля мая июня июля августа сентября октября ноября декабря".split()
+
+
+def _said(day: date, lang: str) -> str:
+    if lang == "en":
+        return f"{day.day} {EN_MONTHS[day.month - 1]} {day.year}"
+    if lang == "et":
+        return f"{day.day}. {ET_MONTHS.split()[day.month - 1]} {day.year}"
+    return f"{day.day} {RU_MONTHS[day.month - 1]} {day.year}"
+
+
+@st.composite
+def calendar(draw: Any) -> list[dict[str, str]]:
+    """Dated rows a few days to months apart, some of them spans."""
+    day = draw(st.dates(date(2025, 1, 1), date(2028, 6, 30)))
+    out = []
+    for i in range(draw(st.integers(1, 8))):
+        length = draw(st.integers(0, 10))
+        end = day + timedelta(days=length)
+        out.append({"name": f"Day {i}", "startDate": day.isoformat(), "endDate": end.isoformat()})
+        day = end + timedelta(days=draw(st.integers(1, 90)))
+    return out
+
+
+@pytest.mark.parametrize(("lang", "text"), PREVIOUS)
+def test_the_previous_one_is_read_as_the_latest(lang: str, text: str) -> None:
+    shape = RuleShapeReader(lambda: date(2027, 4, 14)).read(text, lang)  # type: ignore[arg-type]
+    assert shape.selection is not None and shape.selection.order is Order.LATEST, text
+
+
+@settings(max_examples=80, deadline=None)
+@given(rows=calendar(), offset=st.integers(0, 400))
+def test_the_latest_in_the_year_up_to_today_is_the_last_row_begun(
+    rows: list[dict[str, str]], offset: int
+) -> None:
+    """With no period said, a question about the past searches the year up to today (the
+    loop's default); the latest row of that window is the last one begun by today."""
+    today = date.fromisoformat(rows[0]["startDate"]) + timedelta(days=offset)
+    window = DateRange(today - timedelta(days=365), today)
+    table = locate(rows, NO_LABELS, ZONE)
+    assert table is not None
+    shape = RuleShapeReader(lambda: today).read("when was the last one", "en")
+    outcome = answer(table, shape, NO_LABELS, datetime.combine(today, time(10)), window=window)
+    inside = [
+        r
+        for r in rows
+        if window.overlaps(date.fromisoformat(r["startDate"]), date.fromisoformat(r["endDate"]))
+    ]
+    expected = [max(inside, key=lambda r: r["startDate"])["name"]] if inside else []
+    assert [r.data["name"] for r in outcome.rows] == expected
+
+
+DATES = [
+    ParamSpec(name="validFrom", type="date", required=True, description="Start date for the holiday search"),
+    ParamSpec(name="validTo", type="date", required=True, description="End date for the holiday search"),
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(today=st.dates(date(2024, 1, 1), date(2032, 12, 31)))
+def test_no_period_said_is_the_year_before_today_for_the_past(today: date) -> None:
+    defaults = Defaults(lambda: today)
+    ahead = defaults.fill(DATES, {})
+    back = defaults.fill(DATES, {}, past=True)
+    assert ahead["validFrom"] == today.isoformat() == back["validTo"]
+    assert date.fromisoformat(ahead["validTo"]) > today > date.fromisoformat(back["validFrom"])
+    assert 365 <= (today - date.fromisoformat(back["validFrom"])).days <= 366
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=calendar(), pick=st.integers(0, 40), case=st.sampled_from(ORDINARY + ROW_ASKED))
+def test_an_ordinary_day_is_no_when_a_row_covers_it(rows: list[dict[str, str]], pick: int, case: Any) -> None:
+    lang, form = case
+    first = date.fromisoformat(rows[0]["startDate"])
+    day = first + timedelta(days=pick)
+    table = locate(rows, NO_LABELS, ZONE)
+    assert table is not None
+    text = form.format(d=_said(day, lang))
+    shape = RuleShapeReader(lambda: first).read(text, lang)
+    assert shape.kind is Kind.YES_NO, text
+    assert any(isinstance(f.condition, DateRange) for f in shape.filters), text
+    outcome = answer(table, shape, NO_LABELS, datetime.combine(first, time(10)))
+    covered = any(date.fromisoformat(r["startDate"]) <= day <= date.fromisoformat(r["endDate"]) for r in rows)
+    ordinary = (lang, form) in ORDINARY
+    assert outcome.verdict is (covered != ordinary), text
+
+
+def test_a_row_asked_about_by_its_own_name_keeps_its_verdict() -> None:
+    rows = [{"name": "Midsummer Day", "startDate": "2027-06-24", "endDate": "2027-06-24"}]
+    table = locate(rows, NO_LABELS, ZONE)
+    assert table is not None
+    on_day = RowFilter(DateRange(date(2027, 6, 24), date(2027, 6, 24)))
+    for question in (
+        "is 24 june a school holiday",
+        "kas 24. juunil on koolis vaheaeg?",
+        "24 июня в школе каникулы?",
+    ):
+        shape = AnswerShape(Kind.YES_NO, filters=(on_day,), question=question)
+        assert answer(table, shape, NO_LABELS, datetime(2027, 4, 14, 10)).verdict is True, question
