@@ -144,7 +144,8 @@ _UNIT_SYMBOLS = frozenset(
 
 
 @functools.cache
-def _units() -> frozenset[str]:
+def amount_units() -> frozenset[str]:
+    """Unit symbols and ISO 4217 currency codes: beside a number they make an amount."""
     return _UNIT_SYMBOLS | frozenset(c.alpha_3 for c in pycountry.currencies)
 
 
@@ -152,7 +153,7 @@ def _quantity(first: str, second: str) -> bool:
     """A number beside a currency or unit ("500 eur", "EUR 500", "300 kWh") is an amount,
     never an identifier written with a space."""
     number, unit = (first, second) if first.isdigit() else (second, first)
-    return number.isdigit() and unit.isalpha() and unit.upper() in _units()
+    return number.isdigit() and unit.isalpha() and unit.upper() in amount_units()
 
 
 def _tokens(text: str) -> list[tuple[str, int, int]]:
@@ -260,7 +261,7 @@ def attempted_identifier(
             _SHORT_WORD.match(token)
             and token.isupper()
             and (reply or len(token) == 3)
-            and token not in _units()
+            and token not in amount_units()
         ):
             return m.group(0)
     if (meant := _digits_meant(text, shape, taken)) is not None:
