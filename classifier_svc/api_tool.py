@@ -245,6 +245,7 @@ class ApiToolMatcher:
             ranked, self._policy.profile, context, read_first_window=self._policy.read_first_window
         )
         match = self._rescued_by_words(ranked, match)
+        match = self._rescued_by_action(message, ranked, match)
         match = self._prefer_action(message, ranked, match)
         best = match.best
         if best is not None and len(match.plausible) > 1 and match.confidence is not Confidence.HIGH:
@@ -308,6 +309,45 @@ class ApiToolMatcher:
         return replace(
             match, confidence=Confidence.MEDIUM, best=best, plausible=(best,), score=ranked[0].score
         )
+
+    def _rescued_by_action(self, message: str, ranked: Sequence[Scored], match: Match) -> Match:
+        """A best rejected by a hair whose action the message names, while no candidate
+        near it has its own named ("how did the car tax law vote go in parliament": the
+        question turns on "vote", the car tax is what was voted on), accepted (MEDIUM).
+        Action words are an endpoint's only when its texts say them in two languages
+        (ActionWords), so a one-language catalogue (CLINC) is never rescued so."""
+        policy = self._policy
+        if match.best is not None or not ranked or self._actions is None or policy.word_rescue_band <= 0:
+            return match
+        if match.evidence < -policy.word_rescue_band:
+            return match
+        near = [s for s in ranked if ranked[0].margin - s.margin <= policy.action_window]
+        acting = [
+            s
+            for s in near
+            if self._actions.action_tokens(
+                message, s.candidate.name, s.candidate.endpoint, policy.action_share
+            )
+        ]
+        if len(acting) != 1 or acting[0] is not ranked[0] or ranked[0].candidate.matched_terms == 0:
+            return match
+        best = ranked[0].candidate
+        return replace(
+            match, confidence=Confidence.MEDIUM, best=best, plausible=(best,), score=ranked[0].score
+        )
+
+    def acts_on(self, message: str, candidates: Sequence[Candidate]) -> Candidate | None:
+        """The accepted endpoint whose action the message names, if any: "did the income
+        tax amendment pass and how many voted against" asks how a vote went, whatever the
+        vote was about."""
+        if self._actions is None:
+            return None
+        match = assess(candidates, self._policy.profile)
+        best = match.best
+        if best is None or best.matched_terms == 0:
+            return None
+        said = self._actions.action_tokens(message, best.name, best.endpoint, self._policy.action_share)
+        return best if said else None
 
     def _prefer_action(self, message: str, ranked: Sequence[Scored], match: Match) -> Match:
         """The near-tied candidate whose action the message names, over a chosen one

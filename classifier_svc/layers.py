@@ -164,14 +164,24 @@ class IdentifierLayer:
 
     async def _another_request(self, parts: Sequence[str], workflow: Workflow, owner: str) -> bool:
         """Whether a part of a split message without a value asks for another endpoint (or
-        service) than the value's owner: one the owner's own search puts first for it.
-        Only the owner's search: the cosines of endpoints and services are not on one
-        scale (an endpoint outscores the ID-card service on "is my ID card ready")."""
+        service) than the value's owner. Only the owner's search: the cosines of endpoints
+        and services are not on one scale (an endpoint outscores the ID-card service on
+        "is my ID card ready"). Beside an endpoint's value, the part is another request
+        only when the endpoints' gate accepts another endpoint for it on its own, sharing
+        a word with it ("find Viru 4"): what is asked of the value ("and when was it first
+        registered", "распиши по частям", "palju lõpuks maksta tuleb") is nearest some
+        endpoint too, by meaning alone, and is still the value's question."""
         search = dict(self._searches)[workflow]
         for part in parts:
             if identifier_shapes(part):
                 continue
-            best = max(await search.search(part, self._limit), key=lambda c: c.dense_cosine, default=None)
+            candidates = await search.search(part, self._limit)
+            if workflow is Workflow.API_TOOL_CALLING and self._accepted_endpoint is not None:
+                accepted = self._accepted_endpoint(candidates)
+                if accepted is not None and accepted.name != owner and accepted.matched_terms > 0:
+                    return True
+                continue
+            best = max(candidates, key=lambda c: c.dense_cosine, default=None)
             if best is not None and best.name != owner:
                 return True
         return False

@@ -254,7 +254,7 @@ class Router:
             return await self.answer_from_knowledge(message, lang, why="tool classifier disabled: RAG only")
         if self._context is not None and (context := await self._context.decide(turn)) is not None:
             return await self._unless_catalogue_claims(context, turn, dry_run, owner_id)
-        if (topic := await self._uncovered_topic(message)) is not None:
+        if (topic := await self._uncovered_topic(message)) is not None and not await self._acted_on(message):
             return await self._out_of_domain(
                 lang, f"out of scope: {topic}, which the catalogue does not cover"
             )
@@ -510,6 +510,19 @@ class Router:
             reasoning=f"{why}; asked to confirm {chosen.name}",
             reply=confirm(title or chosen.name, turn.language),
         )
+
+    async def _acted_on(self, message: str) -> bool:
+        """Whether an out-of-scope topic is only what an endpoint's action is about: a
+        vote on the income tax is the votings endpoint's ("did the income tax amendment
+        pass and how many voted against"), an income tax return is nobody's."""
+        if not self._policy.api_tool_enabled:
+            return False
+        try:
+            candidates = await self._api_tool.search.search(message, self._policy.search_limit)
+        except Exception as exc:
+            log.warning("catalogue check of an out-of-scope topic failed (%s: %s)", type(exc).__name__, exc)
+            return False
+        return self._api_tool.acts_on(message, candidates) is not None
 
     async def _uncovered_topic(self, message: str) -> str | None:
         if self._overview is None:

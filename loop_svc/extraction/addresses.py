@@ -170,7 +170,8 @@ def _base_town(word: str, lang: str) -> str:
 
 def _name(word: str) -> str:
     latin = estonian_latin(word) if _CYRILLIC.search(word) else word
-    return latin[:1].upper() + latin[1:]
+    # Each part of a double name: "suur-sepa" → "Suur-Sepa".
+    return "-".join(part[:1].upper() + part[1:] for part in latin.split("-"))
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,8 @@ class AddressMention:
     value: str
     start: int
     end: int
+    # A town alone ("in parnu"): with a street already known, the town of that street.
+    town_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -358,9 +361,118 @@ def corrected_town(rest: str, lang: str) -> str | None:
 
 def with_town(address: str, town: str) -> str | None:
     """The address with its town replaced by (or, with none, completed with) `town`:
-    "Raekoja plats 1, Tallinn" + "tartu" → "Raekoja plats 1, Tartu"; None when the
-    address has no house number (no street to keep)."""
+    "Raekoja plats 1, Tallinn" + "tartu" → "Raekoja plats 1, Tartu", "Raekoja plats" +
+    "tartu" → "Raekoja plats, Tartu"; None when the address has no street to keep (no
+    house number, no street type: a town alone)."""
     street = address.split(",", 1)[0].strip()
-    if not _HOUSE_IN.search(street):
+    if not _HOUSE_IN.search(street) and not any(_street_type(w) for w in street.split()[1:]):
         return None
     return f"{street}, {_name(town)}"
+
+
+# Words of the sentence in another form than the list's ("addresses", "aadressid",
+# "postiindeksit", "адресов"): the same stem (snowball's, for the word's script), or the
+# list's word with a case ending of up to three letters after it.
+_CASE_ENDING = 3
+
+
+@functools.cache
+def _stemmers() -> dict[str, Any]:
+    import snowballstemmer
+
+    return {lang: snowballstemmer.stemmer(name) for lang, name in (("en", "english"), ("ru", "russian"))}
+
+
+@functools.cache
+def _sentence_stems() -> frozenset[str]:
+    stemmers = _stemmers()
+    return frozenset(
+        stemmers["ru" if _CYRILLIC.search(word) else "en"].stemWord(word) for word in _NOT_ADDRESS
+    )
+
+
+def _sentence_form(word: str) -> bool:
+    lower = word.lower().strip(".,;:!?")
+    if sentence_word(lower):
+        return True
+    if _stemmers()["ru" if _CYRILLIC.search(lower) else "en"].stemWord(lower) in _sentence_stems():
+        return True
+    return any(
+        len(known) >= 5 and lower.startswith(known) and len(lower) - len(known) <= _CASE_ENDING
+        for known in _NOT_ADDRESS
+    )
+
+
+def _street_type(word: str) -> str | None:
+    """The register's street type a word names, in any case form ("platsi", "puiesteel",
+    "tänava", "площади", "улице"): the type word with a case ending after it."""
+    lower = word.lower().strip(".,;:!?")
+    if lower in _TYPES:
+        return _TYPES[lower]
+    if _CYRILLIC.search(lower):
+        stem = _stemmers()["ru"].stemWord(lower)
+        return next(
+            (t for w, t in _TYPES.items() if len(w) >= 4 and _stemmers()["ru"].stemWord(w) == stem), None
+        )
+    return next(
+        (
+            t
+            for w, t in _TYPES.items()
+            if len(w) >= 4 and lower.startswith(w[:-1]) and 0 <= len(lower) - len(w) <= 2
+        ),
+        None,
+    )
+
+
+def _town_marked(text: str, tokens: list[_Token], i: int, lang: str) -> bool:
+    """Whether a lone name is written as a place: after a place preposition ("in parnu",
+    "в пярну"), or in an Estonian place case ("pärnus", "tartust")."""
+    if i > 0 and tokens[i - 1].text.lower() in _PREPOSITIONS and _joined(text, tokens[i - 1], tokens[i]):
+        return True
+    return lang == "et" and _base_town(tokens[i].text, lang) != tokens[i].text.lower()
+
+
+# A town alone is an address query only in a question about addresses ("what addresses
+# do you have in parnu"): "kesklinnas" alone, or "holidays in Finland", is not one.
+_ADDRESS_WORD = re.compile(r"(?<!\w)(?:address\w*|aadress\w*|адрес\w*)", re.I)
+
+
+def find_street_or_town(
+    text: str, taken: Sequence[tuple[int, int]] = (), lang: str = "en"
+) -> AddressMention | None:
+    """An address named without a house number: a street by its name and type word
+    ("raekoja platsi postiindeks" → "Raekoja plats", "ranna puiestee" → "Ranna pst"),
+    optionally with its town after it, or a town alone written as a place in a question about
+    addresses ("what addresses do you have in parnu" → "Parnu", "mis aadressid pärnus
+    registris on" → "Pärnu"). The
+    register lists every address of that street or town. The sentence's own words, in any
+    form, are never a name."""
+    tokens = [
+        _Token(m.group(0).rstrip(".,;:!?"), m.start(), m.start() + len(m.group(0).rstrip(".,;:!?")))
+        for m in _TOKEN.finditer(text)
+        if outside(list(taken), m.start(), m.end())
+    ]
+    if any(_HOUSE_IN.search(t.text) for t in tokens):
+        return None  # a number is a house number, or a value of something else: not this
+    named = [
+        i
+        for i, t in enumerate(tokens)
+        if _street_type(t.text) is None and _street_word(t) and not _sentence_form(t.text)
+    ]
+    for i, token in enumerate(tokens):
+        kind = _street_type(token.text)
+        if kind is None or i == 0 or (i - 1) not in named or not _joined(text, tokens[i - 1], token):
+            continue
+        value = f"{_name(tokens[i - 1].text)} {kind}"
+        end = token.end
+        after = [j for j in named if j > i]
+        if after and (
+            after[0] == i + 1 or (after[0] == i + 2 and tokens[i + 1].text.lower() in _PREPOSITIONS)
+        ):
+            value += f", {_name(_base_town(tokens[after[0]].text, lang))}"
+            end = tokens[after[0]].end
+        return AddressMention(value, tokens[i - 1].start, end)
+    if len(named) == 1 and _ADDRESS_WORD.search(text) and _town_marked(text, tokens, named[0], lang):
+        town = tokens[named[0]]
+        return AddressMention(_name(_base_town(town.text, lang)), town.start, town.end, town_only=True)
+    return None

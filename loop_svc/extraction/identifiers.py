@@ -204,8 +204,10 @@ _SPACED_PAIR = re.compile(
 
 
 # Digits given as the number though the identifier has letters too: after a number sign or
-# word ("#12", "nr 12-34", "номер заявления 12"), or digit groups joined by a dash ("12-34").
-_NUMBER_MARK = r"(?:#|№|\bnr\b\.?|\bno\.|\bnumbe?r\b|\bномер\w*(?:\s+[^\W\d_]+)?)"
+# word ("#12", "nr 12-34", "номер заявления 12", "application no 55": "no" without its dot
+# only right after a word, never opening a reply as "no, 5"), or digit groups joined by a
+# dash ("12-34").
+_NUMBER_MARK = r"(?:#|№|\bnr\b\.?|\bno\.|(?<=[^\W\d_] )no\b(?=\s+\d)|\bnumbe?r\b|\bномер\w*(?:\s+[^\W\d_]+)?)"
 _MARKED_DIGITS = re.compile(
     rf"{_NUMBER_MARK}\s*(?:(?:is|on|:)\s*)?(\d{{1,12}}(?:[-/]\d{{1,12}})?)(?![\w/-])", re.I
 )

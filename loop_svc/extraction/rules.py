@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
-from loop_svc.extraction.addresses import find_address, sentence_word
+from loop_svc.extraction.addresses import find_address, find_street_or_town, sentence_word, with_town
 from loop_svc.extraction.alternatives import listed
 from loop_svc.extraction.countries import CountryMention, CountryNames
 from loop_svc.extraction.dates import (
@@ -216,6 +216,13 @@ class RuleExtractor:
                     address = mention.value
                 else:
                     address = _anchored_address(text)
+                if address is None and (street := find_street_or_town(text, taken, language)) is not None:
+                    # A street or a town without a house number: the register lists its addresses.
+                    taken.append((street.start, street.end))
+                    address = street.value
+                    earlier = known.get(param.name)
+                    if street.town_only and earlier:
+                        address = with_town(earlier, street.value) or address
                 if address is not None:
                     values[param.name] = address
 

@@ -425,12 +425,47 @@ async def test_a_value_of_another_shape_goes_where_its_words_and_meaning_are_clo
 async def test_a_second_request_without_a_value_leaves_the_split_to_the_multi_intent_layer(
     detector: LanguageDetector, message: str
 ) -> None:
-    # The part without the plate is nearest another endpoint in the plate's own search.
+    # The part without the plate is another endpoint's request on its own: the endpoints'
+    # gate accepts it, and it shares the endpoint's words ("address").
     tax = with_params("vehicle_tax", 0.80, "The vehicle registration plate number (e.g., 123ABC)")
     address = with_params("search_address", 0.86, "The address to look up (e.g., Viru tn 4, Tallinn)")
+    address = replace(address, matched_terms=1, query_terms=2)
     router = build(detector, {"123ABC": [tax, address], "Viru 4": [address, tax]})
     decision = await router.decide("c1", message, None)
     assert not decision.reasoning.startswith("identifier shaped like")
+
+
+# What is asked of a value, in a part of its own: nearest some other endpoint by meaning
+# alone (no word of it in that endpoint's text), and still the value's question.
+ASKED_OF_THE_VALUE = {
+    "en": ["what kind of car is {p} and when was it first registered", "tax for {p}, and break it down"],
+    "et": [
+        "{p} kui suur vanuse soodustus on ja palju lõpuks maksta tuleb",
+        "{p} maks ja kuidas see kokku tuleb",
+    ],
+    "ru": ["из чего складывается налог для {p}? распиши по частям", "какой co2 и полная масса у {p}"],
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "frame", "plate"),
+    [
+        (lang, frame, plate)
+        for lang, frames in ASKED_OF_THE_VALUE.items()
+        for frame in frames
+        for plate in ("250RTS", "248mhk")
+    ],
+)
+async def test_what_is_asked_of_a_value_in_a_part_of_its_own_stays_the_values(
+    detector: LanguageDetector, lang: str, frame: str, plate: str
+) -> None:
+    tax = with_params("vehicle_tax", 0.80, "The vehicle registration plate number (e.g., 123ABC)")
+    # Closer by cosine for any part, accepted by the gate, but sharing no word with it.
+    address = with_params("search_address", 0.86, "The address to look up (e.g., Viru tn 4, Tallinn)")
+    router = build(detector, {"": [address, tax]})
+    decision = await router.decide("c1", frame.format(p=plate), None)
+    assert [c.name for c in decision.endpoints] == ["vehicle_tax"], decision.reasoning
+    assert decision.reasoning.startswith("identifier shaped like")
 
 
 # A service's value and another endpoint's request in one message, generated: each
