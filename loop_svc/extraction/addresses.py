@@ -202,7 +202,8 @@ def _russian_function_word(word: str) -> bool:
     if not analyzer.word_is_known(word.lower()):
         return False  # an unknown word's guessed part of speech ("Рюйтли": a verb?) says nothing
     parses = analyzer.parse(word.lower())
-    return bool(parses) and parses[0].tag.POS in _NOT_NAME_POS
+    # A pronominal adjective ("её", "наш": Apro) is a pronoun too, whatever its part of speech.
+    return bool(parses) and (parses[0].tag.POS in _NOT_NAME_POS or "Apro" in parses[0].tag)
 
 
 def _russian_adjective(word: str) -> bool:
