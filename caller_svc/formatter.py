@@ -42,8 +42,8 @@ from caller_svc.names import NameTranslator, NoTranslations, pick_name
 from caller_svc.operations import answer
 from caller_svc.refusals import explain
 from caller_svc.rows import Row, is_code, locate, parse_day, value_at
-from caller_svc.shaped import ShapedWriter, Writers, hours_of, window_text
-from services.answer_shape import PLAIN, AnswerShape, DateRange, Kind
+from caller_svc.shaped import ShapedWriter, Writers, hours_of, sum_all_text, window_text
+from services.answer_shape import PLAIN, AnswerShape, DateRange, Function, Kind
 from services.field_terms import split_words
 from services.language import Lang
 
@@ -147,14 +147,29 @@ class DeterministicFormatter:
         # fields whose values differ between its rows.
         self._country: str | None = None
         self._varying: set[str] = set()
+        # The sums written for the results of one answer (path, value, labels), in order.
+        self._sums: list[tuple[str, float, LabelBook]] = []
 
     def format(self, results: Sequence[ResultToFormat], lang: Lang) -> str:
+        self._sums = []
         if len(results) == 1:
             return self._one(results[0], lang)
         sections = [_TEXTS[lang]["multi"].format(n=len(results))]
         for number, result in enumerate(results, start=1):
             sections.append(f"{number}. {self._one(result, lang)}")
+        total = self._sum_of_sums(len(results), lang)
+        if total:
+            sections.append(total)
         return "\n\n".join(sections)
+
+    def _sum_of_sums(self, count: int, lang: Lang) -> str | None:
+        """'Total tax for both my cars': every result summed the same number, so their
+        sums add up to what was asked."""
+        if len(self._sums) != count or len({path for path, _, _ in self._sums}) != 1:
+            return None
+        path, _, labels = self._sums[0]
+        total = round(sum(value for _, value, _ in self._sums), 2)
+        return sum_all_text(lang).format(value=self._scalar(path, total, lang, labels))
 
     # What was asked -----------------------------------------------------------------------------
 
@@ -300,6 +315,9 @@ class DeterministicFormatter:
         )
         writer = ShapedWriter(writers, labels, self._max_items)
         lines = writer.lines(outcome, lang)
+        agg = outcome.aggregate
+        if agg is not None and agg.function is Function.SUM and agg.value is not None and agg.measure:
+            self._sums.append((agg.measure.path, agg.value, labels))
         hours = hours_of(outcome)
         if hours is not None and not _CLOCK.search(head):
             # A request for those hours already names them in the heading.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -88,6 +88,8 @@ class Outcome:
     # to it (the latest before it, else the first after it) and on which side it is.
     nearest: Row | None = None
     nearest_after: bool = False
+    # "How many … against": a count asked of a field that holds it, not of the rows.
+    counts_field: bool = False
 
 
 def _terms(words: Sequence[str], shortest: int = 3) -> list[str]:
@@ -387,6 +389,32 @@ def select(
     return ranked[skip : skip + wanted]
 
 
+# The concept of a difference between two numbers, in the three languages.
+_DIFFERENCE = frozenset("difference margin gap vahe erinevus разница разрыв перевес".split())
+
+
+def _margin_fields(table: Table, terms: Sequence[str]) -> tuple[Field, Field] | None:
+    """The two numbers whose difference the words ask about ("the gap between for and
+    against"), when they name a difference and two numbers."""
+    if not any(_said(t, _DIFFERENCE) for t in terms):
+        return None
+    named = [f for f in fields_named(table, terms, ("number",)) if f in table.numbers()]
+    return (named[0], named[1]) if len(named) >= 2 else None
+
+
+def select_by_margin(
+    rows: list[Row], fields: tuple[Field, Field], order: Order, count: int, skip: int
+) -> list[Row]:
+    """The rows with the smallest (LOWEST) or largest (HIGHEST) difference of two numbers."""
+    valued = [
+        (r, abs(a - b))
+        for r in rows
+        if (a := number_of(r, fields[0])) is not None and (b := number_of(r, fields[1])) is not None
+    ]
+    valued.sort(key=lambda pair: pair[1], reverse=order is Order.HIGHEST)
+    return [r for r, _ in valued][skip : skip + max(1, count)]
+
+
 # Aggregates ---------------------------------------------------------------------------------
 
 
@@ -542,9 +570,10 @@ def answer(
         if shape.kind is not Kind.YES_NO
         else None
     )
-    if by_value is not None:
+    if by_value is not None and len(by_value) < len(filtered):
         filtered = by_value
         value_terms = []
+    # A value that every row has tells none apart: the words may still name rows by text.
     if not any(isinstance(f.condition, TextMatch) for f in shape.filters) and value_terms:
         by_text = text_filter(filtered, table, value_terms)
         if by_text is not None:
@@ -578,20 +607,39 @@ def answer(
             outcome.rows = []
             outcome.narrowed = True
             return outcome
-    if selection is not None:
+    # The question's own words, short ones too: "for" and "за" name a vote's count.
+    margin = (
+        _margin_fields(table, _terms(split_words(shape.question) or terms, shortest=2)) if selection else None
+    )
+    if selection is not None and margin is not None and selection.order in (Order.LOWEST, Order.HIGHEST):
+        # "where was the gap between for and against the smallest": rows by the difference
+        # of the two numbers named, both shown.
+        outcome.order = selection.order
+        outcome.rows = select_by_margin(filtered, margin, selection.order, selection.count, selection.skip)
+        asked = [*margin, *(f for f in asked if f not in margin)]
+    elif selection is not None:
         outcome.order = selection.order
         outcome.rows = select(
             filtered, selection.order, selection.count, selection.skip, outcome.measure, now
         )
-    if shape.aggregation is not None:
-        function = shape.aggregation.function
+    if (asked_aggregate := shape.aggregation) is not None:
+        function = asked_aggregate.function
+        spans = [r.span_days for r in filtered if r.span_days is not None]
+        if function is Function.DURATION and (not spans or max(spans) <= 1):
+            # "How many days off in December": single days are counted, they last no longer.
+            function = Function.COUNT
+            asked_aggregate = replace(asked_aggregate, function=Function.COUNT)
+            shape = replace(shape, aggregation=asked_aggregate)
+            outcome.shape = shape
         named = [
             f
-            for f in fields_named(table, [*shape.aggregation.terms, *terms], ("number",))
+            for f in fields_named(table, [*asked_aggregate.terms, *terms], ("number",))
             if f in table.numbers()
         ]
         if function is Function.COUNT and named:
+            # "how many votes against": the number a field holds, no count of rows.
             asked = [*named, *(f for f in asked if f not in named)]
+            outcome.counts_field = True
         else:
             # "the average of the 3 cheapest hours" is over the rows picked; "the average, and
             # the cheapest and dearest hour" over the asked window (one picked row is no aggregate).

@@ -29,6 +29,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "count_one": "1 in total.",
         "average": "Average {label}: {value}",
         "sum": "Total {label}: {value}",
+        "sum_all": "All together: {value}",
         "range": "{label}: from {low} to {high}",
         "lowest": "Lowest: {value}",
         "highest": "Highest: {value}",
@@ -56,6 +57,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "count_one": "Kokku 1.",
         "average": "{label} keskmiselt: {value}",
         "sum": "{label} kokku: {value}",
+        "sum_all": "Kõik kokku: {value}",
         "range": "{label}: {low} kuni {high}",
         "lowest": "Madalaim: {value}",
         "highest": "Kõrgeim: {value}",
@@ -83,6 +85,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "count_one": "Всего: 1.",
         "average": "{label} в среднем: {value}",
         "sum": "{label} всего: {value}",
+        "sum_all": "Всё вместе: {value}",
         "range": "{label}: от {low} до {high}",
         "lowest": "Самое низкое значение: {value}",
         "highest": "Самое высокое значение: {value}",
@@ -176,8 +179,10 @@ class ShapedWriter:
         if (
             shape.aggregation is not None
             and shape.aggregation.function is Function.COUNT
-            and not outcome.asked
+            and not outcome.counts_field
         ):
+            # The rows counted, also where the words name one of their fields ("how many of
+            # the last ten votes failed": "votes" names the voting's number).
             n = len(outcome.rows)
             out.append(texts["count_one"] if n == 1 else texts["count"].format(n=n))
         rows = outcome.rows
@@ -288,6 +293,14 @@ class ShapedWriter:
         if agg.function is Function.RANGE:
             if agg.low is None or agg.high is None:
                 return []
+            if outcome.table.step is None:
+                # Rows that are no series ("the most and the fewest votes against"): each end
+                # is a row of its own, said whole, its number first.
+                asked = [agg.measure] if agg.measure is not None else []
+                return [
+                    texts[key].format(value=self._w.item(row, lang, asked))
+                    for key, row in (("lowest", agg.low), ("highest", agg.high))
+                ]
             low = self._value(agg.low, agg.measure, lang)
             high = self._value(agg.high, agg.measure, lang)
             when_low = self._when(agg.low, outcome.table, lang, many_days)
@@ -331,6 +344,11 @@ class ShapedWriter:
         return shown
 
 
+def sum_all_text(lang: Lang) -> str:
+    """'All together: {value}': the total of the totals of several results."""
+    return _TEXTS[lang]["sum_all"]
+
+
 def hours_of(outcome: Outcome) -> Hours | None:
     for row_filter in outcome.shape.filters:
         c = row_filter.condition
@@ -343,7 +361,7 @@ def window_text(hours: Hours) -> str:
     return f"{hours.start:02d}:00–{hours.end % 24:02d}:00"
 
 
-__all__ = ["ShapedWriter", "Writers", "hours_of", "window_text"]
+__all__ = ["ShapedWriter", "Writers", "hours_of", "sum_all_text", "window_text"]
 
 
 def _period(period: DateRange, lang: Lang) -> str:

@@ -24,10 +24,10 @@ from itertools import pairwise
 from typing import Protocol
 
 from loop_svc.extraction.dates import find_dates, month_of, whole_year
-from loop_svc.extraction.from_now import find_stretches
+from loop_svc.extraction.from_now import DAY_UNIT, find_stretches
 from loop_svc.extraction.numbers import NUMBER_WORD, NUMBER_WORDS
 from loop_svc.extraction.shifts import find_shift
-from loop_svc.extraction.windows import hour_ranges
+from loop_svc.extraction.windows import MIDNIGHT_WORDS, hour_ranges, hours_from
 from loop_svc.schema import ParamSpec
 from services.answer_shape import (
     Aggregation,
@@ -72,7 +72,7 @@ _EXTREMES: list[tuple[str, Order]] = [
 _EXTREME = [(re.compile(rf"(?<!\w)(?:{p})(?!\w)"), order) for p, order in _EXTREMES]
 # Cues whose next word says a period, not a row: "next week", "last Sunday", "viimasel nädalal".
 _PERIOD_WORDS = (
-    r"(?:year|week|weekend|month|day|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"(?:year|week|weekend|month|day|night|evening|morning|afternoon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"aasta\w*|nadal\w*|kuu\w*|paev\w*|esmasp\w*|teisip\w*|kolmap\w*|neljap\w*|reede\w*|laup\w*|puhap\w*|"
     r"год\w*|недел\w*|месяц\w*|выходн\w*|понедельник\w*|вторник\w*|сред\w*|четверг\w*|пятниц\w*|"
     r"суббот\w*|воскресень\w*|дн\w*)"
@@ -118,6 +118,12 @@ _HOW_MANY = re.compile(
     r"заплат\w*|плат\w*|налог\w*|длит\w*|длят\w*|цен\w*))"
     # "а сколько будет?": how much it comes to, no count
     r"(?!\s+(?:это\s+)?(?:будет|выйдет|получится)\s*(?:[?.!]|$)))(?!\w)"
+)
+_DAYS_COUNTED = re.compile(rf"\s+{DAY_UNIT}(?!\w)")
+# "how many days until / left", "через сколько дней": a distance in days, no length.
+_UNTIL_THEN = re.compile(
+    r"(?<!\w)(?:until|till|left|before|away|from now|jaanud|parast|parastini|kuni|"
+    r"через|до|осталось|оста\w*)(?!\w)"
 )
 _PALJU = re.compile(r"(?<!\w)(?:kui )?palju(?!\s+(?:maks\w*|kulu\w*|hind\w*|on hind))(?!\w)")
 _ALTOGETHER = re.compile(r"(?<!\w)(?:altogether|in total|kokku|всего)(?!\w)")
@@ -235,10 +241,7 @@ _H = r"([01]?\d|2[0-4])(?::([0-5]\d))?\s*(am|pm|a\.m\.|p\.m\.)?"
 # "only 8 to 12", "ainult 8-12", "только с 8 до 12": a range narrowing the rows just shown
 # reads as hours of the day even with no hour word (a range of days names its month).
 _ONLY = re.compile(r"(?<!\w)(?:only|just|ainult|vaid|только|лишь)(?!\w)")
-_AFTER_HOUR = re.compile(rf"(?<!\w)(?:after|from|parast kella|parast|alates kella|после|с)\s+{_H}(?![\d.:/])")
-_UNTIL_MIDNIGHT = re.compile(
-    r"(?<!\w)(?:until midnight|till midnight|keskoo\w*|до полуночи|полуноч\w*)(?!\w)"
-)
+_UNTIL_MIDNIGHT = re.compile(rf"(?<!\w)(?:until midnight|till midnight|до полуночи|{MIDNIGHT_WORDS})(?!\w)")
 # A comparative with no number after it compares two things named ("cheaper tomorrow
 # than today"); with a number it is a filter (_COMPARE).
 _COMPARATIVE = re.compile(
@@ -280,6 +283,25 @@ _CUE_WORDS = frozenset(
     сколько все всех каждый полный покажи дай назови скажи подскажите пожалуйста только ещё уже
     hour hours tund tunnid час часы""".split()
 )
+
+
+def _both_extremes(text: str) -> Aggregation | None:
+    """The lowest and the highest of one number asked together: its range, measured by the
+    words after the later cue ("cheapest and dearest hour", "most and fewest votes against")."""
+    found: dict[Order, re.Match[str]] = {}
+    for pattern, order in _EXTREME:
+        if order not in (Order.LOWEST, Order.HIGHEST):
+            continue
+        for m in pattern.finditer(text):
+            if m.group(0) in ("most", "the most") and not re.match(r"\s+\w+", text[m.end() :]):
+                continue
+            found.setdefault(order, m)
+            break
+    if len(found) < 2:
+        return None
+    last = max(found.values(), key=lambda m: m.start())
+    terms = tuple(w.strip("«»\"'.,?!") for w in text[last.end() : last.end() + 40].split()[:3])
+    return Aggregation(Function.RANGE, tuple(t for t in terms if t and not t[0].isdigit()))
 
 
 def _int(word: str) -> int | None:
@@ -355,6 +377,12 @@ class RuleShapeReader:
         aggregation = self._aggregation(text)
         if aggregation is not None and aggregation.function is Function.DAYS_UNTIL and selection is None:
             selection = Selection(Order.NEXT, 1)  # the row waited for is the next one
+        if aggregation is None and selection is not None and selection.count <= 1:
+            both = _both_extremes(text)
+            if both is not None:
+                # "the cheapest and the dearest hour", "kõige odavam ja kalleim": both ends of
+                # the same number, each with its time — its range.
+                selection, aggregation = None, both
         full = bool(_FULL.search(text))
         one_day = self._day_first(raw, language)
         yes_no = self._yes_no(text, bool(comparisons), one_day)
@@ -419,12 +447,11 @@ class RuleShapeReader:
                 continue  # "1-7 dec", "20–22 detsembril", "24.12": days, not hours
             used.append((window.start, window.end))
             return Hours(window.opens.hour, window.closes.hour + 1)
-        after = _AFTER_HOUR.search(text)
-        if after is not None and _HOUR_CONTEXT.search(text):
-            start = _hour(after.group(1), after.group(2), after.group(3))
-            if start is not None and start < 24 and not _day_span_follows(text[after.end() :]):
-                used.append(after.span())
-                return Hours(start, 24)
+        # "after 6pm", "alates kella 18", "kella 19st südaööni": read as the request reads it.
+        after = hours_from(text)
+        if after is not None and _HOUR_CONTEXT.search(text) and not _day_span_follows(text[after.end :]):
+            used.append((after.start, after.end))
+            return Hours(after.opens.hour, 24)
         at = _AT_HOUR.search(text)
         if at is not None and _HOUR_CONTEXT.search(text) and not _month_follows(text[at.end() :]):
             hour = _hour(at.group(1), at.group(2), at.group(3))
@@ -661,6 +688,10 @@ class RuleShapeReader:
         how_many = _HOW_MANY.search(text) or _PALJU.search(text)
         if how_many is not None:
             terms = tuple(text[how_many.end() : how_many.end() + 40].split()[:3])
+            if _DAYS_COUNTED.match(text, how_many.end()) and not _UNTIL_THEN.search(text):
+                # "how many days is the spring break", "сколько дней летние каникулы": the
+                # days a period lasts (a list of single days is counted all the same).
+                return Aggregation(Function.DURATION, terms)
             return Aggregation(Function.COUNT, terms)
         if _ALTOGETHER.search(text) and re.search(r"(?<!\w)(?:how|mitu|сколько)(?!\w)", text):
             return Aggregation(Function.COUNT)

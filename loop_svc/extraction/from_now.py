@@ -53,6 +53,7 @@ _PAST = (
 )
 _HOUR_UNIT = r"(?:hours?|hrs?|tund\w*|tunni\w*|час\w*)"
 _DAY_UNIT = r"(?:days?|paev\w*|ден\w*|дн\w*|сут\w*)"
+DAY_UNIT = _DAY_UNIT
 _WEEK_UNIT = r"(?:weeks?|nadal\w*|недел\w*)"
 _COUNT = rf"(\d{{1,3}}|{NUMBER_WORD})"
 _UNIT = rf"({_HOUR_UNIT}|{_DAY_UNIT}|{_WEEK_UNIT})"

@@ -4,9 +4,10 @@
 "at night", "öösel", "ночью" (00:00–05:59). Hours said explicitly win over those:
 - ranges "from 18 to 22", "18-22", "5pm to 8pm", "5 to 8pm", "kella 18-22", "kella 17st
   20ni", "с 18 до 22", "18:00–22:00", "22st keskööni", "between midnight and 6" (the last
-  hour named is where the window ends: 18–22 is 18:00–21:59:59, the four hours 18, 19, 20
-  and 21, unless "inclusive"/"включительно"/"kaasa arvatud" is said); a range whose end
-  hour comes before its start ("between 22 and 6") closes on the next day;
+  hour named is in the window, as a row of hourly prices is named by the hour it starts:
+  18–22 is 18:00–22:59:59, the five hours 18 to 22; an end said as a moment is not: the
+  minutes of "until 21:30", noon, midnight); a range whose end hour comes before its start
+  ("between 22 and 6") closes on the next day;
 - an hour on ("after 6pm", "alates kella 18", "kella 18st"): until the day's end;
 - single hours ("at 18", "at 8pm", "kell 18", "в 18 часов"): that hour, or the hours from
   the first to the last named ("cheaper at 3am or at 3pm").
@@ -73,7 +74,9 @@ def _clock(name: str, separators: str = ":.") -> str:
 
 
 # Hours said by name: midnight opens or closes a day, noon is 12.
-_MIDNIGHT_WORDS = r"midnight|keskoo\w*|полноч\w*|полуноч\w*"
+# Estonian has two words for midnight ("kesköö", "südaöö"), folded without diacritics.
+MIDNIGHT_WORDS = r"midnight|keskoo\w*|sudaoo\w*|полноч\w*|полуноч\w*"
+_MIDNIGHT_WORDS = MIDNIGHT_WORDS
 _NOON_WORDS = r"noon|midday|keskpaev\w*|полдень|полудня"
 _MIDNIGHT = rf"(?P<mid>{_MIDNIGHT_WORDS})|(?P<bnoon>{_NOON_WORDS})"
 _NAMED_START = rf"(?P<amid>{_MIDNIGHT_WORDS})|(?P<anoon>{_NOON_WORDS})"
@@ -132,16 +135,19 @@ def _hour(value: str, meridiem: str | None) -> int:
     return hour
 
 
-def _closing(hour: int, minutes: int, inclusive: bool) -> time:
-    """The last second of a window ending at `hour`:`minutes` (that hour's last second when
-    the end hour is in it)."""
+def _closing(hour: int, minutes: int, inclusive: bool, *, moment: bool = False) -> time:
+    """The last second of a window ending at `hour`:`minutes`. A whole hour named as the
+    end is in the window: hourly rows are named by the hour they start ("18-22" lists the
+    22:00 price too). A moment is not: the minutes of "until 21:30", noon, midnight."""
     if inclusive and hour < 24:
         return time(hour, 59, 59)
     if minutes:
         return time(hour, minutes - 1, 59)
     if hour in (0, 24):
         return time(23, 59, 59)  # "18–24", "22 to 0", "keskööni": until midnight
-    return time(hour - 1, 59, 59)
+    if moment:
+        return time(hour - 1, 59, 59)  # "from 9 to noon"
+    return time(hour, 59, 59)
 
 
 def _range(m: re.Match[str], folded: str, context: bool) -> Window | None:
@@ -187,9 +193,8 @@ def _range(m: re.Match[str], folded: str, context: bool) -> Window | None:
     # An end hour before the start one is on the next day: "from 22 to 6" is the night.
     overnight = 0 < last < first
     opens = time(first, int(m.group("am") or 0))
-    return Window(
-        opens, _closing(last, last_minutes, bool(_INCLUSIVE.search(folded))), m.start(), m.end(), overnight
-    )
+    closes = _closing(last, last_minutes, bool(_INCLUSIVE.search(folded)), moment=bool(m.group("bnoon")))
+    return Window(opens, closes, m.start(), m.end(), overnight)
 
 
 def hour_ranges(folded: str, *, clock_context: bool | None = None) -> Iterator[Window]:
@@ -225,7 +230,7 @@ def _hours_at(folded: str, free: Callable[[int, int], bool]) -> Window | None:
     return Window(time(low, 0), time(high, 59, 59), hours[0][1], hours[-1][2])
 
 
-def _hours_from(folded: str, free: Callable[[int, int], bool]) -> Window | None:
+def hours_from(folded: str, free: Callable[[int, int], bool] = lambda start, end: True) -> Window | None:
     """From an hour to the end of its day ("after 6pm", "alates kella 18", "kella 18st")."""
     # Whether the text speaks of time is read once: per candidate it made the work quadratic.
     context = bool(_CLOCK_CONTEXT.search(folded))
@@ -245,7 +250,7 @@ def _hours_from(folded: str, free: Callable[[int, int], bool]) -> Window | None:
 
 def find_window(text: str, taken: list[tuple[int, int]]) -> Window | None:
     """The first time-of-day window; an hour range (outside `taken`, the dates already
-    read) wins over a part of the day ("tonight from 18 to 22" is 18:00–21:59), which may
+    read) wins over a part of the day ("tonight from 18 to 22" is 18:00–22:59), which may
     share its words with a date ("tonight" is today too)."""
     folded = fold(text)
 
@@ -255,7 +260,7 @@ def find_window(text: str, taken: list[tuple[int, int]]) -> Window | None:
     for window in hour_ranges(folded):
         if free(window.start, window.end):
             return window
-    for reader in (_hours_from, _hours_at):
+    for reader in (hours_from, _hours_at):
         if (read := reader(folded, free)) is not None:
             return read
     for pattern, opens, closes in _PARTS:

@@ -9,10 +9,11 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from caller_svc.labels import NO_LABELS
+from caller_svc.labels import NO_LABELS, FieldLabel, LabelBook
 from caller_svc.operations import answer
 from caller_svc.rows import Table, locate
 from services.answer_shape import (
@@ -385,3 +386,102 @@ def test_two_days_compared_by_their_means_whatever_day_filters_the_words_gave(
     ]
     assert [outcome.periods[0].value, outcome.periods[1].value] == means
     assert outcome.verdict == (means[0] < means[1])
+
+
+spans = st.lists(
+    st.tuples(days, st.integers(0, 90), st.sampled_from(["Spring break", "Summer break", "Winter break"])),
+    min_size=1,
+    max_size=8,
+)
+
+
+def span_items(drawn: list[tuple[date, int, str]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "startDate": first.isoformat(),
+            "endDate": (first + timedelta(days=length)).isoformat(),
+            "name": [{"language": "EN", "text": name}],
+        }
+        for first, length, name in drawn
+    ]
+
+
+@given(drawn=spans)
+@settings(deadline=None)  # a busy machine: no timed assertions
+def test_how_many_days_is_the_length_of_the_one_period_or_the_count_of_single_days(
+    drawn: list[tuple[date, int, str]],
+) -> None:
+    rows = span_items(drawn)
+    shape = AnswerShape(Kind.AGGREGATE, aggregation=Aggregation(Function.DURATION, ("days",)))
+    outcome = run(rows, shape)
+    lengths = [length + 1 for _, length, _ in drawn]
+    assert outcome.aggregate is not None
+    if max(lengths) == 1:
+        # single days last no longer: they are counted
+        assert outcome.aggregate.function is Function.COUNT
+        assert outcome.aggregate.value == len(rows)
+    elif len(rows) == 1:
+        assert outcome.aggregate.value == lengths[0]  # both ends are days of it
+
+
+def test_a_value_every_row_has_leaves_the_words_to_pick_rows() -> None:
+    rows = [
+        {"startDate": f"2027-0{m}-01", "endDate": f"2027-0{m}-07", "nationwide": True,
+         "name": [{"language": "EN", "text": n}, {"language": "RU", "text": r}]}
+        for m, n, r in ((3, "Winter holidays", "Зимние каникулы"), (6, "Summer holidays", "Летние каникулы"))
+    ]  # fmt: skip
+    shape = AnswerShape(
+        Kind.AGGREGATE, aggregation=Aggregation(Function.DURATION), terms=("летние", "каникулы")
+    )
+    outcome = run(rows, shape)
+    assert [r.data["name"][0]["text"] for r in outcome.rows] == ["Summer holidays"]
+    assert outcome.aggregate is not None and outcome.aggregate.value == 7
+
+
+votes = st.lists(
+    st.tuples(st.integers(0, 101), st.integers(0, 101)), min_size=2, max_size=12, unique_by=lambda t: t[1]
+)
+
+
+@given(drawn=votes)
+@settings(deadline=None)  # a busy machine: no timed assertions
+def test_both_extremes_are_the_rows_with_the_lowest_and_highest_number(drawn: list[tuple[int, int]]) -> None:
+    rows = [
+        {"votingNumber": 400 + i, "title": f"Bill {i}", "for": pro, "against": contra}
+        for i, (pro, contra) in enumerate(drawn)
+    ]
+    shape = AnswerShape(Kind.AGGREGATE, aggregation=Aggregation(Function.RANGE, ("against",)))
+    outcome = run(rows, shape)
+    assert outcome.aggregate is not None and outcome.aggregate.low and outcome.aggregate.high
+    assert outcome.aggregate.low.data["against"] == min(c for _, c in drawn)
+    assert outcome.aggregate.high.data["against"] == max(c for _, c in drawn)
+
+
+MARGIN_QUESTIONS = {
+    "en": ("which vote had the smallest margin between for and against", Order.LOWEST),
+    "et": ("kus oli poolt ja vastu häälte vahe kõige suurem", Order.HIGHEST),
+    "ru": ("в каком голосовании разница между за и против была самой маленькой", Order.LOWEST),
+}
+VOTE_LABELS = LabelBook(
+    fields={
+        "for": FieldLabel(labels={"en": "For", "et": "Poolt", "ru": "За"}),
+        "against": FieldLabel(labels={"en": "Against", "et": "Vastu", "ru": "Против"}),
+    }
+)
+
+
+@pytest.mark.parametrize("lang", sorted(MARGIN_QUESTIONS))
+@given(drawn=votes)
+@settings(deadline=None)  # a busy machine: no timed assertions
+def test_the_margin_between_two_numbers_picks_the_row(lang: str, drawn: list[tuple[int, int]]) -> None:
+    question, order = MARGIN_QUESTIONS[lang]
+    rows = [{"votingNumber": 400 + i, "for": pro, "against": contra} for i, (pro, contra) in enumerate(drawn)]
+    shape = AnswerShape(Kind.EXTREME, selection=Selection(order), question=question)
+    table = locate(rows, VOTE_LABELS, ZONE)
+    assert table is not None
+    outcome = answer(table, shape, VOTE_LABELS, NOW)
+    margins = [abs(p - c) for p, c in drawn]
+    wanted = min(margins) if order is Order.LOWEST else max(margins)
+    (row,) = outcome.rows
+    assert abs(row.data["for"] - row.data["against"]) == wanted
+    assert {f.path for f in outcome.asked[:2]} == {"for", "against"}

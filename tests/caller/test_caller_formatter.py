@@ -250,3 +250,61 @@ async def test_summaries_follow_fr06(demo) -> None:
     assert "1 item in addresses" in address and "Viru tn 4" in address
     assert summarize([]) == "The API returned an empty response."
     assert summarize("hello") == "The API returned text: hello"
+
+
+_VOTES = [
+    {"votingNumber": 401, "title": "Bill on weapons", "for": 67, "against": 9, "accepted": True},
+    {"votingNumber": 408, "title": "Motion to reject a bill", "for": 29, "against": 56, "accepted": False},
+    {"votingNumber": 411, "title": "Climate bill", "for": 55, "against": 27, "accepted": True},
+]
+_COUNTED = {"en": "1 in total.", "et": "Kokku 1.", "ru": "Всего: 1."}
+_ENDS = {
+    "en": ("Lowest:", "Highest:"),
+    "et": ("Madalaim:", "Kõrgeim:"),
+    "ru": ("Самое низкое", "Самое высокое"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+def test_how_many_of_the_rows_is_counted_also_when_the_words_name_their_number(lang: str) -> None:
+    from services.answer_shape import Aggregation, AnswerShape, Function, Kind
+
+    # "how many of the votes failed": "votes" names the voting's number, the rows are counted.
+    shape = AnswerShape(
+        Kind.AGGREGATE, aggregation=Aggregation(Function.COUNT), terms=("voting", "not", "accepted"),
+        question="how many votings were not accepted",
+    )  # fmt: skip
+    text = DeterministicFormatter().format([ResultToFormat("votings", True, _VOTES, shape=shape)], lang)
+    assert _COUNTED[lang] in text, text
+    assert "Motion to reject" in text and "Climate bill" not in text
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+def test_both_extremes_of_rows_name_each_row(lang: str) -> None:
+    from services.answer_shape import Aggregation, AnswerShape, Function, Kind
+
+    shape = AnswerShape(Kind.AGGREGATE, aggregation=Aggregation(Function.RANGE, ("against",)))
+    text = DeterministicFormatter().format([ResultToFormat("votings", True, _VOTES, shape=shape)], lang)
+    low, high = _ENDS[lang]
+    low_line = next(line for line in text.splitlines() if line.startswith(low))
+    high_line = next(line for line in text.splitlines() if line.startswith(high))
+    assert "Bill on weapons" in low_line and "Motion to reject" in high_line, text
+
+
+_TOGETHER = {"en": "All together: 1656.47", "et": "Kõik kokku: 1656,47", "ru": "Всё вместе: 1656,47"}
+
+
+@pytest.mark.parametrize("lang", ["en", "et", "ru"])
+def test_a_total_asked_of_several_results_adds_their_totals(lang: str) -> None:
+    from services.answer_shape import Aggregation, AnswerShape, Function, Kind
+
+    # "total car tax this year for both my cars": each car's total, then both together.
+    shape = AnswerShape(Kind.AGGREGATE, aggregation=Aggregation(Function.SUM), terms=("tax",))
+    results = [
+        ResultToFormat("vehicle_tax", True, {"regNr": plate, "annualTax": tax}, shape=shape)
+        for plate, tax in (("123ABC", 1168.47), ("777KLM", 488))
+    ]
+    text = DeterministicFormatter().format(results, lang)
+    assert text.rstrip().endswith(_TOGETHER[lang]), text
+    one = DeterministicFormatter().format(results[:1], lang)
+    assert _TOGETHER[lang].split(":")[0] not in one

@@ -338,20 +338,21 @@ def test_weekends_workdays_and_weekday_ranges(language: str, text: str, days: tu
     assert found == ([Weekdays(days)] if days else [])
 
 
+# A range's last hour named is in it ("18-22" lists the 22:00 price): Hours(18, 23).
 HOURS = [
-    ("en", "prices tomorrow from 6 to 9", (6, 9)),
-    ("en", "electricity between 18 and 22", (18, 22)),
+    ("en", "prices tomorrow from 6 to 9", (6, 10)),
+    ("en", "electricity between 18 and 22", (18, 23)),
     ("en", "the price tonight after 10pm", (22, 24)),
     ("en", "price at 8pm tomorrow", (20, 21)),
     ("en", "electricity prices this evening", (18, 23)),
     ("en", "prices in the morning", (6, 12)),
-    ("et", "elekter täna kella 18 ja 22 vahel", (18, 22)),
+    ("et", "elekter täna kella 18 ja 22 vahel", (18, 23)),
     ("et", "homme kell 20 hind", (20, 21)),
     ("et", "hinnad homme hommikul", (6, 12)),
     ("et", "aga õhtul?", (18, 23)),
-    ("ru", "цены с 18 до 22", (18, 22)),
-    ("ru", "сегодня ночью с 0 до 6", (0, 6)),
-    ("ru", "а утром с 7 до 10?", (7, 10)),
+    ("ru", "цены с 18 до 22", (18, 23)),
+    ("ru", "сегодня ночью с 0 до 6", (0, 7)),
+    ("ru", "а утром с 7 до 10?", (7, 11)),
     ("ru", "цена вечером", (18, 23)),
     ("en", "how much is electricity right now", (10, 11)),
     # a clock hour with a part of the day after noon
@@ -362,11 +363,11 @@ HOURS = [
     # from an hour until midnight
     ("et", "täna kella 22st keskööni elektrihind", (22, 24)),
     # a window crossing midnight
-    ("en", "cheapest hour tonight between 22 and 6 in the morning?", (22, 6)),
+    ("en", "cheapest hour tonight between 22 and 6 in the morning?", (22, 7)),
     # a range narrowing the rows just shown, with no hour word
-    ("en", "only 8 to 12 please", (8, 12)),
-    ("et", "ainult 8-12", (8, 12)),
-    ("ru", "только с 8 до 12", (8, 12)),
+    ("en", "only 8 to 12 please", (8, 13)),
+    ("et", "ainult 8-12", (8, 13)),
+    ("ru", "только с 8 до 12", (8, 13)),
 ]
 
 
@@ -622,7 +623,8 @@ def test_a_reply_with_only_a_value_keeps_the_questions_shape(language: str, repl
 
 
 @settings(max_examples=30, deadline=None)
-@given(first=st.integers(13, 23), last=st.integers(1, 12), offset=st.sampled_from([0, 1]))
+# The last hour is in the window: "between 13 and 12" would be a whole day round, no night.
+@given(first=st.integers(13, 23), last=st.integers(1, 11), offset=st.sampled_from([0, 1]))
 def test_a_window_past_midnight_keeps_the_next_days_hours(first: int, last: int, offset: int) -> None:
     """ "Tonight between 22 and 6": the rows after midnight are the next day's, so the
     day's filter runs through that next day (month and year ends included)."""
@@ -634,7 +636,7 @@ def test_a_window_past_midnight_keeps_the_next_days_hours(first: int, last: int,
         text = template.format(d=words[language][offset], a=first, b=last)
         shape = READER.read(text, language)  # type: ignore[arg-type]
         conditions = [f.condition for f in shape.filters]
-        assert Hours(first, last) in conditions, text
+        assert Hours(first, last + 1) in conditions, text  # the last hour named is in it
         assert DateRange(day, day + timedelta(days=1)) in conditions, text
 
 
@@ -729,3 +731,59 @@ def test_a_question_about_the_one_row_shown_keeps_its_pick(language: str, first:
     assert previous.selection is not None
     follow = for_response_question(previous, READER.read(then, language))  # type: ignore[arg-type]
     assert follow.selection == previous.selection
+
+
+# Both ends of one number asked together: its range, the words after the later cue its measure.
+BOTH_EXTREMES = [
+    ("en", "cheapest and most expensive hour tomorrow"),
+    ("en", "which of the last 10 votes had the most and the fewest votes against"),
+    ("et", "homme odavaim ja kalleim tund"),
+    ("et", "eelmise nädalavahetuse kõige odavam ja kõige kallim tund"),
+    ("ru", "самый дешевый и самый дорогой час завтра"),
+    ("ru", "когда завтра дороже всего и когда дешевле всего"),
+]
+
+
+@pytest.mark.parametrize(("language", "text"), BOTH_EXTREMES)
+def test_two_extremes_asked_together_are_the_range(language: str, text: str) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert shape.selection is None
+    assert shape.aggregation is not None and shape.aggregation.function is Function.RANGE
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "the cheapest hour tomorrow"),
+        ("et", "homme kõige kallim tund"),
+        ("ru", "самый дешевый час завтра"),
+    ],
+)
+def test_one_extreme_stays_a_selection(language: str, text: str) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert shape.selection is not None and shape.aggregation is None
+
+
+# "How many days" a period lasts, against a count of days off and a distance in days.
+DAYS_LONG = [
+    ("en", "how many days is the spring break"),
+    ("et", "mitu päeva on jõuluvaheaeg"),
+    ("ru", "сколько дней летние каникулы в этом году"),
+]
+DAYS_AWAY = [
+    ("en", "how many days until the summer break"),
+    ("et", "mitu päeva on jäänud jõuluvaheajani"),
+    ("ru", "через сколько дней следующие каникулы?"),
+]
+
+
+@pytest.mark.parametrize(("language", "text"), DAYS_LONG)
+def test_how_many_days_a_period_lasts_is_its_duration(language: str, text: str) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert shape.aggregation is not None and shape.aggregation.function is Function.DURATION
+
+
+@pytest.mark.parametrize(("language", "text"), DAYS_AWAY)
+def test_how_many_days_until_is_no_duration(language: str, text: str) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    assert shape.aggregation is None or shape.aggregation.function is not Function.DURATION

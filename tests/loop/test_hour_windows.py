@@ -29,7 +29,8 @@ PERIOD = [
 EXTRACTOR = RuleExtractor(CountryNames(), zone=ZONE, now=lambda: NOW.astimezone(UTC))
 SHAPES = RuleShapeReader(lambda: TODAY, lambda: NOW.replace(tzinfo=None))
 
-# 24-hour ranges as people write them; {a} opens, {b} closes (the hour {b} is not in it).
+# 24-hour ranges as people write them; {a} opens, {b} is the last hour in it (hourly rows are
+# named by the hour they start: "18-22" lists the 22:00 price too).
 RANGES = {
     "en": [
         "electricity prices tomorrow from {a} to {b}",
@@ -91,8 +92,8 @@ def test_an_hour_range_is_fetched_and_shown(lang: str, form: str, hours: tuple[i
     text = form.format(a=a, b=b)
     start, end = window_of(text, lang)
     assert start == datetime(2026, 12, 5, a, 0)
-    assert end == datetime(2026, 12, 5, b - 1, 59, 59)
-    assert shown_hours(text, lang) == Hours(a, b)
+    assert end == datetime(2026, 12, 5, b, 59, 59)
+    assert shown_hours(text, lang) == Hours(a, b + 1)
 
 
 @pytest.mark.parametrize("form", MERIDIEM_RANGES)
@@ -102,23 +103,27 @@ def test_pm_hours_are_the_afternoon(form: str, hours: tuple[int, int]) -> None:
     a, b = hours
     text = form.format(a=a, b=b)
     start, end = window_of(text, "en")
-    assert (start.time(), end.time()) == (time(a + 12), time(b + 11, 59, 59))
-    assert shown_hours(text, "en") == Hours(a + 12, b + 12)
+    assert (start.time(), end.time()) == (time(a + 12), time(b + 12, 59, 59))
+    assert shown_hours(text, "en") == Hours(a + 12, b + 13)
 
 
 @pytest.mark.parametrize(
     ("lang", "text", "opens", "closes"),
     [
-        ("en", "tomorrow from 10am to 2pm", time(10), time(13, 59, 59)),
-        ("en", "tomorrow 11 to 2pm", time(11), time(13, 59, 59)),
-        ("en", "tomorrow from 8pm to 11", time(20), time(22, 59, 59)),
+        ("en", "tomorrow from 10am to 2pm", time(10), time(14, 59, 59)),
+        ("en", "tomorrow 11 to 2pm", time(11), time(14, 59, 59)),
+        ("en", "tomorrow from 8pm to 11", time(20), time(23, 59, 59)),
+        # An end said as a moment (its minutes, noon, midnight) is not in the window.
+        ("en", "tomorrow from 18:00 to 21:30", time(18), time(21, 29, 59)),
+        ("en", "tomorrow from 9 to noon", time(9), time(11, 59, 59)),
+        ("et", "homme kella 19st südaööni", time(19), time(23, 59, 59)),
         ("en", "tomorrow from 22 until midnight", time(22), time(23, 59, 59)),
         ("et", "homme kella 22st keskööni", time(22), time(23, 59, 59)),
         ("ru", "завтра с 22 до полуночи", time(22), time(23, 59, 59)),
-        ("en", "tomorrow between midnight and 6 in the morning", time(0), time(5, 59, 59)),
-        ("ru", "завтра с полуночи до 6", time(0), time(5, 59, 59)),
-        ("en", "tomorrow from noon to 3pm", time(12), time(14, 59, 59)),
-        ("en", "tomorrow evening from 6 to 9", time(18), time(20, 59, 59)),
+        ("en", "tomorrow between midnight and 6 in the morning", time(0), time(6, 59, 59)),
+        ("ru", "завтра с полуночи до 6", time(0), time(6, 59, 59)),
+        ("en", "tomorrow from noon to 3pm", time(12), time(15, 59, 59)),
+        ("en", "tomorrow evening from 6 to 9", time(18), time(21, 59, 59)),
         ("en", "tomorrow 18:00 to 21:00 inclusive", time(18), time(21, 59, 59)),
         ("ru", "завтра с 18:00 до 21:00 включительно", time(18), time(21, 59, 59)),
         ("et", "homme kella 18-21 kaasa arvatud", time(18), time(21, 59, 59)),
@@ -190,4 +195,28 @@ def test_english_ordinals_stay_days_while_estonian_endings_are_hours(text: str, 
     start, _ = window_of(text, "en")
     assert start.day == day
     start, end = window_of("homme hommikul 6st 9ni mis hinnad on", "et")
-    assert (start, end) == (datetime(2026, 12, 5, 6), datetime(2026, 12, 5, 8, 59, 59))
+    assert (start, end) == (datetime(2026, 12, 5, 6), datetime(2026, 12, 5, 9, 59, 59))
+
+
+# From an hour to the day's end, as each language says it: what is fetched is what is shown.
+TO_MIDNIGHT = {
+    "en": ["average price tomorrow from {h} until midnight", "prices tomorrow after {h}:00"],
+    "et": [
+        "keskmine hind homme kella {h}st südaööni",
+        "homme kella {h}st keskööni hinnad",
+        "homme alates kella {h}",
+    ],
+    "ru": ["средняя цена завтра с {h} до полуночи", "цены завтра после {h} часов"],
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "form"), [(lang, form) for lang, forms in TO_MIDNIGHT.items() for form in forms]
+)
+@given(hour=st.integers(1, 22))
+@settings(max_examples=15, deadline=None)
+def test_from_an_hour_to_midnight_is_fetched_and_shown_alike(lang: str, form: str, hour: int) -> None:
+    text = form.format(h=hour)
+    start, end = window_of(text, lang)
+    assert (start, end) == (datetime(2026, 12, 5, hour), datetime(2026, 12, 5, 23, 59, 59))
+    assert shown_hours(text, lang) == Hours(hour, 24)

@@ -255,12 +255,12 @@ def test_a_day_and_its_hours_are_local_on_both_sides_of_dst(
     countries: CountryNames, day: date, first: int, length: int
 ) -> None:
     """A citizen's day is 00:00–23:59:59 in Europe/Tallinn (UTC+2 or +3), and "from 18 to
-    22" is the hours 18…21 of that day, sent in UTC."""
+    22" is the hours 18…22 of that day (the last hour named is in it), sent in UTC."""
     last = min(first + length, 24)
     extractor = RuleExtractor(countries, today=lambda: day - timedelta(days=1), zone=TALLINN)
     values = extractor.extract("tomorrow", WINDOW, language="en")
     assert values == {"start": _utc(day, time(0, 0)), "end": _utc(day, time(23, 59, 59))}
-    closes = time(last - 1, 59, 59)
+    closes = time(last, 59, 59) if last < 24 else time(23, 59, 59)
     for text, lang in (
         (f"tomorrow from {first} to {last}", "en"),
         (f"homme kella {first}-{last}", "et"),
@@ -295,12 +295,12 @@ def test_an_hour_range_ending_before_it_starts_closes_the_next_day(
     countries: CountryNames, day: date, first: int, last: int
 ) -> None:
     """ "Tomorrow between 22 and 6" is the night after tomorrow's evening: from 22:00 of
-    that day to 05:59:59 of the next, local, on both sides of a DST change and across a
-    month or year end."""
+    that day to 06:59:59 of the next (the hour 6 is in it), local, on both sides of a DST
+    change and across a month or year end."""
     extractor = RuleExtractor(countries, today=lambda: day - timedelta(days=1), zone=TALLINN)
     expected = {
         "start": _utc(day, time(first, 0)),
-        "end": _utc(day + timedelta(days=1), time(last - 1, 59, 59)),
+        "end": _utc(day + timedelta(days=1), time(last, 59, 59)),
     }
     for text, lang in (
         (f"tomorrow between {first} and {last}", "en"),
@@ -319,7 +319,7 @@ def test_tonight_from_22_to_6_in_the_morning(countries: CountryNames) -> None:
     ):
         assert extractor.extract(text, WINDOW, language=lang) == {  # type: ignore[arg-type]
             "start": _utc(date(2026, 12, 1), time(22, 0)),
-            "end": _utc(date(2026, 12, 2), time(5, 59, 59)),
+            "end": _utc(date(2026, 12, 2), time(6, 59, 59)),
         }, text
 
 
