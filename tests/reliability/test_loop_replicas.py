@@ -76,9 +76,10 @@ async def test_a_second_loop_replica_carries_the_chat_on(tmp_path: Path) -> None
                 chat_id = str(uuid.uuid4())
                 first = await stream_turn(edge, chat_id, "How much is the vehicle tax for my car?")
                 assert first.end.data["outcome"] == "TURN_OUTCOME_NEEDS_INPUT"
-                # Stop the replica that served the first turn (GetSession + RunTurn).
+                # The first turn was two loop RPCs (ChatState + RunTurn), which the balancer
+                # may have sent to either replica or one each: stop one that served it.
                 busy, idle = sorted((first_loop, second_loop), key=rpcs_served, reverse=True)
-                assert rpcs_served(busy) >= 2
+                assert rpcs_served(busy) >= 1 and rpcs_served(busy) + rpcs_served(idle) >= 2
                 idle_before = rpcs_served(idle)
                 await busy.stop(0)
 
