@@ -521,6 +521,16 @@ _ROW_KIND = re.compile(
 )
 
 
+def _outside_asked_weekdays(shape: AnswerShape) -> bool:
+    """Every day asked falls outside the weekdays the question names ("working day": Monday
+    to Friday), so the rows of that day were never compared."""
+    weekdays = [f.condition for f in shape.filters if isinstance(f.condition, Weekdays)]
+    days = [f.condition for f in shape.filters if isinstance(f.condition, DateRange)]
+    if not weekdays or not days or any(d.start is None or d.start != d.end for d in days):
+        return False
+    return all(d.start.isoweekday() not in w.days for d in days for w in weekdays if d.start is not None)
+
+
 def asks_ordinary_day(question: str) -> bool:
     """Whether a yes/no question asks about the ordinary day ("is 24 June a working day",
     "is there school on 30 April", "kas 1. mail on tööpäev", "25 декабря рабочий день?")
@@ -666,8 +676,9 @@ def answer(
         outcome.verdict = verdict_of(outcome, scope, terms, labels, comparisons)
         if not comparisons and asks_ordinary_day(shape.question):
             # "Is 24 June a working day?", "kas 30. aprillil on kool?": the rows (holidays,
-            # breaks) are the exceptions to what is asked; a row on the day says no.
-            outcome.verdict = not outcome.verdict
+            # breaks) are the exceptions to what is asked; a row on the day says no, and so
+            # does a day outside the weekdays the words name (a Saturday is no working day).
+            outcome.verdict = not outcome.verdict and not _outside_asked_weekdays(shape)
         if comparisons and outcome.verdict:
             kept = [r for r in scope if all(_meets(r, c, table, labels, terms) for c in comparisons)]
             outcome.rows = kept[:_MAX_SHOWN_VERDICT_ROWS]
