@@ -22,6 +22,7 @@ from services import language
 from services.errors import InvalidArgument, Unavailable
 from services.language import Lang
 from services.llm import counting_llm_calls, current_llm_calls
+from services.message_bounds import MessageBounds
 from services.runtime.channels import downstream_timeout
 from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 from services.runtime.owner import acting_owner
@@ -58,11 +59,21 @@ def _detector() -> language.LanguageDetector:
 TRY_AGAIN = TEMPORARILY_UNAVAILABLE
 
 
+# The edge's bounds, checked again for a client that skips it (services.message_bounds).
+_BOUNDS = MessageBounds()
+
+
 def validate_turn(turn: chat_pb2.ChatTurn) -> None:
     if not turn.chat_id.strip():
         raise InvalidArgument("chat_id must not be empty", field="turn.chat_id", reason="EMPTY_FIELD")
     if not turn.message.strip():
         raise InvalidArgument("message must not be empty", field="turn.message", reason="EMPTY_FIELD")
+    _BOUNDS.check(
+        turn.message,
+        [m.content for m in turn.conversation_history],
+        message_field="turn.message",
+        history_field="turn.conversation_history",
+    )
 
 
 _ROLES = {chat_pb2.CHAT_ROLE_USER: "user", chat_pb2.CHAT_ROLE_ASSISTANT: "assistant"}

@@ -33,6 +33,7 @@ from edge_svc.routes.results import CallerResults, ResultRoutes
 from edge_svc.settings import EdgeSettings
 from edge_svc.upstream import Upstream
 from services.clients import ClassifierClient, IndexerClient
+from services.message_bounds import MessageBounds
 from services.redis_client import connect_redis
 from services.runtime.backpressure import ConcurrencyLimit
 from services.runtime.channels import open_channel
@@ -108,10 +109,12 @@ def create_apps(
             max_number_digits=settings.max_number_digits,
         ),
         turn_limits=TurnLimits(
-            max_message_chars=settings.max_message_chars,
-            max_history_items=settings.max_history_items,
-            max_history_chars=settings.max_history_chars,
-            max_history_item_chars=settings.max_history_item_chars,
+            MessageBounds(
+                max_message_chars=settings.max_message_chars,
+                max_history_items=settings.max_history_items,
+                max_history_chars=settings.max_history_chars,
+                max_history_item_chars=settings.max_history_item_chars,
+            )
         ),
         owners=owners,
         # uvicorn waits grace_seconds for requests in flight after SIGTERM; streams too.

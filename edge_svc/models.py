@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from edge_svc.limits import BodyRejected
 from services.clients import ChatTurnInput, HistoryMessage
 from services.language import Lang
+from services.message_bounds import MessageBounds
 
 
 class HistoryItem(BaseModel):
@@ -64,36 +65,20 @@ class OrchestrateRequest(BaseModel):
 
 @dataclass(frozen=True)
 class TurnLimits:
-    """Bounds on a chat turn, in characters (what the user typed, not bytes)."""
+    """The edge's bounds on a chat turn (services.message_bounds; configured tighter or equal)."""
 
-    max_message_chars: int = 10_000
-    max_history_items: int = 50
-    max_history_chars: int = 40_000
-    max_history_item_chars: int = 10_000
+    bounds: MessageBounds = field(default_factory=MessageBounds)
 
     def check(self, turn: OrchestrateRequest) -> None:
         """Raise BodyRejected (400, naming the field) for a turn over a bound."""
-        if len(turn.message) > self.max_message_chars:
-            raise BodyRejected(f"message is longer than {self.max_message_chars} characters", field="message")
-        history = turn.conversation_history
-        if len(history) > self.max_history_items:
-            raise BodyRejected(
-                f"conversationHistory has more than {self.max_history_items} items",
-                field="conversationHistory",
-            )
-        total = 0
-        for i, item in enumerate(history):
-            if len(item.content) > self.max_history_item_chars:
-                raise BodyRejected(
-                    f"a history item is longer than {self.max_history_item_chars} characters",
-                    field=f"conversationHistory[{i}].content",
-                )
-            total += len(item.content)
-        if total > self.max_history_chars:
-            raise BodyRejected(
-                f"conversationHistory is longer than {self.max_history_chars} characters in total",
-                field="conversationHistory",
-            )
+        over = self.bounds.exceeded(
+            turn.message,
+            [item.content for item in turn.conversation_history],
+            message_field="message",
+            history_field="conversationHistory",
+        )
+        if over is not None:
+            raise BodyRejected(over.message, field=over.field)
 
 
 class QuestionInfo(BaseModel):

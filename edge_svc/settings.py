@@ -7,7 +7,11 @@ from pathlib import Path
 from pydantic import Field, SecretStr
 from pydantic_settings import SettingsConfigDict
 
+from services.message_bounds import MessageBounds
 from services.settings import ServiceSettings
+
+# The mesh's bounds on a turn's text: the edge's defaults and ceilings.
+_BOUNDS = MessageBounds()
 
 
 class EdgeSettings(ServiceSettings):
@@ -91,11 +95,15 @@ class EdgeSettings(ServiceSettings):
     # Digits in one JSON number (400 past it).
     max_number_digits: int = Field(default=20, gt=0)
     # Characters of `message` (400, field `message`).
-    max_message_chars: int = Field(default=10_000, gt=0)
     # `conversationHistory`: items, characters in total (`max_history_chars`), characters per
-    # item (`max_history_item_chars`); 400 naming the field past any.
-    max_history_items: int = Field(default=50, ge=0)
-    max_history_chars: int = Field(default=40_000, ge=0)
-    max_history_item_chars: int = Field(default=10_000, gt=0)
+    # item (`max_history_item_chars`); 400 naming the field past any. At most the mesh's
+    # bounds (services.message_bounds), which the classifier and the loop enforce as well:
+    # a looser edge would forward turns they refuse.
+    max_message_chars: int = Field(default=_BOUNDS.max_message_chars, gt=0, le=_BOUNDS.max_message_chars)
+    max_history_items: int = Field(default=_BOUNDS.max_history_items, ge=0, le=_BOUNDS.max_history_items)
+    max_history_chars: int = Field(default=_BOUNDS.max_history_chars, ge=0, le=_BOUNDS.max_history_chars)
+    max_history_item_chars: int = Field(
+        default=_BOUNDS.max_history_item_chars, gt=0, le=_BOUNDS.max_history_item_chars
+    )
     # gRPC messages the edge sends or accepts (explicit on every hop).
     grpc_max_message_bytes: int = Field(default=32 * 1024 * 1024, gt=0)

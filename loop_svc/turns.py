@@ -13,6 +13,7 @@ from loop_svc.session import Session, SessionConflict, SessionStore
 from loop_svc.store_errors import StoreGuard
 from services.errors import InvalidArgument, NotFound, Unavailable
 from services.language import Lang
+from services.message_bounds import MessageBounds
 from services.runtime.owner import check_resource_owner
 
 # Compare-and-set attempts before a turn gives up with SESSION_BUSY.
@@ -50,10 +51,20 @@ def require_chat_id(chat_id: str, field_name: str = "chat_id") -> None:
         raise InvalidArgument(f"{field_name} must not be empty", field=field_name, reason="EMPTY_FIELD")
 
 
+# The edge's bounds, checked again for a client that skips it (services.message_bounds).
+_BOUNDS = MessageBounds()
+
+
 def validate(request: TurnRequest) -> None:
     require_chat_id(request.chat_id, "turn.chat_id")
     if not request.message.strip():
         raise InvalidArgument("turn.message must not be empty", field="turn.message", reason="EMPTY_FIELD")
+    _BOUNDS.check(
+        request.message,
+        [text for _, text in request.history],
+        message_field="turn.message",
+        history_field="turn.conversation_history",
+    )
     if not request.resume and not request.endpoints:
         raise InvalidArgument(
             "a new turn needs at least one endpoint", field="endpoints", reason="EMPTY_FIELD"

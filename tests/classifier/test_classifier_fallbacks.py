@@ -17,6 +17,7 @@ from classifier_svc.candidates import ActiveSession
 from classifier_svc.router import Router
 from classifier_svc.servicer import ClassifierServicer
 from services.language import LanguageDetector
+from services.message_bounds import MessageBounds
 from services.runtime.server import GrpcServer, ServiceMount
 from tests.classifier.layer_support import Scripted, Sessions, cand, matcher, passage
 from tests.classifier.test_classifier_layers import POLICY
@@ -258,3 +259,33 @@ async def test_a_failed_session_lookup_is_try_again_never_no_session(detector: L
         e.end.outcome == turn_event_pb2.TURN_OUTCOME_OUT_OF_DOMAIN for e in events if e.HasField("end")
     )
     assert "session" not in events[-2].error.message and "UNAVAILABLE" not in events[-2].error.message
+
+
+async def test_text_past_the_mesh_bounds_is_refused_naming_the_field(mesh: Mesh) -> None:
+    """The edge's bounds (services.message_bounds) hold for a client that skips the edge:
+    INVALID_ARGUMENT with reason TOO_LONG before any reader sees the text."""
+    from grpc_status import _async as rpc_status_async
+
+    from services.runtime.status import error_info
+
+    bounds = MessageBounds()
+    long_message = chat_pb2.ChatTurn(
+        chat_id="long", message="holidays " * (bounds.max_message_chars // 9 + 1)
+    )
+    long_history = chat_pb2.ChatTurn(chat_id="long", message="holidays")
+    long_history.conversation_history.add(role=chat_pb2.CHAT_ROLE_USER, content="hi")
+    long_history.conversation_history.add(
+        role=chat_pb2.CHAT_ROLE_ASSISTANT, content="x" * (bounds.max_history_item_chars + 1)
+    )
+    for turn, field in [
+        (long_message, "turn.message"),
+        (long_history, "turn.conversation_history[1].content"),
+    ]:
+        call = mesh.classifier.RouteTurn(classifier_pb2.RouteTurnRequest(turn=turn), timeout=30)
+        with pytest.raises(grpc.aio.AioRpcError) as raised:
+            async for _ in call:
+                pass
+        assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        status = await rpc_status_async.from_call(call)
+        info = error_info(status) if status is not None else None
+        assert info is not None and info.reason == "TOO_LONG" and info.metadata["field"] == field

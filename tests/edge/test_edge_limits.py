@@ -148,3 +148,18 @@ async def test_oversized_grpc_message_is_a_clear_413(mesh) -> None:
         await classifier.close()
         await indexer.close()
     assert mesh.classifier.turns == []
+
+
+def test_the_edge_bounds_text_no_looser_than_the_mesh() -> None:
+    """The classifier and the loop refuse text past services.message_bounds whoever sends
+    it; an edge configured looser would forward turns they refuse, so it cannot be."""
+    from pydantic import ValidationError
+
+    from services.message_bounds import MessageBounds
+
+    mesh_bounds = MessageBounds()
+    assert EdgeSettings(max_message_chars=500).max_message_chars == 500
+    for name in ("max_message_chars", "max_history_items", "max_history_chars", "max_history_item_chars"):
+        assert getattr(LIMITS, name) == getattr(mesh_bounds, name)
+        with pytest.raises(ValidationError):
+            EdgeSettings(**{name: getattr(mesh_bounds, name) + 1})

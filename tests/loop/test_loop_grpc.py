@@ -23,6 +23,7 @@ from loop_svc.settings import LoopSettings
 from services import result_sketch
 from services.clients import LoopClient
 from services.errors import InvalidArgument, PermissionDenied
+from services.message_bounds import MessageBounds
 from services.result_sketch import sketch_of
 from services.runtime.citizen import TEMPORARILY_UNAVAILABLE
 from services.runtime.server import GrpcServer, ServiceMount
@@ -330,6 +331,28 @@ async def test_invalid_requests_name_the_field(mesh: Mesh) -> None:
     code, info = await _stream_status(mesh.loop, unknown_role)
     assert code == grpc.StatusCode.INVALID_ARGUMENT and info is not None
     assert info.metadata["field"] == "turn.conversation_history[0].role"
+
+    # Text past the mesh's bounds (services.message_bounds) is refused before any reader
+    # sees it, whoever sent it: the edge refuses it too, a client that skips the edge is here.
+    bounds = MessageBounds()
+    too_long = _turn("chat-v", "holidays in Estonia " * (bounds.max_message_chars // 20 + 1), HOLIDAYS)
+    code, info = await _stream_status(mesh.loop, too_long)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and info is not None
+    assert info.reason == "TOO_LONG" and info.metadata["field"] == "turn.message"
+    long_history = _turn("chat-v", "holidays in Estonia", HOLIDAYS)
+    for _ in range(bounds.max_history_items + 1):
+        long_history.turn.conversation_history.add(role=chat_pb2.CHAT_ROLE_USER, content="hi")
+    code, info = await _stream_status(mesh.loop, long_history)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and info is not None
+    assert info.reason == "TOO_LONG" and info.metadata["field"] == "turn.conversation_history"
+    long_item = _turn("chat-v", "holidays in Estonia", HOLIDAYS)
+    long_item.turn.conversation_history.add(role=chat_pb2.CHAT_ROLE_USER, content="hi")
+    long_item.turn.conversation_history.add(
+        role=chat_pb2.CHAT_ROLE_ASSISTANT, content="x" * (bounds.max_history_item_chars + 1)
+    )
+    code, info = await _stream_status(mesh.loop, long_item)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and info is not None
+    assert info.metadata["field"] == "turn.conversation_history[1].content"
 
     code, info = await _status_of(mesh.loop.GetSession(loop_pb2.GetSessionRequest(chat_id="chat-none")))
     assert code == grpc.StatusCode.NOT_FOUND and info is not None and info.reason == "SESSION_NOT_FOUND"
