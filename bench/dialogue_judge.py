@@ -327,7 +327,8 @@ def language_ok(text: str, language: str) -> bool:
     english = sum(1 for w in lower if w in _ENGLISH_MARKERS)
     estonian = sum(1 for w in lower if w in _ESTONIAN_MARKERS)
     if language == "ru":
-        return cyrillic >= 1 and english < 2
+        # Only names and codes ("150KKK — BMW X5"), no word of any language: no evidence.
+        return (cyrillic >= 1 or english + estonian == 0) and english < 2
     if language == "et":
         return (cyrillic < 3 and english < 2) or (estonian >= 3 * english and english < 4)
     return cyrillic < 3 and (english + estonian < 3 or english >= estonian)
