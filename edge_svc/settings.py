@@ -94,12 +94,12 @@ class EdgeSettings(ServiceSettings):
     max_json_depth: int = Field(default=16, gt=0)
     # Digits in one JSON number (400 past it).
     max_number_digits: int = Field(default=20, gt=0)
-    # Characters of `message` (400, field `message`).
-    # `conversationHistory`: items, characters in total (`max_history_chars`), characters per
-    # item (`max_history_item_chars`); 400 naming the field past any. At most the mesh's
-    # bounds (services.message_bounds), which the classifier and the loop enforce as well:
-    # a looser edge would forward turns they refuse.
+    # Characters of `message` (400, field `message`). This and the history bounds are at
+    # most the mesh's (services.message_bounds), which the classifier and the loop enforce
+    # as well: a looser edge would forward turns they refuse.
     max_message_chars: int = Field(default=_BOUNDS.max_message_chars, gt=0, le=_BOUNDS.max_message_chars)
+    # `conversationHistory`: items, characters in total (`max_history_chars`), characters per
+    # item (`max_history_item_chars`); 400 naming the field past any.
     max_history_items: int = Field(default=_BOUNDS.max_history_items, ge=0, le=_BOUNDS.max_history_items)
     max_history_chars: int = Field(default=_BOUNDS.max_history_chars, ge=0, le=_BOUNDS.max_history_chars)
     max_history_item_chars: int = Field(
