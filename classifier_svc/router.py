@@ -62,11 +62,18 @@ from classifier_svc.rag_gate import RagGate
 from classifier_svc.rag_lexical import WordMatcher
 from classifier_svc.service_gate import Thresholds
 from classifier_svc.small_talk import small_talk_lead
-from services.errors import InvalidArgument, PermissionDenied
+from services.errors import InvalidArgument, MeshError, PermissionDenied
 from services.language import Lang, LanguageDetector, cyrillic_reading
 from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 
 log = logging.getLogger(__name__)
+
+
+def _is_bug(error: Exception) -> bool:
+    """A failure that is not the mesh's own (a search away, a timeout): logged with its
+    traceback, since the turn carries on without the step and would hide it otherwise."""
+    return not isinstance(error, MeshError)
+
 
 # The words an endpoint must share with a knowledge follow-up that asks an aspect of the
 # page, for the follow-up to be the endpoint's ("and the electricity price tomorrow?").
@@ -227,7 +234,12 @@ class Router:
         except (InvalidArgument, PermissionDenied):
             raise
         except Exception as exc:
-            log.warning("RAG fallback failed too (%s: %s); search unavailable", type(exc).__name__, exc)
+            log.warning(
+                "RAG fallback failed too (%s: %s); search unavailable",
+                type(exc).__name__,
+                exc,
+                exc_info=_is_bug(exc),
+            )
             return Decision(
                 Workflow.OOD,
                 turn.language,
@@ -369,7 +381,12 @@ class Router:
         except (InvalidArgument, PermissionDenied):
             raise
         except Exception as exc:
-            log.warning("catalogue check of small talk failed (%s: %s)", type(exc).__name__, exc)
+            log.warning(
+                "catalogue check of small talk failed (%s: %s)",
+                type(exc).__name__,
+                exc,
+                exc_info=_is_bug(exc),
+            )
             return context
         if session is None:
             return claimed
@@ -520,7 +537,12 @@ class Router:
         try:
             candidates = await self._api_tool.search.search(message, self._policy.search_limit)
         except Exception as exc:
-            log.warning("catalogue check of an out-of-scope topic failed (%s: %s)", type(exc).__name__, exc)
+            log.warning(
+                "catalogue check of an out-of-scope topic failed (%s: %s)",
+                type(exc).__name__,
+                exc,
+                exc_info=_is_bug(exc),
+            )
             return False
         return self._api_tool.acts_on(message, candidates) is not None
 
@@ -611,7 +633,12 @@ class Router:
         except (InvalidArgument, PermissionDenied):
             raise
         except Exception as exc:
-            log.warning("switch check failed (%s: %s); the session goes on", type(exc).__name__, exc)
+            log.warning(
+                "switch check failed (%s: %s); the session goes on",
+                type(exc).__name__,
+                exc,
+                exc_info=_is_bug(exc),
+            )
         return None
 
     async def _switch_target(self, session: ActiveSession, message: str) -> tuple[Candidate | None, bool]:
@@ -623,7 +650,12 @@ class Router:
         except (InvalidArgument, PermissionDenied):
             raise
         except Exception as exc:
-            log.warning("intent-switch search failed (%s: %s); the session goes on", type(exc).__name__, exc)
+            log.warning(
+                "intent-switch search failed (%s: %s); the session goes on",
+                type(exc).__name__,
+                exc,
+                exc_info=_is_bug(exc),
+            )
             return None, False
 
 
