@@ -39,10 +39,10 @@ from caller_svc.locale_format import (
     format_when,
 )
 from caller_svc.names import NameTranslator, NoTranslations, pick_name
-from caller_svc.operations import answer
+from caller_svc.operations import answer, verdict_without_rows
 from caller_svc.refusals import explain
 from caller_svc.rows import Row, is_code, locate, parse_day, value_at
-from caller_svc.shaped import ShapedWriter, Writers, hours_of, sum_all_text, window_text
+from caller_svc.shaped import ShapedWriter, Writers, hours_of, sum_all_text, weekend_lines, window_text
 from services.answer_shape import PLAIN, AnswerShape, DateRange, Function, Kind
 from services.field_terms import split_words
 from services.language import Lang
@@ -265,8 +265,12 @@ class DeterministicFormatter:
             return f"{head}: {texts['empty']}"
         nothing = data == [] or (isinstance(data, dict) and _empty_collection(data))
         if nothing and result.shape.kind is Kind.YES_NO:
-            # "Is 24 December a holiday there?" and no such row: no, and why.
-            return f"{_VERDICT_NO[lang]} {head}: {texts['none']}"
+            # "Is 24 December a holiday there?" and no such row: no, and why; "is there
+            # school on 8 December?": yes, no break is on it (at the weekend: no).
+            verdict, off_week = verdict_without_rows(result.shape)
+            weekend = weekend_lines(off_week, lang)
+            said = _VERDICT_YES[lang] if verdict else _VERDICT_NO[lang]
+            return "\n".join([f"{said} {head}:", *weekend]) if weekend else f"{said} {head}: {texts['none']}"
         if isinstance(data, dict) and _empty_collection(data):
             # {"count": 0, "addresses": []}: nothing was found, whatever else it says.
             return f"{head}: {texts['none']}"
@@ -555,6 +559,7 @@ class DeterministicFormatter:
 
 _CLOCK_TEXT = re.compile(r"^(?:[01]\d|2[0-3]):[0-5]\d$")
 _VERDICT_NO: dict[Lang, str] = {"en": "No.", "et": "Ei.", "ru": "Нет."}
+_VERDICT_YES: dict[Lang, str] = {"en": "Yes.", "et": "Jah.", "ru": "Да."}
 
 
 def _empty_collection(data: dict[str, Any]) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from caller_svc.json_view import is_number
@@ -90,6 +90,8 @@ class Outcome:
     nearest_after: bool = False
     # "How many … against": a count asked of a field that holds it, not of the rows.
     counts_field: bool = False
+    # The days asked as working or school days that fall on a weekend (no working day).
+    off_week: list[date] = field(default_factory=list)
 
 
 def _terms(words: Sequence[str], shortest: int = 3) -> list[str]:
@@ -521,14 +523,35 @@ _ROW_KIND = re.compile(
 )
 
 
-def _outside_asked_weekdays(shape: AnswerShape) -> bool:
-    """Every day asked falls outside the weekdays the question names ("working day": Monday
-    to Friday), so the rows of that day were never compared."""
-    weekdays = [f.condition for f in shape.filters if isinstance(f.condition, Weekdays)]
-    days = [f.condition for f in shape.filters if isinstance(f.condition, DateRange)]
-    if not weekdays or not days or any(d.start is None or d.start != d.end for d in days):
-        return False
-    return all(d.start.isoweekday() not in w.days for d in days for w in weekdays if d.start is not None)
+# The ordinary day is a weekday in every language asked: work and school are Monday to Friday.
+_ORDINARY_WEEKDAYS = frozenset(range(1, 6))
+
+
+def days_off_the_ordinary_week(shape: AnswerShape) -> list[date]:
+    """The single days a question asks about when every one of them falls outside the
+    ordinary week (a Saturday, a Sunday; also a weekday the words leave out); [] when any
+    falls inside it or no single day is asked. "Is 5 December 2026 a working day",
+    "kas 5. detsembril on tööpäev", "5 декабря рабочий день?" alike: a weekend is no
+    working day whether or not a row (a holiday) is on it."""
+    week = set(_ORDINARY_WEEKDAYS)
+    for f in shape.filters:
+        if isinstance(f.condition, Weekdays) and not f.negate:
+            week &= set(f.condition.days)
+    days = [f.condition for f in shape.filters if isinstance(f.condition, DateRange) and not f.negate]
+    single = [d.start for d in days if d.start is not None and d.start == d.end]
+    if not days or len(single) != len(days):
+        return []
+    return single if all(day.isoweekday() not in week for day in single) else []
+
+
+def verdict_without_rows(shape: AnswerShape) -> tuple[bool, list[date]]:
+    """The verdict of a yes/no question the result has no row for, and the asked days that
+    fall on a weekend: no, unless the question asks about the ordinary day, which no row
+    is an exception to ("is there school on 8 December": yes; on a Saturday: no)."""
+    if not asks_ordinary_day(shape.question):
+        return False, []
+    off_week = days_off_the_ordinary_week(shape)
+    return not off_week, off_week
 
 
 def asks_ordinary_day(question: str) -> bool:
@@ -677,8 +700,9 @@ def answer(
         if not comparisons and asks_ordinary_day(shape.question):
             # "Is 24 June a working day?", "kas 30. aprillil on kool?": the rows (holidays,
             # breaks) are the exceptions to what is asked; a row on the day says no, and so
-            # does a day outside the weekdays the words name (a Saturday is no working day).
-            outcome.verdict = not outcome.verdict and not _outside_asked_weekdays(shape)
+            # does a day outside the ordinary week (a Saturday is no working day).
+            outcome.off_week = days_off_the_ordinary_week(shape)
+            outcome.verdict = not outcome.verdict and not outcome.off_week
         if comparisons and outcome.verdict:
             kept = [r for r in scope if all(_meets(r, c, table, labels, terms) for c in comparisons)]
             outcome.rows = kept[:_MAX_SHOWN_VERDICT_ROWS]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from caller_svc.labels import LabelBook
@@ -47,6 +47,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "period_average": "{period}: average {label} {value}",
         "nearest_before": "There are none in that period. The latest before it is from {day}:",
         "nearest_after": "There are none in that period. The first after it is from {day}:",
+        "weekend": "{day} is at the weekend.",
     },
     "et": {
         "yes": "Jah.",
@@ -75,6 +76,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "period_average": "{period}: {label} keskmiselt {value}",
         "nearest_before": "Sel perioodil pole ühtegi. Viimane enne seda on {day}:",
         "nearest_after": "Sel perioodil pole ühtegi. Esimene pärast seda on {day}:",
+        "weekend": "{day} on nädalavahetusel.",
     },
     "ru": {
         "yes": "Да.",
@@ -103,9 +105,16 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "period_average": "{period}: {label} в среднем {value}",
         "nearest_before": "За этот период ничего нет. Последнее до него — {day}:",
         "nearest_after": "За этот период ничего нет. Первое после него — {day}:",
+        "weekend": "{day} приходится на выходные.",
     },
 }
 _BULLET = "• "
+
+
+def weekend_lines(days: list[date], lang: Lang) -> list[str]:
+    """'Saturday, 5 Dec 2026 is at the weekend.' for each asked day that is."""
+    said = _TEXTS[lang]["weekend"]
+    return [said.format(day=format_day_with_weekday(d, lang)) for d in days if d.isoweekday() >= 6]
 
 
 def _ru_days(n: int) -> str:
@@ -166,6 +175,9 @@ class ShapedWriter:
                         texts["none_matching"].format(n=outcome.total) if outcome.total else texts["none"]
                     )
                 return out
+        if not outcome.rows and (weekend := weekend_lines(outcome.off_week, lang)):
+            # "Is 5 December a working day?" on a Saturday: no, and why.
+            return [*out, *weekend]
         if not outcome.rows:
             nearest = outcome.nearest
             if nearest is not None and nearest.day is not None:

@@ -18,15 +18,18 @@ from __future__ import annotations
 
 import functools
 import gettext
+import re
 from dataclasses import dataclass
 
 import cyrtranslit
 import pycountry
+import pytz
+from babel import Locale
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from loop_svc.extraction.text import Word, fold, stem, words
-from services.language import Lang
+from services.language import Lang, russian_analyzer
 
 # Everyday names the ISO lists spell differently ("Russian Federation").
 _ALIASES: dict[Lang, dict[str, str]] = {
@@ -156,6 +159,12 @@ _ADJECTIVES: dict[Lang, dict[str, str]] = {
         "американский": "US",
     },
 }
+# Estonian case endings a place name takes ("Riias", "Helsingist", "Berliini", "Vilniusesse"
+# after the stem vowel): a token is the name when the name is left after one of them.
+_ESTONIAN_CASE_ENDINGS = ("sse", "st", "lt", "le", "ks", "ni", "ga", "s", "l")
+_CASE_BASE_MIN_LENGTH = 4
+_STEM_VOWELS = "aeiu"
+_CYRILLIC = re.compile(r"[а-яё]")
 _LANGUAGE_PREPOSITIONS = frozenset({"in", "на", "по"})
 # Names that are also common words in that language ("того" = "of that").
 _COMMON_WORDS = frozenset({"того"})
@@ -168,6 +177,31 @@ _LANGS: tuple[Lang, ...] = ("en", "et", "ru")
 _FUZZY_MIN_LENGTH = 6
 _LATIN_RUSSIAN_MIN_LENGTH = 5
 _CYRILLIC_FOLD = str.maketrans({"э": "е", "ё": "е", "й": "и", "ь": None, "ъ": None})
+
+
+# The European cities time zones are named after stand for their country ("coming over
+# from riga", "elame helsingis", "сестра живет в хельсинки"): tz's country of each zone,
+# the city's name in English from the zone, in Estonian and Russian from babel (CLDR).
+_CITY_ZONES = "Europe/"
+
+
+def city_names() -> dict[Lang, dict[str, str]]:
+    """City name (lower case) → ISO code, by language."""
+    out: dict[Lang, dict[str, str]] = {lang: {} for lang in _LANGS}
+    zones = {
+        z: c.upper() for c, zs in pytz.country_timezones.items() for z in zs if z.startswith(_CITY_ZONES)
+    }
+    others: tuple[Lang, ...] = ("et", "ru")
+    localized = {lang: Locale.parse(lang).time_zones for lang in others}
+    for zone, code in zones.items():
+        english = zone.removeprefix(_CITY_ZONES).replace("_", " ")
+        out["en"][english.lower()] = code
+        for lang, names in localized.items():
+            name = str(names.get(zone, {}).get("city") or english).lower()
+            # A name a message's words cannot spell ("i̇stanbul" lower-cased with its dot) is left.
+            if name.replace(" ", "").replace("-", "").isalpha():
+                out[lang][name] = code
+    return out
 
 
 def _cyrillic_key(text: str) -> str:
@@ -226,6 +260,17 @@ class CountryNames:
             if " " not in name and len(name) >= _LATIN_RUSSIAN_MIN_LENGTH:
                 self._russian_stems.setdefault(_cyrillic_key(stem(name, "ru")), country.alpha_2)
         self._russian_keys = list(self._russian_stems)
+        # One-word city names, never stemmed ("Viin" and "viimast" share a stem), as written
+        # and folded; a word written with diacritics is matched as written ("päris" is no
+        # "Paris").
+        self._cities: dict[str, str] = {}
+        self._folded_cities: dict[str, str] = {}
+        for cities in city_names().values():
+            for name, code in cities.items():
+                if " " not in name and "-" not in name:
+                    self._cities.setdefault(name, code)
+                    self._folded_cities.setdefault(fold(name), code)
+        self._city = functools.lru_cache(maxsize=1 << 14)(self._city_reading)
         self._adjectives: set[tuple[str, ...]] = set()
         for lang, adjectives in _ADJECTIVES.items():
             for name, code in adjectives.items():
@@ -253,7 +298,10 @@ class CountryNames:
         while i < len(tokens):
             found = self._match_at(i, lowered, stemmed)
             if found is None:
-                code = self._loose(tokens[i].text)
+                # A city as written before a country within one typo ("vienna" is no "vietnam").
+                code = None if _in_street_address(tokens, i) else self._city(tokens[i].text)
+                if code is None:
+                    code = self._loose(tokens[i].text)
                 if code is not None:
                     mentions.append(CountryMention(code, tokens[i].start, tokens[i].end))
                 i += 1
@@ -306,6 +354,40 @@ class CountryNames:
             if match is not None and len(russian) >= _FUZZY_MIN_LENGTH and match[0][0] == russian[0]:
                 return self._russian_stems[match[0]]
         return None
+
+    def _city_reading(self, token: str) -> str | None:
+        """The country of a city named as written, in an Estonian case ("Riias",
+        "Helsingist", "Berliinis") or in a Russian one pymorphy3 reads as a place ("в Риге",
+        "из Вильнюса")."""
+        if not token.isalpha():
+            return None
+        written = token.lower()
+        cities = self._folded_cities if written.isascii() else self._cities
+        if written in cities:
+            return cities[written]
+        for ending in _ESTONIAN_CASE_ENDINGS:
+            base = written.removesuffix(ending)
+            if base == written or len(base) < _CASE_BASE_MIN_LENGTH:
+                continue
+            # The ending follows the genitive stem: "Tallinna|st", "Berliini|s", "Vilniuse|sse".
+            for name in (base, base[:-1] if base[-1] in _STEM_VOWELS else base):
+                if name in cities:
+                    return cities[name]
+        if _CYRILLIC.search(written):
+            for parse in russian_analyzer().parse(written):
+                if "Geox" in parse.tag and (code := self._cities.get(parse.normal_form.replace("ё", "е"))):
+                    return code
+        return None
+
+
+# A city this near a house number is part of an address ("viru 4 tallinn", "riia 15 tartus",
+# "индекс у виру 4 в таллине"), no country asked about.
+_ADDRESS_REACH = 3
+
+
+def _in_street_address(tokens: list[Word], i: int) -> bool:
+    near = tokens[max(0, i - _ADDRESS_REACH) : i] + tokens[i + 1 : i + 2]
+    return any(t.text[:1].isdigit() for t in near)
 
 
 def _used_as_language(tokens: list[Word], after: int) -> bool:

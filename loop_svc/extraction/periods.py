@@ -171,6 +171,8 @@ class PeriodFinder:
                 add(period)
                 if anchor is not None and period in found:
                     taken.append(anchor)  # "this week" dates the range; it is no second period
+        for period in _school_year_pairs(text):
+            add(period)
         for period in _year_ranges(text):
             add(period)
         for period in self._year_parts(text, today, past):
@@ -675,6 +677,47 @@ _SCHOOL_YEAR = re.compile(
     r"\b(?:(?:this|current|the)\s+)?(?:school|academic)\s+year\b|\boppeaasta\w*|\bучебн\w*\s+год\w*",
     re.I,
 )
+
+
+# Two years of one school year: "2027/2028", "2027/28", "27/28", "2027-2028", "2027–28".
+_YEAR_PAIR = re.compile(
+    r"(?<![\d\-./])(?P<first>(?:19|20)?\d\d)\s*(?P<link>[/\-–—])\s*(?P<last>(?:19|20)?\d\d)(?![\d\-./])"
+)
+# The school year's word this close to a pair of years names that pair ("the 2027/28
+# school year", "учебном году 2027/2028", "2027-2028 õppeaasta"): words between, no digits.
+_PAIR_REACH = 40
+_MONTHS_IN_YEAR = 12
+
+
+_SCHOOL_YEAR_AFTER = re.compile(rf"(?:\s+[^\W\d]+){{0,2}}?\s*(?:{_SCHOOL_YEAR.pattern})", re.I)
+_SCHOOL_YEAR_BEFORE = re.compile(rf"(?:{_SCHOOL_YEAR.pattern})(?:\s+[^\W\d]+){{0,2}}\s*$", re.I)
+
+
+def _school_year_pairs(text: str) -> list[Period]:
+    """A school year written as its two years (1 September of the first to 31 August of
+    the second). A pair with a slash and the first year in full is one whatever stands
+    near it; a hyphenated pair only with the school year's word (alone, "2027-2028" is two
+    calendar years); a short pair with a slash also when it can be no day and month
+    ("27/28")."""
+    periods = []
+    for m in _YEAR_PAIR.finditer(text):
+        first_text, last_text = m.group("first"), m.group("last")
+        first = int(first_text) if len(first_text) == 4 else 2000 + int(first_text)
+        last = int(last_text) if len(last_text) == 4 else first // 100 * 100 + int(last_text)
+        if len(last_text) == 2 and last < first:
+            last += 100  # "1999/00"
+        if last != first + 1:
+            continue
+        after = _SCHOOL_YEAR_AFTER.match(text[m.end() : m.end() + _PAIR_REACH])
+        before = _SCHOOL_YEAR_BEFORE.search(text[max(0, m.start() - _PAIR_REACH) : m.start()])
+        slash = m.group("link") == "/"
+        no_day = min(int(first_text[-2:]), int(last_text[-2:])) > _MONTHS_IN_YEAR
+        if not (after or before or (slash and (len(first_text) == 4 or no_day))):
+            continue
+        start = m.start() - (len(before.group(0)) if before else 0)
+        end = m.end() + (after.end() if after else 0)
+        periods.append(Period(date(first, 9, 1), start, end, date(first + 1, 8, 31)))
+    return periods
 
 
 def _school_years(text: str, today: date) -> list[Period]:

@@ -7,21 +7,26 @@ asked about in Russian without a question word is a yes/no question."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import httpx
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from caller_svc.formatter import DeterministicFormatter
 from caller_svc.labels import NO_LABELS
 from caller_svc.operations import answer
 from caller_svc.rows import locate
+from devtools.demo_apis.app import create_app
 from loop_svc.defaults import Defaults
 from loop_svc.schema import ParamSpec
 from loop_svc.shapes import RuleShapeReader
 from services.answer_shape import AnswerShape, DateRange, Kind, Order, RowFilter
+from tests.caller.test_caller_formatter import demo_result
 
 ZONE = ZoneInfo("Europe/Tallinn")
 PREVIOUS = [
@@ -119,15 +124,14 @@ def test_no_period_said_is_the_year_before_today_for_the_past(today: date) -> No
     assert 365 <= (today - date.fromisoformat(back["validFrom"])).days <= 366
 
 
-@settings(max_examples=60, deadline=None)
-# A holiday on a Saturday asked as a working day: no (the weekday words filtered it out, and yes came).
+@settings(max_examples=120, deadline=None)
 @given(rows=calendar(), pick=st.integers(0, 40), case=st.sampled_from(ORDINARY + ROW_ASKED))
 def test_an_ordinary_day_is_no_when_a_row_covers_it(rows: list[dict[str, str]], pick: int, case: Any) -> None:
+    """Every day, weekends too: an ordinary day (a working day, a school day) is a weekday
+    no row covers, in each language the same; a row asked about is one that covers the day."""
     lang, form = case
     first = date.fromisoformat(rows[0]["startDate"])
     day = first + timedelta(days=pick)
-    # Rows are the exceptions on weekdays; a weekend is a class of its own (no working day).
-    assume(day.isoweekday() <= 5)
     table = locate(rows, NO_LABELS, ZONE)
     assert table is not None
     text = form.format(d=_said(day, lang))
@@ -136,8 +140,11 @@ def test_an_ordinary_day_is_no_when_a_row_covers_it(rows: list[dict[str, str]], 
     assert any(isinstance(f.condition, DateRange) for f in shape.filters), text
     outcome = answer(table, shape, NO_LABELS, datetime.combine(first, time(10)))
     covered = any(date.fromisoformat(r["startDate"]) <= day <= date.fromisoformat(r["endDate"]) for r in rows)
-    ordinary = (lang, form) in ORDINARY
-    assert outcome.verdict is (covered != ordinary), text
+    if (lang, form) in ORDINARY:
+        assert outcome.verdict is (not covered and day.isoweekday() <= 5), text
+        assert outcome.off_week == ([day] if day.isoweekday() > 5 else []), text
+    else:
+        assert outcome.verdict is covered, text
 
 
 def test_a_row_asked_about_by_its_own_name_keeps_its_verdict() -> None:
@@ -152,3 +159,55 @@ def test_a_row_asked_about_by_its_own_name_keeps_its_verdict() -> None:
     ):
         shape = AnswerShape(Kind.YES_NO, filters=(on_day,), question=question)
         assert answer(table, shape, NO_LABELS, datetime(2027, 4, 14, 10)).verdict is True, question
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "said"),
+    [
+        ("en", "is 5 December 2026 a working day?", "Saturday, 5 Dec 2026 is at the weekend."),
+        ("et", "kas 5. detsembril 2026 on tööpäev?", "laupäev, 5. detsember 2026 on nädalavahetusel."),
+        ("ru", "5 декабря 2026 рабочий день?", "суббота, 5 декабря 2026 приходится на выходные."),
+        ("en", "is there school on 6 December 2026?", "Sunday, 6 Dec 2026 is at the weekend."),
+    ],
+)
+async def test_a_weekend_asked_as_a_working_day_is_no_and_says_why(lang: str, text: str, said: str) -> None:
+    """The same in every language: no first, then that the day is at the weekend (the
+    holiday calendar has nothing on it, and that is no reason for yes)."""
+    params = {"countryIsoCode": "EE", "validFrom": "2026-12-05", "validTo": "2026-12-06"}
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=create_app()), base_url="http://demo"
+    ) as c:
+        data = (await c.get("/PublicHolidays", params=params)).json()
+    result = dataclasses.replace(
+        demo_result("get_national_holidays", data, params),
+        shape=RuleShapeReader(lambda: date(2026, 12, 1)).read(text, lang),  # type: ignore[arg-type]
+    )
+    clock = lambda: datetime(2026, 12, 1, 8, 0, tzinfo=ZONE)  # noqa: E731
+    reply = DeterministicFormatter(time_zone="Europe/Tallinn", clock=clock).format([result], lang)  # type: ignore[arg-type]
+    lines = reply.splitlines()
+    assert lines[0].startswith(("No.", "Ei.", "Нет.")), reply
+    assert said in lines, reply
+
+
+@settings(max_examples=40, deadline=None)
+@given(day=st.dates(date(2026, 1, 1), date(2028, 12, 31)), case=st.sampled_from(ORDINARY[::2]))
+async def test_a_working_day_asked_of_the_day_alone_is_yes_on_weekdays_without_a_holiday(
+    day: date, case: Any
+) -> None:
+    """The call asks for the day alone, so a day with no holiday gives no row at all: yes on
+    a weekday, no at the weekend or on a holiday, the same in each language."""
+    lang, form = case
+    text = form.format(d=_said(day, lang))
+    params = {"countryIsoCode": "EE", "validFrom": day.isoformat(), "validTo": day.isoformat()}
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=create_app()), base_url="http://demo"
+    ) as c:
+        data = (await c.get("/PublicHolidays", params=params)).json()
+    result = dataclasses.replace(
+        demo_result("get_national_holidays", data, params),
+        shape=RuleShapeReader(lambda: date(2026, 1, 1)).read(text, lang),  # type: ignore[arg-type]
+    )
+    clock = lambda: datetime(2026, 1, 1, 8, 0, tzinfo=ZONE)  # noqa: E731
+    reply = DeterministicFormatter(time_zone="Europe/Tallinn", clock=clock).format([result], lang)  # type: ignore[arg-type]
+    working = day.isoweekday() <= 5 and not data
+    assert reply.startswith(("Yes.", "Jah.", "Да.") if working else ("No.", "Ei.", "Нет.")), (text, reply)

@@ -212,3 +212,58 @@ def test_next_school_year_is_a_period_not_a_pick(
     assert _values(countries, today, text, lang) == (f"{first}-09-01", f"{first + 1}-08-31")
     shape = RuleShapeReader(lambda: today).read(text, lang)  # type: ignore[arg-type]
     assert shape.selection is None and shape.kind is not Kind.EXTREME
+
+
+# A school year written as its two years, in the forms people use, with or without the word.
+SCHOOL_YEAR_PAIRS = [
+    ("en", "all the school breaks for the {a}/{b} school year"),
+    ("en", "school year {a}-{bb} breaks"),
+    ("en", "{a}/{bb} school holidays"),
+    ("en", "school holidays in {a}/{b}"),
+    ("et", "{a}/{b} õppeaasta koolivaheajad"),
+    ("et", "koolivaheajad õppeaastal {a}-{b}"),
+    ("et", "koolivaheajad {aa}/{bb}"),
+    ("ru", "какие каникулы будут в учебном году {a}/{b}"),
+    ("ru", "каникулы {a}-{b} учебного года"),
+    ("ru", "каникулы на {aa}/{bb} учебный год"),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(today=TODAYS, first=st.integers(2020, 2035), form=st.sampled_from(SCHOOL_YEAR_PAIRS))
+def test_a_school_year_written_as_its_two_years_is_september_to_august(
+    countries: CountryNames, today: date, first: int, form: tuple[str, str]
+) -> None:
+    lang, pattern = form
+    text = pattern.format(a=first, b=first + 1, aa=f"{first % 100:02d}", bb=f"{(first + 1) % 100:02d}")
+    assert _values(countries, today, text, lang) == (f"{first}-09-01", f"{first + 1}-08-31"), text
+    shape = RuleShapeReader(lambda: today).read(text, lang)  # type: ignore[arg-type]
+    ranges = [f.condition for f in shape.filters if isinstance(f.condition, DateRange)]
+    assert ranges == [DateRange(date(first, 9, 1), date(first + 1, 8, 31))], text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Alone, a hyphenated pair is two calendar years; a short pair with a slash may be a day.
+        ("holidays 2027-2028", ("2027-01-01", "2028-12-31")),
+        ("holidays 11/12", (None, None)),
+        # Years that do not follow each other are no school year.
+        ("holidays 2027/2029", (None, None)),
+    ],
+)
+def test_pairs_that_are_no_school_year(
+    countries: CountryNames, text: str, expected: tuple[str | None, ...]
+) -> None:
+    values = _values(countries, date(2026, 12, 1), text, "en")
+    if expected == (None, None):
+        assert values[0] is None or not values[0].endswith("-09-01"), values
+    else:
+        assert values == expected
+
+
+def test_a_long_run_of_year_pairs_is_read_promptly(countries: CountryNames) -> None:
+    text = "2027/ " * 10_000 + "õppeaasta " * 5_000 + "27/28 " * 3_000 + "x" * 20_000
+    assert len(text) > 100_000
+    # The word alone is this school year, the pairs the next one: from the first to the last.
+    assert _values(countries, date(2026, 12, 1), text, "et") == ("2026-09-01", "2028-08-31")
