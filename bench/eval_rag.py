@@ -36,7 +36,7 @@ from classifier_svc.passages import Passage
 from classifier_svc.rag_aspects import fold
 from classifier_svc.rag_extractive import ExtractiveAnswerer
 from classifier_svc.rag_gate import RagGate
-from classifier_svc.rag_lexical import WordMatcher, with_lexical_evidence
+from classifier_svc.rag_lexical import WordMatcher, with_lexical_evidence, with_topic_evidence
 from classifier_svc.service_gate import Thresholds, assess
 from classifier_svc.settings import ClassifierSettings
 from devtools.launcher.mesh import KNOWLEDGE_DIR, SERVICES_FILE
@@ -70,7 +70,11 @@ def passages_of(result: SearchResult, query: str = "") -> list[Passage]:
     """The passages the classifier reads, through the same conversions as the mesh
     (IndexerKnowledgeSearch: the indexer's hits with typo-tolerant lexical evidence)."""
     passages = knowledge_passages(search_response(result))
-    return with_lexical_evidence(query, passages, MATCHER) if query and LEXICAL_EVIDENCE else passages
+    if not query:
+        return passages
+    if LEXICAL_EVIDENCE:
+        passages = with_lexical_evidence(query, passages, MATCHER)
+    return with_topic_evidence(query, passages, MATCHER)
 
 
 def sloppy(question: str) -> str:

@@ -102,6 +102,11 @@ class KnowledgeGateThresholds(BaseModel):
     min_cosine: float = Field(default=0.82, ge=0, le=1)
     min_term_coverage: float = Field(default=0.34, ge=0, le=1)
     dense_only: float = Field(default=0.9, ge=0, le=1)
+    # A question naming the page's topic: this many topic words, or one and this coverage
+    # (RagGate); and what a topic word is worth in cosine when passages are ranked.
+    topic_terms: int = Field(default=2, ge=1)
+    topic_term_coverage: float = Field(default=0.25, ge=0, le=1)
+    topic_weight: float = Field(default=0.02, ge=0, le=1)
 
     def gate(self, max_passages: int) -> RagGate:
         return RagGate(
@@ -109,6 +114,9 @@ class KnowledgeGateThresholds(BaseModel):
             min_term_coverage=self.min_term_coverage,
             dense_only=self.dense_only,
             max_passages=max_passages,
+            topic_terms=self.topic_terms,
+            topic_term_coverage=self.topic_term_coverage,
+            topic_weight=self.topic_weight,
         )
 
 

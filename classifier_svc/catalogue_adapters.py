@@ -18,7 +18,7 @@ from classifier_svc.candidates import Candidate
 from classifier_svc.deadlines import lookup_timeout
 from classifier_svc.passages import Passage
 from classifier_svc.query_vectors import QueryVectors
-from classifier_svc.rag_lexical import WordMatcher, with_lexical_evidence
+from classifier_svc.rag_lexical import WordMatcher, with_lexical_evidence, with_topic_evidence
 from services.catalogue import service_as_endpoint
 
 Found = TypeVar("Found")
@@ -79,6 +79,7 @@ def knowledge_passages(response: indexer_pb2.SearchResponse) -> list[Passage]:
             hybrid_rank=hit.hybrid_rank,
             matched_terms=hit.matched_terms,
             query_terms=response.query_terms,
+            keywords=tuple(hit.document.keywords),
         )
         for hit in response.hits
         if hit.WhichOneof("item") == "document"
@@ -148,8 +149,10 @@ class IndexerKnowledgeSearch(CollectionSearch[Passage]):
         return knowledge_passages(response)
 
     async def search(self, query: str, limit: int) -> list[Passage]:
-        # Citizens' typos and missing diacritics still count as the passage's words.
-        return with_lexical_evidence(query, await super().search(query, limit), self._matcher)
+        # Citizens' typos and missing diacritics still count as the passage's words, and the
+        # page a question names by its topic is known.
+        passages = with_lexical_evidence(query, await super().search(query, limit), self._matcher)
+        return with_topic_evidence(query, passages, self._matcher)
 
 
 class IndexerTextEmbedder:

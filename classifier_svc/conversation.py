@@ -187,9 +187,9 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     ),
     # How the recap is asked for ("make a short summary", "самый первый"): no topic.
     "manner": (
-        "please, short, brief, briefly, quick, quickly, make, give me, very, again",
-        "palun, lühike, lühidalt, lühikese, tee, anna, kõige, olen, oled",
-        "пожалуйста, коротко, кратко, покороче, сделай, дай, самый, мне",
+        "please, short, brief, briefly, quick, quickly, make, give me, very, again, sorry, pardon",
+        "palun, lühike, lühidalt, lühikese, tee, anna, kõige, olen, oled, vabandust, vabanda",
+        "пожалуйста, коротко, кратко, покороче, сделай, дай, самый, мне, извини, извините, прости",
     ),
 }
 _LEXICON = Lexicon(
@@ -271,6 +271,11 @@ def classify_history_question(message: str) -> ConversationQuestion | None:
         return ConversationQuestion(HistoryQuestion.QUESTIONS, lang)
     if has("said") and has("you"):
         return ConversationQuestion(answer_kind, lang)
+    # "What was the price again?", "which address was that again?", "какая была цена, ещё
+    # раз?": what an answer said, asked once more, is that answer.
+    if has("repeat") and has("past") and not citizen_speaks:
+        # The latest answer holds it ("the first holiday" of its list is still in it).
+        return ConversationQuestion(HistoryQuestion.LAST_ANSWER, lang)
     if has("talked") and has("we"):
         return ConversationQuestion(HistoryQuestion.SUMMARY, lang)
     return None

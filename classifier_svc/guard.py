@@ -86,6 +86,7 @@ _CONCEPTS = [
         "evade",
         "evade, escape, lose, lose them, get away, get around, avoid, hide from, outrun, bypass, dodge",
         "põgeneda, põgenema, pääseda, vältida, vältima, peituda, peitu, eest ära, mööda pääseda, lahti saada",
+        "petta, petma, üle kavaldada",
         "ära joosta, joosta, ära minna",
         "уйти от, скрыться, сбежать, убежать, избежать, оторваться, обойти, спрятаться",
         "not recognise, not recognize, can't read, cannot read, unreadable, fool, trick",
@@ -117,10 +118,22 @@ _CONCEPTS = [
         "record_fact",
         "first registration year, registration year, year of manufacture, date of birth, birth date",
         "birthday, mileage, odometer, vin, plate, number plate, license plate, licence plate",
+        # What a tax or a fee is computed from: the emissions, the power, the mass.
+        "co2, emissions, emission, engine power, power, weight, mass",
         "esmaregistreerimise aasta, registreerimisaasta, väljalaskeaasta, sünniaeg, sünnikuupäev",
         "läbisõit, läbisõidu, numbrimärk, numbrimärki, registreerimismärk",
+        "co2, heitkogus, heide, võimsus, mootori võimsus, mass, täismass, näit, näitu",
         "год регистрации, год первой регистрации, год выпуска, дату рождения, дата рождения",
         "пробег, номерной знак, номера, госномер",
+        "co2, выбросы, выброс, мощность, масса, вес",
+    ),
+    # A proof a benefit or a tax is computed from: changed for a gain it is fraud, as a
+    # changed record is ("подправить справку о доходах, чтобы пособие вышло побольше").
+    Concept.of(
+        "proof",
+        "certificate, income certificate, statement, income statement, payslip, pay slip, bank statement",
+        "tõend, palgatõend, sissetulekutõend, tulutõend, väljavõte, pangaväljavõte",
+        "справка, справку, справки, выписка, выписку, выписки",
     ),
     Concept.of(
         "purpose",
@@ -142,8 +155,9 @@ _CONCEPTS = [
     Concept.of(
         "pass_as",
         "pass as, look older, look younger, get in, get into, let in, be let in, be allowed in, underage",
-        "sisse lastaks, sisse lastakse, sisse saaks, alaealine",
-        "пускали, пустили, пропускали, старше, моложе, несовершеннолетний",
+        "look, looks, appear, seem",
+        "sisse lastaks, sisse lastakse, sisse saaks, alaealine, näeksin välja, paistaksin",
+        "пускали, пустили, пропускали, старше, моложе, несовершеннолетний, выглядеть, выглядел, выглядела",
     ),
     Concept.of(
         "conceal",
@@ -312,11 +326,12 @@ _REPORTING = Lexicon(
 
 
 def _tampering(found: Found) -> bool:
-    """A way asked to change a record for a deceiving end: the asking comes before the
+    """A way asked to change a record (or a proof: a certificate, a statement) for a
+    deceiving end: the asking comes before the
     change, the change before its purpose, and the gain (a lower tax, unseen by cameras,
     let in as older) after it. "Does the first registration year change the tax so that
     older cars pay less" asks about the rule, not for a way."""
-    if not found.all("how_to", "alter", "record_fact", "purpose"):
+    if not found.all("how_to", "alter", "purpose") or not ("record_fact" in found or "proof" in found):
         return False
     first_change = min(found.positions["alter"])
     if min(found.positions["how_to"]) > first_change:

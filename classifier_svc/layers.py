@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -21,7 +22,7 @@ from classifier_svc.calibration import ServiceGateThresholds
 from classifier_svc.candidates import Candidate, Decision, ExecutionMode, PriorMessage, Reason, Workflow
 from classifier_svc.catalogue_overview import CatalogueOverview, Overview
 from classifier_svc.conversation import classify_history_question, recap
-from classifier_svc.guard import Guard, refusal
+from classifier_svc.guard import Guard, refusal, rule_verdict
 from classifier_svc.layer_choice import example_shapes, identifier_shapes
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import with_offer
@@ -29,9 +30,11 @@ from classifier_svc.ports import EndpointSearch, KnowledgeSearch
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds, assess
 from classifier_svc.small_talk import SmallTalkKind, classify_small_talk
-from services.language import Lang
+from services.language import Lang, cyrillic_reading
 
 log = logging.getLogger(__name__)
+
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 # The calibration profile's default (the router passes the configured one).
 DEFAULT_KNOWLEDGE_MARGIN = ServiceGateThresholds().knowledge_margin
@@ -349,6 +352,10 @@ class GuardLayer:
 
     async def decide(self, turn: TurnContext) -> Decision | None:
         verdict, llm_calls = await self._guard.check(turn.message)
+        if verdict is None and turn.language == "ru" and not _CYRILLIC.search(turn.message):
+            # Russian typed in Latin letters ("gde sdelat poddelnuyu id kartu") is read by
+            # the rules as it is meant: in Cyrillic.
+            verdict = rule_verdict(f"{turn.message}\n{cyrillic_reading(turn.message)}")
         if verdict is None:
             return None
         return Decision(

@@ -17,6 +17,16 @@ class Passage:
     hybrid_rank: int
     matched_terms: int = 0
     query_terms: int = 0
+    # The page's other names for its topic (its source's `keywords`): words like the title's.
+    keywords: tuple[str, ...] = ()
+    # The question's words that name this page's topic and few other retrieved pages' topics
+    # (classifier_svc.rag_lexical.with_topic_evidence).
+    topic_terms: int = 0
+
+    @property
+    def topic(self) -> str:
+        """What names the page's topic: its title and its other names."""
+        return " ".join((self.title, *self.keywords))
 
     @property
     def term_coverage(self) -> float:

@@ -22,14 +22,30 @@ class RagGate:
     dense_only: float
     # Passages an answer is built from, at most.
     max_passages: int = 4
+    # A question that names the page's topic (Passage.topic_terms) needs fewer of its words
+    # in the passage: this many topic words, or one and `topic_term_coverage`. A chatty
+    # question ("tere, ma üürin korterit ja tahan sinna sisse kirjutada, …") has many words
+    # no page has.
+    topic_terms: int = 2
+    topic_term_coverage: float = 0.25
+    # Cosine a topic word is worth when passages are ranked: the page the question names
+    # comes before another one about as close.
+    topic_weight: float = 0.02
 
     def eligible(self, passage: Passage) -> bool:
         if passage.dense_cosine >= self.dense_only:
             return True
-        return passage.dense_cosine >= self.min_cosine and passage.term_coverage >= self.min_term_coverage
+        if passage.dense_cosine < self.min_cosine:
+            return False
+        if passage.term_coverage >= self.min_term_coverage:
+            return True
+        return passage.topic_terms >= self.topic_terms or (
+            passage.topic_terms >= 1 and passage.term_coverage >= self.topic_term_coverage
+        )
 
     def relevant(self, passages: Sequence[Passage]) -> list[Passage]:
-        """The eligible passages, best (highest cosine) first."""
+        """The eligible passages, best first: by cosine, a page the question names by its
+        topic (`topic_weight` a word) before one about as close."""
         chosen = [p for p in passages if self.eligible(p)]
-        chosen.sort(key=lambda p: (-p.dense_cosine, p.hybrid_rank))
+        chosen.sort(key=lambda p: (-(p.dense_cosine + self.topic_weight * p.topic_terms), p.hybrid_rank))
         return chosen[: self.max_passages]

@@ -30,6 +30,11 @@ _WEEKDAY_KEYS = {
     "weekend": ("weekend", "nadalavahetus", "выходн"),
 }
 
+# A question's word names a page's topic when at most this share of the retrieved pages'
+# topics (titles and other names) hold it (and at least one): "driving licence" names one
+# page, "Estonian" the passport page and the holidays page alike.
+TOPIC_PAGE_SHARE = 1 / 3
+
 # Shared beginnings shorter than this never make two words one.
 MIN_PREFIX = 5
 MIN_PREFIX_SHARE = 0.7
@@ -103,13 +108,35 @@ def _similar(a: str, b: str) -> bool:
 def with_lexical_evidence(query: str, passages: Sequence[Passage], matcher: WordMatcher) -> list[Passage]:
     """The passages with the query's words counted typo- and diacritics-tolerantly in
     their title, section and text (never fewer than the indexer's stems found): the RAG
-    gate's lexical evidence for "tootutoetus paevas" as for "töötutoetus päevas"."""
+    gate's lexical evidence for "tootutoetus paevas" as for "töötutoetus päevas". The page's
+    other names count as its title does ("sisse kirjutada" on the residence page)."""
     words = {w for w in content_words(query)}
     counted: list[Passage] = []
     for passage in passages:
-        text_words = matcher.words(f"{passage.title} {passage.section} {passage.text}")
+        text_words = matcher.words(f"{passage.topic} {passage.section} {passage.text}")
         found = len(matcher.found(words, text_words))
         counted.append(
             dataclasses.replace(passage, matched_terms=found) if found > passage.matched_terms else passage
         )
     return counted
+
+
+def with_topic_evidence(query: str, passages: Sequence[Passage], matcher: WordMatcher) -> list[Passage]:
+    """The passages with `topic_terms`: how many of the question's words name their page's
+    topic (its title or another name of it) and few of the other retrieved pages' topics.
+    "How long is a driving licence valid" names the driving-licence page, though the ID
+    card page is as close by cosine; "kolisin, mis ajaga pean elukoha registreerima" names
+    the residence page ("Elukoha registreerimine"), not the birth page that mentions it."""
+    words = matcher.words(query)
+    topics: dict[str, set[str]] = {}
+    for passage in passages:
+        page = passage.document_id.rsplit("#", 1)[0]
+        if page not in topics:
+            topics[page] = matcher.found(words, matcher.words(passage.topic))
+    most = max(1, int(len(topics) * TOPIC_PAGE_SHARE))
+    naming = {w: sum(w in found for found in topics.values()) for w in words}
+    distinct = {page: sum(1 for w in found if naming[w] <= most) for page, found in topics.items()}
+    return [
+        dataclasses.replace(passage, topic_terms=distinct[passage.document_id.rsplit("#", 1)[0]])
+        for passage in passages
+    ]

@@ -52,4 +52,6 @@ def service_embed_text(service: Service) -> str:
 
 
 def document_embed_text(document: KnowledgeDocument) -> str:
-    return _join(document.title, document.section, document.text)
+    """`{title}. {keywords}. {section}. {text}`: the page's other names are searched (dense
+    and sparse) with every passage of it, as its title is."""
+    return _join(document.title, ", ".join(document.keywords), document.section, document.text)

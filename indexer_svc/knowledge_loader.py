@@ -38,6 +38,7 @@ class CatalogueKnowledgeStore:
                 "text": chunk.text,
                 "source_url": chunk.source_url,
                 "language": chunk.language,
+                "keywords": list(chunk.keywords),
             }
         )
 

@@ -254,6 +254,8 @@ class KnowledgeDocument(_Entity):
     language: str = ""
     # Heading of the source part this passage was cut from.
     section: str = ""
+    # Other names of the page's topic (front matter `keywords`): searched like the title.
+    keywords: list[str] = Field(default_factory=list)
 
     @field_validator("document_id")
     @classmethod

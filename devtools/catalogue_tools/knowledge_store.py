@@ -18,6 +18,7 @@ def document_message(chunk: Chunk) -> catalogue_pb2.KnowledgeDocument:
         text=chunk.text,
         source_url=chunk.source_url,
         language=chunk.language,
+        keywords=chunk.keywords,
     )
 
 

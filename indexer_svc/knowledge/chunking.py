@@ -25,6 +25,8 @@ class Chunk:
     text: str
     source_url: str
     language: str
+    # The document's other names for its topic (searched with every chunk, never quoted).
+    keywords: tuple[str, ...] = ()
 
     @property
     def content_hash(self) -> str:
@@ -89,6 +91,7 @@ def chunk_document(document: SourceDocument, max_chars: int = DEFAULT_MAX_CHARS)
                     text=text,
                     source_url=document.url,
                     language=document.language,
+                    keywords=document.keywords,
                 )
             )
     return chunks

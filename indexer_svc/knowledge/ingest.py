@@ -35,7 +35,10 @@ class KnowledgeStore(Protocol):
 def stored_chunk_hash(document: object) -> str:
     """The content hash of a stored knowledge document: the domain one or its proto
     message, both of which carry every field of Chunk."""
-    return Chunk(*(getattr(document, f.name) for f in fields(Chunk))).content_hash
+    values = {f.name: getattr(document, f.name) for f in fields(Chunk)}
+    # A repeated proto field or a list is the chunk's tuple.
+    values["keywords"] = tuple(values["keywords"])
+    return Chunk(**values).content_hash
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Reading knowledge-base source files (Markdown, HTML, plain text) into titled sections.
 
 Metadata comes from the file itself where it can: Markdown front matter (`title`, `url`,
-`language`), HTML `<title>`, `<html lang>` and the canonical link. A language suffix in the
+`language`, `keywords`: other names of the topic, comma-separated), HTML `<title>`,
+`<html lang>`, the canonical link and `<meta name="keywords">`. A language suffix in the
 file name (`id-card.et.md`) also counts; otherwise the text's language is detected.
 """
 
@@ -45,6 +46,8 @@ class SourceDocument:
     url: str
     language: str
     sections: tuple[Section, ...]
+    # Other names citizens use for the topic (front matter `keywords`, comma-separated).
+    keywords: tuple[str, ...] = ()
 
 
 _FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
@@ -147,6 +150,8 @@ class _HtmlReader(HTMLParser):
             self.meta.setdefault("url", values.get("href", ""))
         elif tag == "meta" and values.get("property") == "og:url":
             self.meta.setdefault("url", values.get("content", ""))
+        elif tag == "meta" and values.get("name", "").lower() == "keywords":
+            self.meta.setdefault("keywords", values.get("content", ""))
         elif tag in self._HEADINGS:
             self._end_line()
             self._in_heading = tag
@@ -266,7 +271,14 @@ def read_source(path: Path, detector: LanguageGuesser) -> SourceDocument:
         url=url,
         language=language,
         sections=tuple(sections),
+        keywords=keywords_of(meta.get("keywords", "")),
     )
+
+
+def keywords_of(value: str) -> tuple[str, ...]:
+    """The comma-separated names of a `keywords` line, each once, in order."""
+    names = (" ".join(name.split()) for name in value.split(","))
+    return tuple(dict.fromkeys(name for name in names if name))
 
 
 def collect_files(paths: list[Path]) -> tuple[list[Path], list[tuple[Path, str]]]:

@@ -340,6 +340,43 @@ def test_requests_that_mention_asking_or_my_are_not_about_the_chat(message: str)
     assert classify_history_question(message) is None
 
 
+# What an answer said, asked once more ("what was X again"), generated: a question word,
+# the past, "again", a thing named, politeness in front; never the citizen's own words.
+AGAIN = {
+    "en": (["{p}what was the {t} again", "{p}which {t} was that again?"], ["", "sorry ", "sorry, "]),
+    "et": (["{p}mis see {t} uuesti oli", "{p}mis {t} see uuesti oli?"], ["", "vabandust, "]),
+    "ru": (["{p}какой был {t}, ещё раз?", "{p}какая была {t} ещё раз"], ["", "извини, "]),
+}
+AGAIN_THINGS = {
+    "en": ["price", "address", "postal code"],
+    "et": ["hind", "aadress", "postiindeks"],
+    "ru": ["цена", "адрес", "индекс"],
+}
+
+
+def _again_cases() -> list[tuple[str, str]]:
+    return [
+        (lang, template.format(p=polite, t=thing))
+        for lang, (templates, polites) in AGAIN.items()
+        for template, polite, thing in itertools.product(templates, polites, AGAIN_THINGS[lang])
+    ]
+
+
+@pytest.mark.parametrize(("lang", "message"), _again_cases())
+def test_what_was_it_again_is_the_last_answer_quoted(lang: str, message: str) -> None:
+    question = classify_history_question(message)
+    assert question is not None and question.kind is HistoryQuestion.LAST_ANSWER, message
+    assert question.language == lang, message
+    assert "10140" in recap(question, OWN_HISTORY, lang)
+
+
+@pytest.mark.parametrize(
+    "message", ["what is the price again tomorrow", "what is the price of electricity", "mis on hind homme"]
+)
+def test_a_present_question_with_again_is_a_request(message: str) -> None:
+    assert classify_history_question(message) is None
+
+
 # An acknowledgement before a thanks or a goodbye; leaving as a goodbye; a greeting in
 # front of a longer small-talk question; asking for attention.
 ACKS = {

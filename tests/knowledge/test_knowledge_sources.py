@@ -100,3 +100,36 @@ def test_folders_are_searched_and_missing_paths_reported(tmp_path: Path) -> None
     files, problems = collect_files([tmp_path / "kb", tmp_path / "nope.md"])
     assert [f.name for f in files] == ["a.md", "b.html"]
     assert problems == [(tmp_path / "nope.md", "no such file or folder")]
+
+
+def test_keywords_from_front_matter_and_html_meta_reach_every_chunk(
+    tmp_path: Path, detector: LanguageDetector
+) -> None:
+    # The page's other names for its topic, each once, in order; searched with each passage.
+    markdown = tmp_path / "residence.et.md"
+    markdown.write_text(
+        "---\ntitle: Elukoha registreerimine\n"
+        "keywords: sissekirjutus,  sisse kirjutada , ,sissekirjutus\n---\n"
+        "## Kuidas\nEsimene lõik.\n\n## Kui eluruum ei ole sinu oma\nTeine lõik.\n",
+        encoding="utf-8",
+    )
+    document = read_source(markdown, detector)
+    assert document.keywords == ("sissekirjutus", "sisse kirjutada")
+    assert {chunk.keywords for chunk in chunk_document(document)} == {("sissekirjutus", "sisse kirjutada")}
+    html = tmp_path / "propiska.html"
+    html.write_text(
+        '<html lang="ru"><head><title>Регистрация</title>'
+        '<meta name="Keywords" content="прописка, прописаться">'
+        "</head><body><p>Текст.</p></body></html>",
+        encoding="utf-8",
+    )
+    assert read_source(html, detector).keywords == ("прописка", "прописаться")
+    plain = tmp_path / "plain.md"
+    plain.write_text("# Title\n\nText.\n", encoding="utf-8")
+    assert read_source(plain, detector).keywords == ()
+
+
+def test_a_huge_keywords_line_is_read_promptly(tmp_path: Path, detector: LanguageDetector) -> None:
+    path = tmp_path / "many.md"
+    path.write_text("---\nkeywords: " + "a, ,," * 33_334 + "\n---\n# T\n\nText.\n", encoding="utf-8")
+    assert read_source(path, detector).keywords == ("a",)

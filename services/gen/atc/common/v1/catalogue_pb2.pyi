@@ -141,17 +141,19 @@ class Service(_message.Message):
     def __init__(self, service_id: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., examples: _Optional[_Iterable[str]] = ..., url: _Optional[str] = ..., params: _Optional[_Iterable[_Union[EndpointParam, _Mapping]]] = ..., enriched_context: _Optional[str] = ..., answer_titles: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class KnowledgeDocument(_message.Message):
-    __slots__ = ("document_id", "title", "text", "source_url", "language", "section")
+    __slots__ = ("document_id", "title", "text", "source_url", "language", "section", "keywords")
     DOCUMENT_ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     SOURCE_URL_FIELD_NUMBER: _ClassVar[int]
     LANGUAGE_FIELD_NUMBER: _ClassVar[int]
     SECTION_FIELD_NUMBER: _ClassVar[int]
+    KEYWORDS_FIELD_NUMBER: _ClassVar[int]
     document_id: str
     title: str
     text: str
     source_url: str
     language: str
     section: str
-    def __init__(self, document_id: _Optional[str] = ..., title: _Optional[str] = ..., text: _Optional[str] = ..., source_url: _Optional[str] = ..., language: _Optional[str] = ..., section: _Optional[str] = ...) -> None: ...
+    keywords: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, document_id: _Optional[str] = ..., title: _Optional[str] = ..., text: _Optional[str] = ..., source_url: _Optional[str] = ..., language: _Optional[str] = ..., section: _Optional[str] = ..., keywords: _Optional[_Iterable[str]] = ...) -> None: ...
