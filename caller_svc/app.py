@@ -20,6 +20,7 @@ from caller_svc.executor import CallExecutor
 from caller_svc.formatter import DeterministicFormatter
 from caller_svc.http_caller import ApiCaller
 from caller_svc.names import HolidayNames
+from caller_svc.near_match import NearMatch
 from caller_svc.registry import CachingEndpointRegistry, EndpointRegistry, IndexerEndpointRegistry
 from caller_svc.result_store import ResultStore
 from caller_svc.servicer import CallerServicer, ReplyMargin
@@ -117,7 +118,12 @@ async def build_server(
     )
     warming = asyncio.create_task(catalogue.warm()) if catalogue is not None else None
     servicer = CallerServicer(
-        CallExecutor(caller, store, batch_timeout_seconds=settings.batch_timeout_seconds),
+        CallExecutor(
+            caller,
+            store,
+            batch_timeout_seconds=settings.batch_timeout_seconds,
+            near_match=NearMatch(settings.near_match_min_similarity, settings.near_match_min_word_similarity),
+        ),
         store,
         answer_writer(settings, store, formatter, lm, telemetry),
         batch_timeout_seconds=settings.batch_timeout_seconds,

@@ -17,6 +17,7 @@ from caller_svc.endpoint import EndpointSpec
 from caller_svc.guardrails import clean_data, guarded_summary
 from caller_svc.http_caller import ApiCaller, ApiCallResult
 from caller_svc.messages import FailureKind, failure_message
+from caller_svc.near_match import NearMatch, asked_words, found_nothing, nearest
 from caller_svc.result_store import KeptResult, ResultStore
 from caller_svc.summary import summarize
 from services.answer_shape import PLAIN, AnswerShape
@@ -27,6 +28,11 @@ log = logging.getLogger("atc.caller.executor")
 
 
 @dataclass(frozen=True)
+class NearResult(ApiCallResult):
+    """A broader call's rows nearest to what the call asked, which found nothing itself."""
+
+
+@dataclass(frozen=True)
 class PlannedCall:
     endpoint: EndpointSpec
     params: Mapping[str, str] = field(default_factory=dict)
@@ -34,6 +40,8 @@ class PlannedCall:
     cached_result_id: str = ""
     # What the question asks of this call's result.
     shape: AnswerShape = PLAIN
+    # Broader values tried in order when the call finds nothing (caller_svc.near_match).
+    broader: tuple[Mapping[str, str], ...] = ()
 
     @property
     def cached(self) -> bool:
@@ -50,6 +58,8 @@ class CallReport:
     # Seconds the stored result has left (0: not stored), and what its rows carry.
     ttl_seconds: int = 0
     sketch: ResultSketch = EMPTY
+    # The rows are the nearest to what was asked, found by a broader call (none matched it).
+    near_match: bool = False
 
 
 class BatchOutcome(StrEnum):
@@ -73,10 +83,18 @@ def _failure_summary(result: ApiCallResult) -> str:
 
 
 class CallExecutor:
-    def __init__(self, caller: ApiCaller, store: ResultStore, *, batch_timeout_seconds: float = 30.0) -> None:
+    def __init__(
+        self,
+        caller: ApiCaller,
+        store: ResultStore,
+        *,
+        batch_timeout_seconds: float = 30.0,
+        near_match: NearMatch | None = None,
+    ) -> None:
         self._caller = caller
         self._store = store
         self._batch_timeout = batch_timeout_seconds
+        self._near_match = near_match or NearMatch()
 
     async def run(
         self,
@@ -100,11 +118,7 @@ class CallExecutor:
                 if found is not None:
                     results[index] = ApiCallResult(True, 0, found.result.response, None, 0)
                 else:
-                    task = asyncio.create_task(
-                        self._caller.call(
-                            call.endpoint, call.params, lang, chat_id=chat_id, author_id=owner_id
-                        )
-                    )
+                    task = asyncio.create_task(self._fetched(call, lang, chat_id, owner_id))
                     tasks[task] = index
             if tasks:
                 done, pending = await asyncio.wait(tasks, timeout=budget)
@@ -138,6 +152,25 @@ class CallExecutor:
                 )
             )
         )
+
+    async def _fetched(self, call: PlannedCall, lang: Lang, chat_id: str, owner_id: str) -> ApiCallResult:
+        """The call's result; when it finds nothing, the nearest rows of the first broader call
+        that finds any (tried one after another, each only if the one before found nothing)."""
+        result = await self._caller.call(
+            call.endpoint, call.params, lang, chat_id=chat_id, author_id=owner_id
+        )
+        if not call.broader or not result.success or not found_nothing(result.data):
+            return result
+        for broader in call.broader:
+            params = {**call.params, **broader}
+            wider = await self._caller.call(call.endpoint, params, lang, chat_id=chat_id, author_id=owner_id)
+            if not wider.success or found_nothing(wider.data):
+                continue
+            rows = nearest(wider.data, asked_words(call.params, broader), self._near_match)
+            if rows is None:
+                continue
+            return NearResult(True, wider.status_code, rows, None, result.duration_ms + wider.duration_ms)
+        return result
 
     async def _kept(self, call: PlannedCall, owner_id: str) -> KeptResult | None:
         if not call.cached_result_id:
@@ -200,4 +233,5 @@ class CallExecutor:
             summary,
             self._store.ttl_seconds if result_id else 0,
             sketch_of(result.data) if result.success else EMPTY,
+            near_match=isinstance(result, NearResult),
         )

@@ -72,6 +72,8 @@ class ResultToFormat:
     param_specs: tuple[ParamSpec, ...] = ()
     # What the endpoint does, as the catalogue describes it (for an LLM formatter).
     description: str = ""
+    # The rows are the nearest a broader call found, none exactly as asked (near_match).
+    near_match: bool = False
 
 
 _TEXTS: dict[Lang, dict[str, str]] = {
@@ -79,6 +81,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "found": "{n} results:",
         "found_one": "1 result:",
         "none": "There are none.",
+        "near": "Nothing matches exactly what was asked; the nearest match:",
         "more": "…and {n} more.",
         "multi": "Here are the answers to your {n} requests:",
         "yes": "yes",
@@ -91,6 +94,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "found": "{n} tulemust:",
         "found_one": "1 tulemus:",
         "none": "Tulemusi ei leitud.",
+        "near": "Täpselt sellist vastet ei ole; lähim vaste:",
         "more": "…ja veel {n}.",
         "multi": "Siin on vastused teie {n} päringule:",
         "yes": "jah",
@@ -103,6 +107,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "found": "Найдено: {n}.",
         "found_one": "Найдено: 1.",
         "none": "Ничего нет.",
+        "near": "Точного совпадения нет; ближайшее найденное:",
         "more": "…и ещё {n}.",
         "multi": "Ответы на ваши запросы ({n}):",
         "yes": "да",
@@ -245,6 +250,11 @@ class DeterministicFormatter:
     # The data -----------------------------------------------------------------------------------
 
     def _one(self, result: ResultToFormat, lang: Lang) -> str:
+        text = self._one_result(result, lang)
+        # Rows a broader call found, none exactly as asked: said so before them.
+        return f"{_TEXTS[lang]['near']}\n{text}" if result.near_match else text
+
+    def _one_result(self, result: ResultToFormat, lang: Lang) -> str:
         texts = _TEXTS[lang]
         self._country = self._country_of(result)
         head = self.heading(result, lang)

@@ -134,7 +134,11 @@ def planned_call(call: caller_pb2.EndpointCall, field: str) -> PlannedCall:
         )
     # A cache hit is still a callable endpoint: a result gone from the store is a miss.
     return PlannedCall(
-        endpoint_spec(endpoint), dict(call.params), cached_result_id=call.cached_result_id, shape=shape
+        endpoint_spec(endpoint),
+        dict(call.params),
+        cached_result_id=call.cached_result_id,
+        shape=shape,
+        broader=tuple(dict(b.params) for b in call.broader if b.params),
     )
 
 
@@ -262,6 +266,7 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
                 status_code=r.result.status_code,
                 param_specs=call.endpoint.params,
                 description=call.endpoint.description,
+                near_match=r.near_match,
             )
             for call, r in zip(calls, reports, strict=True)
         ]
@@ -393,7 +398,10 @@ class CallerServicer(caller_pb2_grpc.CallerServiceServicer):
             )
         # cached_response_json is not read any more (deprecated): bodies stay in the store.
         checked = caller_pb2.EndpointCall(
-            endpoint=registered, params=call.params, cached_result_id=call.cached_result_id
+            endpoint=registered,
+            params=call.params,
+            cached_result_id=call.cached_result_id,
+            broader=call.broader,
         )
         if call.HasField("shape"):
             # What the citizen asked of the result travels with the call, not the endpoint.

@@ -19,6 +19,12 @@ class CallerSettings(LLMServiceSettings):
     http_timeout_seconds: float = Field(default=10.0, gt=0)
     # All calls of one turn together.
     batch_timeout_seconds: float = Field(default=30.0, gt=0)
+    # A call that finds nothing is tried with the broader values the loop sends (an
+    # address's street alone, its town); a row found so is answered as a near match when
+    # its words are at least this near to those asked (caller_svc/near_match.py).
+    near_match_min_similarity: float = Field(default=0.8, gt=0, le=1)
+    # ...and when each of the asked name words is at least this near to one of its words.
+    near_match_min_word_similarity: float = Field(default=0.6, ge=0, le=1)
     # Failures in a row that open an endpoint's circuit breaker, and how long it stays open
     # before one half-open probe (`breaker_cooldown_seconds`).
     breaker_failure_threshold: int = Field(default=5, ge=1)

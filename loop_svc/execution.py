@@ -26,7 +26,8 @@ from atc.common.v1 import turn_event_pb2
 from loop_svc import convert, questions
 from loop_svc.cache import LastCallContext, ResponseCache
 from loop_svc.cache_plan import cache_ttl, cacheable
-from loop_svc.schema import EndpointSpec
+from loop_svc.extraction.addresses import broader_addresses
+from loop_svc.schema import Concept, EndpointSpec
 from loop_svc.session import Session
 from loop_svc.turns import TurnRunner
 from services import answer_shape, result_sketch
@@ -95,6 +96,19 @@ class Turn:
     finished: Session | None = None
 
 
+def broader_params(call: Call) -> list[caller_pb2.BroaderParams]:
+    """Broader values for the caller to try when the call finds nothing, in order: an
+    address almost as the register has it (extraction.addresses.broader_addresses)."""
+    if call.cached:
+        return []
+    found: list[caller_pb2.BroaderParams] = []
+    for param in call.endpoint.params:
+        value = call.params.get(param.name, "")
+        if param.concept is Concept.ADDRESS and value:
+            found.extend(caller_pb2.BroaderParams(params={param.name: v}) for v in broader_addresses(value))
+    return found
+
+
 def rejected_params(body: str, call: Call) -> list[str]:
     """Parameters a 4xx body names: as a key or word ("errors": {"regNr": [...]}),
     or by the value we sent ("No vehicle is registered with the number 'XYZ123'")."""
@@ -159,6 +173,7 @@ class CallRelay:
                     params=c.params,
                     cached_result_id=c.cached_result_id,
                     shape=answer_shape.to_proto(c.shape),
+                    broader=broader_params(c),
                 )
                 for c in calls
             ],

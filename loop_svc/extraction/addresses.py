@@ -33,6 +33,7 @@ from typing import Any
 
 from loop_svc.extraction.spans import is_common_word
 from loop_svc.extraction.text import outside
+from services.text import STOPWORDS
 
 # Street-type words as people write them → as the register abbreviates them.
 _TYPES: dict[str, str] = {
@@ -217,14 +218,15 @@ def _russian_adjective(word: str) -> bool:
 def sentence_word(word: str) -> bool:
     """A word of the sentence around a value (a question word, a verb, "my", "is"), no name."""
     lower = word.lower().strip(".,;:!?")
-    return lower in _NOT_ADDRESS or is_common_word(lower)
+    # The function words of the three languages ("siis", "nüüd", "ju"): "ok siis viru 4" is Viru 4.
+    return lower in _NOT_ADDRESS or lower in STOPWORDS or is_common_word(lower)
 
 
 def _street_word(token: _Token) -> bool:
     lower = token.text.lower()
     if lower in _TYPES:
         return True
-    if not _NAME.match(token.text) or lower in _NOT_ADDRESS or is_common_word(lower):
+    if not _NAME.match(token.text) or sentence_word(lower):
         return False
     return not (_CYRILLIC.search(lower) and _russian_function_word(lower))
 
@@ -477,3 +479,42 @@ def find_street_or_town(
         town = tokens[named[0]]
         return AddressMention(_name(_base_town(town.text, lang)), town.start, town.end, town_only=True)
     return None
+
+
+# Letters of a street name kept for the broadest search: a typo after them ("Petri" for
+# "Peetri", "Akademia" for "Akadeemia") still finds the street by its first letters.
+_NAME_PREFIX = 2
+# Broader searches for one address at most: each is an HTTP call made only when the one
+# before it found nothing.
+MAX_BROADER = 4
+
+
+def broader_addresses(address: str) -> list[str]:
+    """Broader searches for an address the register may have almost as written, broadest
+    last: the street without its house number (with its town, then alone: "Raekoja plats 1,
+    Tartu" → "Raekoja plats, Tartu" finds "Raekoja plats 1a"), the town alone (a typo in the
+    street: "Petri plats 5, Narva" → "Narva"), and the street by its first letters with the
+    rest as written ("Akademia tee 3" → "Ak tee 3"). caller_svc tries them in order when the
+    address finds nothing, and answers with the rows nearest to the address."""
+    street, _, town = (part.strip() for part in address.partition(","))
+    parts = street.split()
+    house = parts[-1] if parts and _HOUSE.match(parts[-1]) and _HOUSE_IN.search(parts[-1]) else ""
+    named = parts[:-1] if house else parts
+    if not named:
+        return []
+    bare = " ".join(named)
+    found: list[str] = []
+    if house:
+        if town:
+            found.append(f"{bare}, {town}")
+        found.append(bare)
+    elif town:
+        found.append(bare)
+    if town:
+        found.append(town)
+    first = named[0]
+    if house and len(first) > _NAME_PREFIX + 1 and first.isalpha() and first.lower() not in _TYPES:
+        shortened = " ".join([first[:_NAME_PREFIX], *named[1:], *([house] if house else [])])
+        found.append(f"{shortened}, {town}" if town else shortened)
+    unique = [value for i, value in enumerate(found) if value and value not in found[:i] and value != address]
+    return unique[:MAX_BROADER]

@@ -11,8 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from loop_svc.extraction import CountryNames, RuleExtractor
-from loop_svc.extraction.addresses import PERSONAL_PRONOUNS, corrected_town, estonian_latin, find_address
+from loop_svc.extraction.addresses import (
+    MAX_BROADER,
+    PERSONAL_PRONOUNS,
+    broader_addresses,
+    corrected_town,
+    estonian_latin,
+    find_address,
+)
 from loop_svc.schema import ParamSpec
+from services.text import STOPWORDS
 
 STREETS = ["Pikk", "Lai", "Kalda", "Ülikooli", "Vana-Posti", "Rüütli", "Tähe", "Jõe", "Mere", "Kesk"]
 TYPES = {
@@ -227,3 +235,56 @@ def test_a_town_after_an_address_is_still_its_town(lang: str, town: str, written
     found = find_address(f"Rüütli 1 {written}", lang=lang)
     assert found is not None and found.value == f"Rüütli 1, {town}"
     assert corrected_town(written, lang) == town.lower()
+
+
+@pytest.mark.parametrize(
+    ("address", "broader"),
+    [
+        ("Raekoja plats 1, Tartu", ["Raekoja plats, Tartu", "Raekoja plats", "Tartu", "Ra plats 1, Tartu"]),
+        ("Akademia tee 3", ["Akademia tee", "Ak tee 3"]),
+        ("Raekoja plats", []),
+        ("Tartu", []),
+        ("Suur-Sepa 16", ["Suur-Sepa"]),
+    ],
+)
+def test_broader_searches_for_an_address(address: str, broader: list[str]) -> None:
+    assert broader_addresses(address) == broader
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    street=st.sampled_from(STREETS),
+    kind=st.sampled_from(["tn", "mnt", "pst", "tee", ""]),
+    house=st.from_regex(r"[1-9][0-9]{0,2}[a-c]?", fullmatch=True),
+    town=st.sampled_from(["", *(t[0] for t in TOWNS)]),
+)
+def test_broader_searches_drop_the_house_number_and_keep_to_the_street_or_town(
+    street: str, kind: str, house: str, town: str
+) -> None:
+    """Every broader search of a street address leaves out its house number or keeps the
+    street's first letters only, none repeats the address, and there are few."""
+    address = " ".join(w for w in (street, kind, house) if w) + (f", {town}" if town else "")
+    broader = broader_addresses(address)
+    assert 1 <= len(broader) <= MAX_BROADER
+    assert address not in broader and len(set(broader)) == len(broader)
+    for value in broader:
+        assert house not in value.split(",")[0].split() or value.split()[0] == street[:2]
+    assert broader[0].startswith(" ".join(w for w in (street, kind) if w))
+
+
+def test_a_long_address_is_broadened_promptly() -> None:
+    long = "Raekoja " * 12_500 + "plats 1, Tartu"  # 100,000 characters
+    assert broader_addresses(long)[-1].startswith("Ra ")
+
+
+_FUNCTION_WORDS = sorted(w for w in STOPWORDS if w.isalpha() and len(w) >= 2 and w not in ("tee", "plats"))
+
+
+@settings(max_examples=80, deadline=None)
+@given(word=st.sampled_from(_FUNCTION_WORDS), street=st.sampled_from(STREETS), house=st.integers(1, 99))
+def test_a_function_word_before_a_street_is_no_part_of_it(word: str, street: str, house: int) -> None:
+    """'ok siis viru 4', 'а теперь виру 4': the function words of the three languages
+    (services.text.STOPWORDS) before a street are the sentence's, never the street's."""
+    mention = find_address(f"{word} {street.lower()} {house}", lang="et")
+    assert mention is not None
+    assert mention.value == f"{street} {house}"

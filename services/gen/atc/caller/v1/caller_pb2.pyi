@@ -86,7 +86,7 @@ AGGREGATE_FUNCTION_DURATION: AggregateFunction
 AGGREGATE_FUNCTION_DAYS_UNTIL: AggregateFunction
 
 class EndpointCall(_message.Message):
-    __slots__ = ("endpoint", "params", "cached_response_json", "shape", "cached_result_id")
+    __slots__ = ("endpoint", "params", "cached_response_json", "shape", "cached_result_id", "broader")
     class ParamsEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -99,12 +99,27 @@ class EndpointCall(_message.Message):
     CACHED_RESPONSE_JSON_FIELD_NUMBER: _ClassVar[int]
     SHAPE_FIELD_NUMBER: _ClassVar[int]
     CACHED_RESULT_ID_FIELD_NUMBER: _ClassVar[int]
+    BROADER_FIELD_NUMBER: _ClassVar[int]
     endpoint: _catalogue_pb2.Endpoint
     params: _containers.ScalarMap[str, str]
     cached_response_json: str
     shape: AnswerShape
     cached_result_id: str
-    def __init__(self, endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., params: _Optional[_Mapping[str, str]] = ..., cached_response_json: _Optional[str] = ..., shape: _Optional[_Union[AnswerShape, _Mapping]] = ..., cached_result_id: _Optional[str] = ...) -> None: ...
+    broader: _containers.RepeatedCompositeFieldContainer[BroaderParams]
+    def __init__(self, endpoint: _Optional[_Union[_catalogue_pb2.Endpoint, _Mapping]] = ..., params: _Optional[_Mapping[str, str]] = ..., cached_response_json: _Optional[str] = ..., shape: _Optional[_Union[AnswerShape, _Mapping]] = ..., cached_result_id: _Optional[str] = ..., broader: _Optional[_Iterable[_Union[BroaderParams, _Mapping]]] = ...) -> None: ...
+
+class BroaderParams(_message.Message):
+    __slots__ = ("params",)
+    class ParamsEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    PARAMS_FIELD_NUMBER: _ClassVar[int]
+    params: _containers.ScalarMap[str, str]
+    def __init__(self, params: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class AnswerShape(_message.Message):
     __slots__ = ("kind", "filters", "selection", "aggregation", "terms", "question", "period_comparison")
