@@ -37,7 +37,7 @@ from datetime import date, time, timedelta
 
 from loop_svc.extraction.calendar_words import abbreviated_months, full_month_names
 from loop_svc.extraction.from_now import find_stretches
-from loop_svc.extraction.text import fold
+from loop_svc.extraction.text import TakenSpans, fold
 from loop_svc.schema import Role
 from services.language import russian_analyzer
 
@@ -153,14 +153,13 @@ class PeriodFinder:
         self, text: str, today: date, taken: list[tuple[int, int]], hour: int | None = None
     ) -> list[Period]:
         found: list[Period] = []
-
-        def free(start: int, end: int) -> bool:
-            return all(end <= s or start >= e for s, e in taken)
+        spans = TakenSpans(taken)
+        free = spans.free
 
         def add(period: Period | None) -> None:
             if period is None or not free(period.start, period.end):
                 return
-            taken.append((period.start, period.end))
+            spans.take(period.start, period.end)
             found.append(period)
 
         written = text
@@ -170,7 +169,7 @@ class PeriodFinder:
             if anchor is None or free(*anchor):
                 add(period)
                 if anchor is not None and period in found:
-                    taken.append(anchor)  # "this week" dates the range; it is no second period
+                    spans.take(*anchor)  # "this week" dates the range; it is no second period
         for period in _school_year_pairs(text):
             add(period)
         for period in _year_ranges(text):
@@ -200,9 +199,10 @@ class PeriodFinder:
         single written dates, which would take "23 June 2027" alone."""
         text = fold(text)
         found = []
+        spans = TakenSpans(taken)
         for period in self._day_ranges(text, today, past_tense(text)):
-            if all(period.end <= s or period.start >= e for s, e in taken):
-                taken.append((period.start, period.end))
+            if spans.free(period.start, period.end):
+                spans.take(period.start, period.end)
                 found.append(period)
         return found
 

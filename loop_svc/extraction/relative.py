@@ -31,7 +31,7 @@ from datetime import date, timedelta
 
 from loop_svc.extraction.calendar_words import typo_weekday
 from loop_svc.extraction.periods import past_tense
-from loop_svc.extraction.text import fold
+from loop_svc.extraction.text import TakenSpans, fold
 from loop_svc.schema import Role
 from services.language import russian_analyzer
 
@@ -226,14 +226,13 @@ def find_spoken(
     """Spoken dates outside `taken` (spans already read as written dates); each one
     found is added to `taken`. `month_of(word) -> int | None` names months."""
     found: list[Spoken] = []
-
-    def free(start: int, end: int) -> bool:
-        return all(end <= s or start >= e for s, e in taken)
+    spans = TakenSpans(taken)
+    free = spans.free
 
     def add(value: date | None, start: int, end: int, last: date | None = None, role: Role = None) -> None:
         if value is None or not free(start, end):
             return
-        taken.append((start, end))
+        spans.take(start, end)
         found.append(Spoken(value, start, end, last, role))
 
     year = year_hint or today.year
@@ -297,7 +296,7 @@ def find_spoken(
         if beside:
             # "Friday, 27 November", "reedel 27. novembril": the weekday of that date, read
             # as nothing else (no next Friday, no Good Friday).
-            taken.append((m.start(), m.end()))
+            spans.take(m.start(), m.end())
             written_weekday[beside[0]] = weekday[0]
             continue
         index, long_form = weekday

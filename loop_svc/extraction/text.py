@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import threading
@@ -87,3 +88,51 @@ def _fold(text: str) -> str:
 def outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
     """Whether [start, end) overlaps none of `spans` (text already used by another value)."""
     return not any(start < s_end and s_start < end for s_start, s_end in spans)
+
+
+class TakenSpans:
+    """`taken` (the spans of a message already read as values) for a reader that checks
+    many candidates against it and takes some: `free` is `outside` by binary search over
+    the spans sorted and merged, `take` adds a span to both. A long message holds
+    thousands of candidate dates or periods; checking each against the whole list made
+    reading it quadratic (seconds for 100,000 characters)."""
+
+    def __init__(self, taken: list[tuple[int, int]]) -> None:
+        self._taken = taken
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+        # Empty spans, apart: one overlaps only what strictly contains it.
+        self._points: list[int] = []
+        for start, end in sorted(taken):
+            self._merge(start, end)
+
+    def free(self, start: int, end: int) -> bool:
+        """Whether [start, end) overlaps none of the spans (as `outside` says)."""
+        # Merged spans are disjoint, so their ends are sorted like their starts: only the
+        # last span starting at or before `start` and the first one after it can overlap.
+        i = bisect.bisect_right(self._starts, start)
+        if i > 0 and self._ends[i - 1] > start and self._starts[i - 1] < end:
+            return False
+        if i < len(self._starts) and self._starts[i] < end and start < self._ends[i]:
+            return False
+        p = bisect.bisect_right(self._points, start)
+        return not (p < len(self._points) and self._points[p] < end)
+
+    def take(self, start: int, end: int) -> None:
+        self._taken.append((start, end))
+        self._merge(start, end)
+
+    def _merge(self, start: int, end: int) -> None:
+        if start >= end:
+            bisect.insort(self._points, start)
+            return
+        # The spans overlapping [start, end) are a run: the first whose end is past
+        # `start` up to the last that starts before `end`.
+        lo = bisect.bisect_right(self._ends, start)
+        hi = bisect.bisect_left(self._starts, end)
+        if lo < hi:
+            start, end = min(start, self._starts[lo]), max(end, self._ends[hi - 1])
+        else:
+            hi = lo = bisect.bisect_left(self._starts, start)
+        self._starts[lo:hi] = [start]
+        self._ends[lo:hi] = [end]

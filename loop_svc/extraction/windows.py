@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import time
 
-from loop_svc.extraction.text import fold
+from loop_svc.extraction.text import TakenSpans, fold
 
 
 @dataclass(frozen=True)
@@ -253,9 +253,7 @@ def find_window(text: str, taken: list[tuple[int, int]]) -> Window | None:
     read) wins over a part of the day ("tonight from 18 to 22" is 18:00–22:59), which may
     share its words with a date ("tonight" is today too)."""
     folded = fold(text)
-
-    def free(start: int, end: int) -> bool:
-        return all(end <= s or start >= e for s, e in taken)
+    free = TakenSpans(taken).free
 
     for window in hour_ranges(folded):
         if free(window.start, window.end):
