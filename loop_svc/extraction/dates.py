@@ -23,7 +23,7 @@ from loop_svc.extraction.calendar_words import abbreviated_months, typo_month
 from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.extraction.periods import PeriodFinder, past_tense
 from loop_svc.extraction.relative import find_spoken, names_day_of_month, weekday_of
-from loop_svc.extraction.text import ESTONIAN_CASE_ENDINGS, fold, outside
+from loop_svc.extraction.text import ESTONIAN_CASE_ENDINGS, TakenSpans, fold
 from loop_svc.schema import Role
 from services.language import Lang
 
@@ -80,7 +80,9 @@ _ISO = re.compile(rf"(?<![\d.])(\d{{4}})-(\d{{1,2}})-(\d{{1,2}}){_TIME}(?![\d])"
 _DOTTED = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?!\d)")
 _SLASHED = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)")
 _DAY_MONTH_YEAR = re.compile(rf"(?<!\d)(\d{{1,2}})\.?\s+{_WORD}\s+(\d{{4}})(?!\d)")
-_MONTH_DAY_YEAR = re.compile(rf"{_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)")
+# The month word starts a word: tried from inside one, a long run of letters was read
+# once per letter (quadratic in the run).
+_MONTH_DAY_YEAR = re.compile(rf"(?<![^\W\d_]){_WORD}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)")
 _YEAR = re.compile(r"(?<![\d\-./])(19\d{2}|20\d{2}|21\d{2})(?!\d)(?![-./]\d)")
 _THIS_YEAR = re.compile(
     r"\bthis year\b|\b(sel|käesoleval|jooksval) aastal\b|\btänavu\b|\btanavu\b|\bsee aasta\b|\bselle aasta\b"
@@ -199,11 +201,12 @@ def find_dates(
     words (`skip`) are not read as a holiday's; `reserved` spans (identifiers) hold none."""
     found: list[DateMention] = []
     taken: list[tuple[int, int]] = list(reserved)
+    spans = TakenSpans(taken)
 
     def add(
         value: date | None, start: int, end: int, at: time | None = None, last: date | None = None
     ) -> None:
-        if value is None or not outside(taken, start, end):
+        if value is None or not spans.free(start, end):
             return
         taken.append((start, end))
         found.append(DateMention(value, start, end, _connector(text, start), at, last))
@@ -243,7 +246,7 @@ def find_dates(
             )
         )
     holiday_found = _holidays(text, lang, today, taken, found, holidays, country, skip, families=False)
-    written_years = [int(m[1]) for m in _YEAR.finditer(text) if outside(taken, m.start(), m.end())]
+    written_years = [int(m[1]) for m in _YEAR.finditer(text) if spans.free(m.start(), m.end())]
     spoken_dates = []
     for spoken in find_spoken(text, today, month_of, taken, written_years[0] if written_years else None):
         role = spoken.role or _connector(text, spoken.start)
@@ -260,13 +263,13 @@ def find_dates(
 
     years: list[DateMention] = []
     for m in _THIS_YEAR.finditer(fold(text)):  # "tanavu" typed without its diacritic
-        if outside(taken, m.start(), m.end()):
+        if spans.free(m.start(), m.end()):
             taken.append((m.start(), m.end()))
             years.append(
                 DateMention(date(today.year, 1, 1), m.start(), m.end(), None, last=date(today.year, 12, 31))
             )
     for m in _YEAR.finditer(text):
-        if outside(taken, m.start(), m.end()):
+        if spans.free(m.start(), m.end()):
             year = int(m[1])
             years.append(
                 DateMention(
@@ -332,6 +335,7 @@ def _holidays(
     if holidays is None:
         return False
     year, year_span = _year_hint(text, taken, today)
+    spans = TakenSpans(taken)
     named = holidays.find(
         text,
         lang,
@@ -344,7 +348,7 @@ def _holidays(
     )
     added = False
     for holiday in named:
-        if outside(taken, holiday.start, holiday.end):
+        if spans.free(holiday.start, holiday.end):
             taken.append((holiday.start, holiday.end))
             last = holiday.dates[-1] if len(holiday.dates) > 1 else None
             role = _connector(text, holiday.start)
@@ -374,14 +378,15 @@ def _year_hint(
 ) -> tuple[int | None, tuple[int, int] | None]:
     """The year a holiday named in the message is meant in: a written year, "next year"
     or "this year" (with the span it takes), or none."""
+    spans = TakenSpans(taken)
     for m in _YEAR.finditer(text):
-        if outside(taken, m.start(), m.end()):
+        if spans.free(m.start(), m.end()):
             return int(m[1]), (m.start(), m.end())
     for m in _NEXT_YEAR_PHRASE.finditer(text):
-        if outside(taken, m.start(), m.end()):
+        if spans.free(m.start(), m.end()):
             return today.year + 1, (m.start(), m.end())
     for m in _THIS_YEAR.finditer(fold(text)):
-        if outside(taken, m.start(), m.end()):
+        if spans.free(m.start(), m.end()):
             return today.year, (m.start(), m.end())
     return None, None
 

@@ -93,7 +93,8 @@ def outside(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
 class TakenSpans:
     """`taken` (the spans of a message already read as values) for a reader that checks
     many candidates against it and takes some: `free` is `outside` by binary search over
-    the spans sorted and merged, `take` adds a span to both. A long message holds
+    the spans merged, `take` adds a span to both, and spans other readers append to the
+    list are merged at the next check (spans are only ever added). A long message holds
     thousands of candidate dates or periods; checking each against the whole list made
     reading it quadratic (seconds for 100,000 characters)."""
 
@@ -103,11 +104,18 @@ class TakenSpans:
         self._ends: list[int] = []
         # Empty spans, apart: one overlaps only what strictly contains it.
         self._points: list[int] = []
-        for start, end in sorted(taken):
+        # How much of `taken` is merged: readers handed the list append to it themselves.
+        self._seen = 0
+        self._sync()
+
+    def _sync(self) -> None:
+        for start, end in self._taken[self._seen :]:
             self._merge(start, end)
+        self._seen = len(self._taken)
 
     def free(self, start: int, end: int) -> bool:
         """Whether [start, end) overlaps none of the spans (as `outside` says)."""
+        self._sync()
         # Merged spans are disjoint, so their ends are sorted like their starts: only the
         # last span starting at or before `start` and the first one after it can overlap.
         i = bisect.bisect_right(self._starts, start)
@@ -120,7 +128,7 @@ class TakenSpans:
 
     def take(self, start: int, end: int) -> None:
         self._taken.append((start, end))
-        self._merge(start, end)
+        self._sync()
 
     def _merge(self, start: int, end: int) -> None:
         if start >= end:

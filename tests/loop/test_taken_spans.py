@@ -34,3 +34,18 @@ def test_twenty_thousand_touching_spans_stay_apart() -> None:
         spans.take(start, start + 5)
         assert not spans.free(start + 2, start + 3)
     assert len(taken) == 20_000 and spans.free(5, 6) and not spans.free(0, 120_000)
+
+
+def test_runs_of_years_pairs_and_letters_are_read_promptly() -> None:
+    """Each run once made the date finder quadratic: thousands of years and school-year
+    pairs (each checked against every span taken before it), and a 20,000-letter word (the
+    month-day-year pattern tried from each of its letters). Unbounded, this took minutes;
+    pytest-timeout is the bound, no clock is read."""
+    from datetime import date
+
+    from loop_svc.extraction.dates import find_dates
+
+    text = "2027/ " * 10_000 + "õppeaasta " * 5_000 + "27/28 " * 3_000 + "x" * 20_000 + " 2027" * 10_000
+    assert len(text) > 150_000
+    found = find_dates(text + " 5. detsembril 2027", "et", date(2026, 12, 1))
+    assert date(2027, 12, 5) in [d.value for d in found.dates]
