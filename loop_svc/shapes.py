@@ -595,6 +595,12 @@ class RuleShapeReader:
                 months.append((m.start(), month))
                 used.append(m.span())
         out.extend(self._paired(out))
+        ahead = _STILL_AHEAD.search(text)
+        if ahead is not None and not any(isinstance(f.condition, DateRange) for f in out):
+            # "how many are still to come", "mis on veel ees", "какие ещё впереди": the rows
+            # from today on, of the period the request asked for.
+            used.append(ahead.span())
+            out.append(RowFilter(DateRange(self._today(), None)))
         out = _one_date_range(out, text)
         spanned = _month_range_with_year(sorted(months), year_months, text)
         if spanned is not None:
@@ -793,6 +799,15 @@ class RuleShapeReader:
             if word not in out:
                 out.append(word)
         return tuple(out[:24])
+
+
+# Rows still ahead of today: "still to come", "yet to come", "still ahead", "remaining",
+# "veel ees", "veel tulemas", "ees ootamas", "ещё впереди", "предстоящие", "оставшиеся".
+_STILL_AHEAD = re.compile(
+    r"(?<!\w)(?:(?:still|yet)\s+(?:to\s+come|ahead|coming|left)|remaining|"
+    r"(?:veel|alles)\s+(?:ees|tulemas|tulekul|tulevad|tuleb)|ees\s+ootamas|"
+    r"(?:ещ[её]\s+)?впереди|предстоящ\w*|предстоит|оставш\w*)(?!\w)"
+)
 
 
 # "как у нас", "как в Эстонии", "как и в прошлом году": "как" inside a sentence that

@@ -23,6 +23,7 @@ from loop_svc.schema import ParamSpec
 from loop_svc.shapes import (
     _AMOUNT,
     _LISTED_COUNT,
+    _STILL_AHEAD,
     RuleShapeReader,
     _count_near,
     _ru_asks_which,
@@ -249,10 +250,34 @@ def test_one_year_is_no_alternatives(countries: CountryNames) -> None:
     assert extractor.alternatives("tax for 123ABC in 2026", TAX, values=values, language="en") == {}
 
 
+# Rows still ahead: from today on ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "text"),
+    [
+        ("en", "and how many are still to come"),
+        ("en", "what holidays are remaining this year"),
+        ("en", "which breaks are yet to come"),
+        ("et", "mitu riigipüha on tänavu veel ees"),
+        ("et", "millised vaheajad on veel tulemas"),
+        ("ru", "сколько праздников ещё впереди в этом году"),
+        ("ru", "какие предстоящие каникулы"),
+        ("ru", "оставшиеся праздники этого года"),
+    ],
+)
+def test_rows_still_ahead_are_the_rows_from_today(language: str, text: str) -> None:
+    shape = READER.read(text, language)  # type: ignore[arg-type]
+    ranges = [f.condition for f in shape.filters if isinstance(f.condition, DateRange)]
+    assert ranges == [DateRange(TODAY, None)]
+
+
 # Long adversarial input reads promptly --------------------------------------------------------
 
 LONG = [
     "after the " * 10_000,
+    "still " * 16_600 + "yet",
+    "ещё " * 25_000,
     "list 4 " * 14_300,
     "у " + "детей " * 16_600 + "?",
     "как у " * 16_600 + "?",
@@ -270,6 +295,7 @@ def test_the_new_readers_take_long_input(text: str) -> None:
     # whole is held to shorter input by the edge's message limit).
     assert _LISTED_COUNT.search(text) is None or text.startswith("list")
     assert _AMOUNT.search(text) is None or "maks" in text
+    assert _STILL_AHEAD.search(text) is None
     assert isinstance(_ru_states(text), bool)
     assert isinstance(_ru_asks_which(text), bool)
     assert _count_near(text, len(text), len(text)) is None or text.startswith(("list", "4"))
