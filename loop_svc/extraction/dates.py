@@ -96,8 +96,13 @@ _RELATIVE_HINT = re.compile(
 # "after" right before a period, with at most two words that only point at it between
 # ("after the summer one", "after this year's midsummer", "peale seda suve"); the
 # Estonian postposition "järel" right after it ("jõulude järel").
+# ("after work tomorrow" is tomorrow: only words that point at the period stand between).
+_POINTING = (
+    r"(?:the|this|that|these|those|next|coming|upcoming|year's|seda|selle|neid|tanavust|tänavust|"
+    r"jargmist|järgmist|этого|этой|этих|нынешн\w*|ближайш\w*|следующ\w*)"
+)
 _AFTER_BEFORE = re.compile(
-    r"(?:\bafter|\bpärast|\bparast|\bpeale|\bпосле)\s+(?:[^\W\d_]{1,6}(?:'s)?\s+){0,2}$", re.I
+    rf"(?:\bafter|\bpärast|\bparast|\bpeale|\bпосле)\s+(?:{_POINTING}\s+){{0,2}}$", re.I
 )
 _AFTER_BEHIND = re.compile(r"\s+(?:järel|jarel)\b", re.I)
 _START_CONNECTORS = re.compile(r"(?:\bfrom|\bsince|\bstarting|\bbeginning|\balates|\bс|\bсо|\bот)\s*$", re.I)

@@ -329,3 +329,16 @@ def test_a_yes_no_about_one_day_asks_for_the_week_around_it(day: date, form: int
     # a list of the day's rows asks for that day alone
     listed = READER.read(f"holidays on {day.day} {MONTHS_EN.split()[day.month - 1]}", "en")
     assert widened(asked, WIDENED_RANGE, listed)["validFrom"] == day.isoformat()
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "day"),
+    [
+        ("en", "prices after work tomorrow", date(2027, 6, 22)),
+        ("et", "hinnad pärast tööd homme", date(2027, 6, 22)),
+        ("ru", "цены после работы завтра", date(2027, 6, 22)),
+    ],
+)
+def test_after_something_else_leaves_the_day_as_it_is(language: str, text: str, day: date) -> None:
+    found = find_dates(text, language, TODAY).dates  # type: ignore[arg-type]
+    assert [(m.value, m.connector) for m in found] == [(day, None)]
