@@ -52,6 +52,7 @@ _MONEY = frozenset("eur euro euros eurot eurit €  евро евр raha maks ta
 _STATUS = frozenset("status state olek seisund staatus статус состояние".split())
 _TOTAL = frozenset("total annual sum kokku aasta aastamaks итог итого годовой overall".split())
 _MAX_SHOWN_VERDICT_ROWS = 5
+_MAX_NEARBY_ROWS = 3
 # Negation of what follows ("did not pass", "ei läinud läbi", "не прошли").
 _NEGATION = frozenset("not no never didn't wasn't weren't isn't aren't ei pole mitte не нет".split())
 
@@ -92,6 +93,9 @@ class Outcome:
     counts_field: bool = False
     # The days asked as working or school days that fall on a weekend (no working day).
     off_week: list[date] = field(default_factory=list)
+    # A yes/no about one day no row is on: the rows nearest to that day, nearest first.
+    nearby: list[Row] = field(default_factory=list)
+    nearby_day: date | None = None
 
 
 def _terms(words: Sequence[str], shortest: int = 3) -> list[str]:
@@ -241,6 +245,24 @@ def nearest_outside(rows: list[Row], filters: Sequence[RowFilter]) -> tuple[Row,
     return None
 
 
+def _one_day(filters: Sequence[RowFilter]) -> date | None:
+    """The one day the day filters ask about, if they name exactly one."""
+    days = [f.condition for f in filters if isinstance(f.condition, DateRange) and not f.negate]
+    if len(days) == 1 and days[0].start is not None and days[0].start == days[0].end:
+        return days[0].start
+    return None
+
+
+def nearest_to(rows: list[Row], day: date) -> list[Row]:
+    """The dated rows by how many days they lie from `day` (a span by its nearer end)."""
+
+    def distance(row: Row) -> int:
+        first, last = row.days  # type: ignore[misc]
+        return 0 if first <= day <= last else min(abs((first - day).days), abs((last - day).days))
+
+    return sorted((r for r in rows if r.days is not None), key=lambda r: (distance(r), _time_key(r)))
+
+
 def _month_count(first: Any, last: Any) -> int:
     return min(12, (last.year - first.year) * 12 + last.month - first.month + 1)
 
@@ -375,8 +397,10 @@ def select(
         def upcoming(r: Row) -> bool:
             if r.moment is not None:
                 return r.moment >= hour
+            # "the next two school breaks" during the summer break: the ones still to
+            # begin (a day's own row, today's holiday, is still the next one).
             span = r.days
-            return span is not None and span[1] >= now.date()
+            return span is not None and span[0] >= now.date()
 
         ranked = sorted((r for r in timed if upcoming(r)), key=_time_key) if timed else list(rows)
     elif order in (Order.LONGEST, Order.SHORTEST):
@@ -594,7 +618,13 @@ def answer(
     filtered = apply_filters(rows, plain_filters, table, labels, terms)
     if not filtered and rows:
         undated = [f for f in plain_filters if not isinstance(f.condition, _DAY_CONDITIONS)]
-        found = nearest_outside(apply_filters(rows, undated, table, labels, terms), plain_filters)
+        candidates = apply_filters(rows, undated, table, labels, terms)
+        day = _one_day(plain_filters)
+        if shape.kind is Kind.YES_NO and day is not None:
+            # "Is 24 December a holiday in Germany?": no, and the rows nearest to the day.
+            outcome.nearby = nearest_to(candidates, day)[:_MAX_NEARBY_ROWS]
+            outcome.nearby_day = day
+        found = nearest_outside(candidates, plain_filters)
         if found is not None:
             outcome.nearest, outcome.nearest_after = found
     # A yes/no question about a row is answered by its flag, not by dropping the row.

@@ -48,6 +48,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "nearest_before": "There are none in that period. The latest before it is from {day}:",
         "nearest_after": "There are none in that period. The first after it is from {day}:",
         "weekend": "{day} is at the weekend.",
+        "nearby": "None on {day}. The nearest:",
     },
     "et": {
         "yes": "Jah.",
@@ -77,6 +78,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "nearest_before": "Sel perioodil pole ühtegi. Viimane enne seda on {day}:",
         "nearest_after": "Sel perioodil pole ühtegi. Esimene pärast seda on {day}:",
         "weekend": "{day} on nädalavahetusel.",
+        "nearby": "Kuupäeval {day} pole ühtegi. Lähimad:",
     },
     "ru": {
         "yes": "Да.",
@@ -106,6 +108,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "nearest_before": "За этот период ничего нет. Последнее до него — {day}:",
         "nearest_after": "За этот период ничего нет. Первое после него — {day}:",
         "weekend": "{day} приходится на выходные.",
+        "nearby": "На {day} ничего нет. Ближайшие:",
     },
 }
 _BULLET = "• "
@@ -180,7 +183,11 @@ class ShapedWriter:
             return [*out, *weekend]
         if not outcome.rows:
             nearest = outcome.nearest
-            if nearest is not None and nearest.day is not None:
+            if outcome.nearby and outcome.nearby_day is not None:
+                # "Is 24 December a holiday there?": none on the day, and the nearest ones.
+                out.append(texts["nearby"].format(day=format_day(outcome.nearby_day, lang)))
+                out.extend(_BULLET + self._w.item(row, lang, []) for row in outcome.nearby)
+            elif nearest is not None and nearest.day is not None:
                 # "Votes last week?" when the record ends earlier: none, and when the nearest was.
                 key = "nearest_after" if outcome.nearest_after else "nearest_before"
                 out.append(texts[key].format(day=format_day(nearest.day, lang)))

@@ -6,7 +6,9 @@ and type (never from endpoint names):
 - a required year to calculate something for (a tax year, a calculation year) → this year;
 - a required start/end date pair of a calendar-like search (holidays, breaks, events)
   with no period said → from today for a year; for a question about the past ("when
-  was the last holiday", "millal eelmine sügisvaheaeg oli") the year up to today.
+  was the last holiday", "millal eelmine sügisvaheaeg oli") the year up to today;
+  with only its start said ("after this year's midsummer", "from 1 September on") →
+  for a year from that day.
 
 An optional parameter is never filled: the API's own default applies.
 """
@@ -60,4 +62,22 @@ class Defaults:
                 first, last = (other, today) if past else (today, other)
                 values[start.name] = first.isoformat()
                 values[end.name] = last.isoformat()
+        for param in missing:
+            start_of = next((s for s, e in date_pairs(params) if e is param and s.name in known), None)
+            if start_of is None or start_of.concept is not Concept.DATE:
+                continue
+            if not _CALENDAR.search(f"{start_of.description} {param.description}"):
+                continue
+            try:
+                opens = date.fromisoformat(known[start_of.name])
+            except ValueError:
+                continue
+            values[param.name] = _a_year_after(opens).isoformat()
         return values
+
+
+def _a_year_after(day: date) -> date:
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:  # 29 February
+        return day + timedelta(days=365)

@@ -28,7 +28,7 @@ from loop_svc.extraction.from_now import DAY_UNIT, find_stretches
 from loop_svc.extraction.numbers import NUMBER_WORD, NUMBER_WORDS
 from loop_svc.extraction.shifts import find_shift
 from loop_svc.extraction.windows import MIDNIGHT_WORDS, hour_ranges, hours_from
-from loop_svc.schema import ParamSpec
+from loop_svc.schema import Concept, ParamSpec, date_pairs
 from services.answer_shape import (
     Aggregation,
     AnswerShape,
@@ -126,6 +126,11 @@ _UNTIL_THEN = re.compile(
     r"через|до|осталось|оста\w*)(?!\w)"
 )
 _PALJU = re.compile(r"(?<!\w)(?:kui )?palju(?!\s+(?:maks\w*|kulu\w*|hind\w*|on hind))(?!\w)")
+# Words of paying and of money: what a total of them adds is an amount.
+_AMOUNT = re.compile(
+    r"(?<!\w)(?:pay\w*|paid|cost\w*|tax\w*|fee\w*|euros?|eur|maks\w*|tasu\w*|kulu\w*|eurot?|"
+    r"налог\w*|плат\w*|заплат\w*|стои\w*|стоил\w*|евро|€)(?!\w)|€"
+)
 _ALTOGETHER = re.compile(r"(?<!\w)(?:altogether|in total|kokku|всего)(?!\w)")
 _RANGE = re.compile(
     r"(?<!\w)(?:range|fluctuat\w*|vahemik\w*|koikuv\w*|koiguv\w*|диапазон\w*|колебл\w*|разброс\w*)(?!\w)"
@@ -313,7 +318,8 @@ def _int(word: str) -> int | None:
 
 def _count_near(text: str, start: int, end: int) -> int | None:
     """A count written right before or after a cue: "3 cheapest", "the last 3", "kaks esimest"."""
-    before = re.search(rf"{_N}\s+(?:\w+\s+)?$", text[:start])
+    # (not the end of a longer number: "lätis 2027 viimane riigipüha" counts no 27)
+    before = re.search(rf"(?<![\w.,:/-]){_N}\s+(?:\w+\s+)?$", text[:start])
     after = re.match(
         rf"\s+(?:\w+\s+)?{_N}(?!\s*(?:[.:/-]\d|%|€|eur|euro|евро|\w*\s*(?:aasta|year|год)))", text[end:]
     )
@@ -330,6 +336,15 @@ def _count_near(text: str, start: int, end: int) -> int | None:
 # the question word or article that opens the noun the extreme picks from.
 _ASKED_COUNT = re.compile(
     rf"(?<!\w)(?:which|what|the|millised|milliseid|mis|missugused|какие|каких|какой)\s+{_N}"
+    rf"(?=\s+[^\W\d_])(?!\s*(?:%|€|eur|euro|евро|am\b|pm\b|\w*\s*(?:aasta|year|год)))"
+)
+
+
+# A count right after a word that asks for rows, before the rows' noun: "list 4 holidays",
+# "näita kolme hääletust", "какие две каникулы".
+_LISTED_COUNT = re.compile(
+    rf"(?<!\w)(?:list|show|give|name|which|what|the|naita|anna|nimeta|loetle|millised|milliseid|"
+    rf"missugused|покажи|назови|перечисли|дай|какие|каких)\s+(?:me\s+|mulle\s+|мне\s+)?{_N}"
     rf"(?=\s+[^\W\d_])(?!\s*(?:%|€|eur|euro|евро|am\b|pm\b|\w*\s*(?:aasta|year|год)))"
 )
 
@@ -580,6 +595,12 @@ class RuleShapeReader:
                 months.append((m.start(), month))
                 used.append(m.span())
         out.extend(self._paired(out))
+        ahead = _STILL_AHEAD.search(text)
+        if ahead is not None and not any(isinstance(f.condition, DateRange) for f in out):
+            # "how many are still to come", "mis on veel ees", "какие ещё впереди": the rows
+            # from today on, of the period the request asked for.
+            used.append(ahead.span())
+            out.append(RowFilter(DateRange(self._today(), None)))
         out = _one_date_range(out, text)
         spanned = _month_range_with_year(sorted(months), year_months, text)
         if spanned is not None:
@@ -671,6 +692,18 @@ class RuleShapeReader:
         ):
             # A number already read as hours or days ("only 8 to 12", "just 23–29 nov") is no count.
             return Selection(Order.FIRST, value)
+        listed = _LISTED_COUNT.search(text)
+        if (
+            listed is not None
+            and not any(a <= listed.start(1) < b for a, b in used)
+            and not _month_follows(text[listed.end() :])
+            and not _PERIOD_WORD.match(text, listed.end() + 1)
+            and (value := _int(listed.group(1))) is not None
+        ):
+            # "list 4 finnish public holidays after …", "какие две каникулы будут после
+            # летних", "näita 3 hääletust": a count opening the rows asked for, with no cue,
+            # is the first rows of that many (in the result's order, after the filters).
+            return Selection(Order.FIRST, value)
         return None
 
     def _aggregation(self, text: str) -> Aggregation | None:
@@ -685,6 +718,10 @@ class RuleShapeReader:
             # "vahemikus 20. detsember kuni 10. jaanuar", "в диапазоне с 1 по 10": the words
             # name a period, its dates follow; the spread of a number is asked without them.
             return Aggregation(Function.RANGE)
+        if (_SUM.search(text) or _ALTOGETHER.search(text)) and _AMOUNT.search(text):
+            # "kui palju ma kokku maksan", "сколько всего налога за 2025 и 2026": an amount
+            # paid altogether is a sum, no count of rows.
+            return Aggregation(Function.SUM)
         how_many = _HOW_MANY.search(text) or _PALJU.search(text)
         if how_many is not None:
             terms = tuple(text[how_many.end() : how_many.end() + 40].split()[:3])
@@ -737,7 +774,13 @@ class RuleShapeReader:
         if re.search(r"[\u0400-\u04ff]", text):
             # "1 мая выходной?", "25 декабря праздник у нас?": a day that opens a question
             # without a question word is asked about, as with a predicate.
-            return not _RU_WH.search(text) and (bool(_RU_PREDICATE.search(text)) or compares or one_day)
+            return not _ru_asks_which(text) and (
+                bool(_RU_PREDICATE.search(text))
+                or compares
+                or one_day
+                or bool(_COMPARATIVE.search(text))
+                or _ru_states(text)
+            )
         return compares and not _EN_WH.search(text)
 
     @staticmethod
@@ -756,6 +799,50 @@ class RuleShapeReader:
             if word not in out:
                 out.append(word)
         return tuple(out[:24])
+
+
+# Rows still ahead of today: "still to come", "yet to come", "still ahead", "remaining",
+# "veel ees", "veel tulemas", "ees ootamas", "ещё впереди", "предстоящие", "оставшиеся".
+_STILL_AHEAD = re.compile(
+    r"(?<!\w)(?:(?:still|yet)\s+(?:to\s+come|ahead|coming|left)|remaining|"
+    r"(?:veel|alles)\s+(?:ees|tulemas|tulekul|tulevad|tuleb)|ees\s+ootamas|"
+    r"(?:ещ[её]\s+)?впереди|предстоящ\w*|предстоит|оставш\w*)(?!\w)"
+)
+
+
+# "как у нас", "как в Эстонии", "как и в прошлом году": "как" inside a sentence that
+# compares, no question word.
+_RU_LIKE = re.compile(r"(?<=\w)\s+как\s+(?:у|в|во|и|на|при)(?!\w)")
+
+
+def _ru_asks_which(text: str) -> bool:
+    """A Russian question word asks what, when, which…; "как" in a comparison does not."""
+    return bool(_RU_WH.search(_RU_LIKE.sub(" ", text)))
+
+
+def _ru_states(text: str) -> bool:
+    """A Russian question with no question word that states something to confirm
+    (pymorphy3): a verb in the indicative not said to the reader ("закон приняли?",
+    "каникулы с понедельника начинаются?"; "покажешь цены?" asks for them), a
+    possessive "у" + genitive opening it ("у детей сейчас каникулы?", "у финнов 6
+    декабря праздник?"), or a day word followed by what is said of the day ("завтра
+    выходной?")."""
+    words = re.findall(r"[а-яё]+", text.lower())[:24]
+    if not words:
+        return False
+    analyzer = russian_analyzer()
+    if words[0] == "у" and len(words) > 2 and "gent" in analyzer.parse(words[1])[0].tag:
+        return True
+    for word in words:
+        tag = analyzer.parse(word)[0].tag
+        if tag.POS == "VERB" and tag.mood == "indc" and tag.person != "2per":
+            return True
+    opening = _RU_DAY_WORD.match(text)
+    return opening is not None and _said_of_it(text[opening.end() :])
+
+
+# A relative day word opening a Russian question: "завтра выходной?", "сегодня праздник?".
+_RU_DAY_WORD = re.compile(r"^\W*(?:(?:а|и|ну)\s+)?(?:сегодня|завтра|послезавтра|вчера)(?!\w)")
 
 
 def _said_of_it(rest: str) -> bool:
@@ -938,6 +1025,15 @@ def widened(params: dict[str, str], specs: Sequence[ParamSpec], shape: AnswerSha
     if not wants_all:
         return params
     out = dict(params)
+    day = _one_day_asked(shape)
+    if shape.kind is Kind.YES_NO and day is not None:
+        # "Is 24 December a holiday in Germany?": the week around the day is asked, so that
+        # when no row is on it the answer names the nearest ones (25 and 26 December).
+        for start, end in date_pairs(specs):
+            asked = (out.get(start.name), out.get(end.name))
+            if start.concept is end.concept is Concept.DATE and asked == (day.isoformat(),) * 2:
+                out[start.name] = (day - AROUND_THE_DAY).isoformat()
+                out[end.name] = (day + AROUND_THE_DAY).isoformat()
     for spec in specs:
         if spec.required or out.get(spec.name) or spec.type not in ("integer", "number"):
             continue
@@ -947,6 +1043,17 @@ def widened(params: dict[str, str], specs: Sequence[ParamSpec], shape: AnswerSha
         if m is not None:
             out[spec.name] = next(g for g in m.groups() if g)
     return out
+
+
+# The days either side of a day asked about whose rows are fetched with it.
+AROUND_THE_DAY = timedelta(days=7)
+
+
+def _one_day_asked(shape: AnswerShape) -> date | None:
+    days = [f.condition for f in shape.filters if isinstance(f.condition, DateRange) and not f.negate]
+    if len(days) == 1 and days[0].start is not None and days[0].start == days[0].end:
+        return days[0].start
+    return None
 
 
 def _kinds(shape: AnswerShape) -> set[type]:

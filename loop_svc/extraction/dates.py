@@ -95,6 +95,18 @@ _RELATIVE_HINT = re.compile(
     r"|через|назад|следующ\w*|прошл\w*)\b",
     re.I,
 )
+# "after" right before a period, with at most two words that only point at it between
+# ("after the summer one", "after this year's midsummer", "peale seda suve"); the
+# Estonian postposition "järel" right after it ("jõulude järel").
+# ("after work tomorrow" is tomorrow: only words that point at the period stand between).
+_POINTING = (
+    r"(?:the|this|that|these|those|next|coming|upcoming|year's|seda|selle|neid|tanavust|tänavust|"
+    r"jargmist|järgmist|этого|этой|этих|нынешн\w*|ближайш\w*|следующ\w*)"
+)
+_AFTER_BEFORE = re.compile(
+    rf"(?:\bafter|\bpärast|\bparast|\bpeale|\bпосле)\s+(?:{_POINTING}\s+){{0,2}}$", re.I
+)
+_AFTER_BEHIND = re.compile(r"\s+(?:järel|jarel)\b", re.I)
 _START_CONNECTORS = re.compile(r"(?:\bfrom|\bsince|\bstarting|\bbeginning|\balates|\bс|\bсо|\bот)\s*$", re.I)
 _END_CONNECTORS = re.compile(
     r"(?:\bto|\buntil|\btill|\bthrough|\bthru|\bbefore|\benne|\bkuni|\bпо|\bдо|\bперед|-|–|—|\.\.)\s*$", re.I
@@ -290,9 +302,21 @@ def find_dates(
     if any(d.loose for d in found) and (years or any(not d.loose for d in found)):
         # "holidays on the weekend in 2027": the year is the period, the weekend its days.
         found = [d for d in found if not d.loose]
+    found = [_after_it(text, d) for d in found]
     found.sort(key=lambda d: d.start)
     years.sort(key=lambda d: d.start)
     return DateFindings(found, years)
+
+
+def _after_it(text: str, mention: DateMention) -> DateMention:
+    """A period said after "after" ("after this year's midsummer", "peale seda suve",
+    "после Рождества", "jõulude järel") opens the rows on the day after it ends: the
+    asked rows are the ones that follow it, not its own."""
+    before = text[max(0, mention.start - 24) : mention.start]
+    if not (_AFTER_BEFORE.search(before) or _AFTER_BEHIND.match(text, mention.end)):
+        return mention
+    following = (mention.last or mention.value) + timedelta(days=1)
+    return replace(mention, value=following, last=None, connector="start", at=None, opens=None, closes=None)
 
 
 _PERIODS = PeriodFinder(month_of, weekday_of)

@@ -196,13 +196,20 @@ def _safe(year: int, month: int, day: int) -> date | None:
         return None
 
 
+# How far back a day of a month said without a year may be and still be the one meant
+# (about five months): further back, the coming one is, even when it is a little further.
+RECENT_PAST_DAYS = 150
+
+
 def _day_of_month(
     month: int, day: int, today: date, year: int | None, past: bool, weekday: int | None = None
 ) -> date | None:
     """A day of a month ("jan 6", "4. jaanuaril"): in the year said; else in a year where
     it falls on the weekday written with it ("Thursday, 1 January"); else, for a sentence
     about the past, the last such day up to today; else the nearest one (on 2 December
-    "6 January" is the coming one, "28 November" the one just gone)."""
+    "6 January" is the coming one, "28 November" the one just gone) when the one gone is
+    recent: half a year away either side, "is 24 December a holiday?" asked in June is
+    about the coming December, not the one six months ago."""
     if year is not None:
         return _safe(year, month, day)
     options = [d for d in (_safe(today.year + k, month, day) for k in (-1, 0, 1)) if d is not None]
@@ -213,7 +220,8 @@ def _day_of_month(
     if past:
         earlier = [d for d in options if d <= today]
         return max(earlier) if earlier else None
-    return min(options, key=lambda d: (abs((d - today).days), d < today))
+    recent = [d for d in options if d >= today or (today - d).days <= RECENT_PAST_DAYS]
+    return min(recent or options, key=lambda d: (abs((d - today).days), d < today))
 
 
 def find_spoken(

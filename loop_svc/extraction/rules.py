@@ -300,6 +300,10 @@ class RuleExtractor:
                 shape = param.shape
                 found = find_identifiers(text, shape) if shape is not None else registration_numbers(text)
                 mentions = [(f.value, f.start, f.end) for f in found]
+            elif param.concept is Concept.YEAR:
+                # "the tax for 2025 and 2026 together", "за 2025, 2026 и 2027": one call a year.
+                years = self._dates(text, params, language, {}, []).years
+                mentions = [(str(y.value.year), y.start, y.end) for y in years if y.last is not None]
             several = listed(text, [m for m in mentions if outside(replaced, m[1], m[2])], value)
             if several:
                 return {param.name: several}

@@ -485,3 +485,33 @@ def test_the_margin_between_two_numbers_picks_the_row(lang: str, drawn: list[tup
     (row,) = outcome.rows
     assert abs(row.data["for"] - row.data["against"]) == wanted
     assert {f.path for f in outcome.asked[:2]} == {"for", "against"}
+
+
+@given(drawn=spans, count=st.integers(1, 5))
+@settings(deadline=None)  # a busy machine: no timed assertions
+def test_the_next_periods_are_the_ones_still_to_begin(drawn: list[tuple[date, int, str]], count: int) -> None:
+    # "the next two school breaks" during the summer break: the one under way is no next one.
+    rows = span_items(drawn)
+    outcome = run(rows, AnswerShape(Kind.COUNT, selection=Selection(Order.NEXT, count)))
+    starts = sorted(first for first, _, _ in drawn if first >= NOW.date())
+    assert sorted(date.fromisoformat(r.data["startDate"]) for r in outcome.rows) == starts[:count]
+
+
+@given(rows=items, day=days)
+@settings(deadline=None)  # a busy machine: no timed assertions
+def test_a_yes_no_about_a_day_no_row_is_on_names_the_nearest_rows(
+    rows: list[dict[str, Any]], day: date
+) -> None:
+    # "Is 24 December a holiday in Germany?": no, and the rows nearest to that day.
+    if not rows:
+        return
+    shape = AnswerShape(Kind.YES_NO, filters=(RowFilter(DateRange(day, day)),))
+    outcome = run(rows, shape)
+    on_the_day = [r for r in rows if r["startDate"] == day.isoformat()]
+    if on_the_day:
+        assert outcome.verdict is True and not outcome.nearby
+        return
+    assert outcome.verdict is False and outcome.nearby_day == day
+    distances = [abs((date.fromisoformat(r.data["startDate"]) - day).days) for r in outcome.nearby]
+    every = sorted(abs((date.fromisoformat(r["startDate"]) - day).days) for r in rows)
+    assert distances == every[: len(distances)] and 1 <= len(distances) <= 3

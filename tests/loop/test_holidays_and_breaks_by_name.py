@@ -72,6 +72,22 @@ def test_a_day_of_a_month_without_a_year_is_its_nearest_occurrence(
         assert values.get("validFrom") == day.isoformat() == values.get("validTo"), text
 
 
+@settings(max_examples=40, deadline=None)
+@given(today=st.dates(date(2025, 1, 1), date(2028, 12, 31)), back=st.integers(151, 182))
+def test_a_day_of_a_month_gone_five_months_ago_is_the_coming_one(
+    countries: CountryNames, holiday_names: HolidayNames, today: date, back: int
+) -> None:
+    # "is 24 December a holiday in Germany?" asked on 21 June: the coming December.
+    gone = today - timedelta(days=back)
+    if (gone.month, gone.day) == (2, 29):
+        return
+    coming = gone.replace(year=gone.year + 1)
+    extractor = _extractor(countries, holiday_names, today)
+    for text, lang in _day_forms(gone):
+        values = extractor.extract(text, RANGE, language=lang)  # type: ignore[arg-type]
+        assert values.get("validFrom") == coming.isoformat() == values.get("validTo"), text
+
+
 @pytest.mark.parametrize(
     ("text", "lang"),
     [
