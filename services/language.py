@@ -159,13 +159,21 @@ def cyrillic_reading(text: str) -> str:
     def read(match: re.Match[str]) -> str:
         word = match.group(0)
         if len(word) < 2:
-            return word
+            # One letter is a word only as a preposition or conjunction ("s 8 do 12", "v
+            # subbotu", "i"): every letter is some abbreviation in the dictionary.
+            short = [
+                c
+                for c in _cyrillic_spellings(word.lower())
+                if analyzer.word_is_known(c) and analyzer.parse(c)[0].tag.POS in _ONE_LETTER_POS
+            ]
+            return short[0] if short else word
         known = [c for c in _cyrillic_spellings(word.lower()) if analyzer.word_is_known(c)]
         return known[0] if known else word
 
     return _ASCII_LETTERS.sub(read, text)
 
 
+_ONE_LETTER_POS = frozenset({"PREP", "CONJ"})
 _ASCII_LETTERS = re.compile(r"(?<![\w'])[A-Za-z']+(?![\w'])")
 
 

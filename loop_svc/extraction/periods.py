@@ -547,10 +547,11 @@ _WEEKEND = re.compile(
 
 
 # A weekend named in general, never one weekend: "on a weekend", "on weekends",
-# "nädalavahetustel" (plural), "langeb nädalavahetusele" (onto), "выпадает на выходные".
+# "nädalavahetustel" (plural), "langeb nädalavahetusele" (onto), "выпадает на выходные"
+# (onto: the accusative; "будет на выходных", the prepositional, is at one weekend).
 _ANY_WEEKEND = re.compile(
     r"\ba\s+week-?end\b|\bweek-?ends\b|\bnadalavahetuste\w*|\bnadalavahetusele\b|"
-    r"(?:выпада|выпадет|приход|приходит|попада|будет|будут)\w*\s+(?:\w+\s+)?на\s+выходн\w*|"
+    r"(?:выпада|выпадет|приход|приходит|попада|будет|будут)\w*\s+(?:\w+\s+)?на\s+выходн(?:ые|ой|ую)\b|"
     r"\bвыходн\w+\s+дн\w+",
     re.I,
 )

@@ -39,7 +39,7 @@ from loop_svc.extraction.values import (
 )
 from loop_svc.extraction.windows import Window, find_window
 from loop_svc.schema import Concept, ParamSpec, Role, date_pairs
-from services.language import Lang
+from services.language import Lang, cyrillic_reading
 
 # A day of the month said alone, no month: "the 23rd", "23rd", "on the 24th".
 _BARE_DAY = re.compile(
@@ -53,6 +53,10 @@ _REPLACED_AFTER = re.compile(r"\b(instead of|rather than|not|mitte|вместо|
 # From a word's start only, and a word of bounded length: "(\S+)" tried at every position of a
 # long run of non-spaces was quadratic.
 _REPLACED_BEFORE = re.compile(r"(?<!\S)(\S{1,64})\s+(asemel)\b", re.I)
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+_LATIN = re.compile(r"[A-Za-z]{2}")
+# Values a Latin-letter Russian message gives in words of its Cyrillic reading.
+_TIME_CONCEPTS = frozenset({Concept.DATE, Concept.DATETIME, Concept.YEAR, Concept.TIME})
 _PREPOSITIONS = frozenset("on in at for the a from by в во на за с со у к до по".split())
 # Uppercase pairs that are ordinary words more often than country codes.
 _NOT_CODES = frozenset(
@@ -179,7 +183,38 @@ class RuleExtractor:
         text parameter is only taken from a reply to a question about it, or,
         for an address, from the words after an address keyword. `known` holds
         values collected earlier; new values overwrite them, so corrections work.
+
+        Russian typed in Latin letters ("zavtra utrom", "na vyhodnyh") names its days and
+        hours in words only the Cyrillic reading has (services.language.cyrillic_reading):
+        the dates and times it gives fill those the message itself did not. Names and codes
+        are read from the message as written ("Viru 4" is no "виру 4").
         """
+        values = self._extract(message, params, language=language, asked=asked, known=known)
+        if language != "ru" or _CYRILLIC.search(message) or not _LATIN.search(message):
+            return values
+        timed = [p for p in params if p.concept in _TIME_CONCEPTS]
+        if not timed or all(p.name in values for p in timed):
+            return values
+        reading = cyrillic_reading(message)
+        if reading == message:
+            return values
+        read = self._extract(reading, timed, language=language, asked=asked, known=known)
+        # A pair's two ends come from one reading: never a start of one and an end of another.
+        for start, end in date_pairs(timed):
+            if start.name in values or end.name in values:
+                read.pop(start.name, None)
+                read.pop(end.name, None)
+        return {**values, **{name: value for name, value in read.items() if name not in values}}
+
+    def _extract(
+        self,
+        message: str,
+        params: Sequence[ParamSpec],
+        *,
+        language: Lang,
+        asked: Sequence[str] = (),
+        known: Mapping[str, str] | None = None,
+    ) -> dict[str, str]:
         known = known or {}
         text = message.strip()
         if not text:
