@@ -117,7 +117,12 @@ async def build_server(
     )
     warming = asyncio.create_task(catalogue.warm()) if catalogue is not None else None
     servicer = CallerServicer(
-        CallExecutor(caller, store, batch_timeout_seconds=settings.batch_timeout_seconds),
+        CallExecutor(
+            caller,
+            store,
+            batch_timeout_seconds=settings.batch_timeout_seconds,
+            yes_no_lookahead_days=settings.yes_no_lookahead_days,
+        ),
         store,
         answer_writer(settings, store, formatter, lm, telemetry),
         batch_timeout_seconds=settings.batch_timeout_seconds,

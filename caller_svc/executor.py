@@ -17,9 +17,10 @@ from caller_svc.endpoint import EndpointSpec
 from caller_svc.guardrails import clean_data, guarded_summary
 from caller_svc.http_caller import ApiCaller, ApiCallResult
 from caller_svc.messages import FailureKind, failure_message
+from caller_svc.params import looking_ahead
 from caller_svc.result_store import KeptResult, ResultStore
 from caller_svc.summary import summarize
-from services.answer_shape import PLAIN, AnswerShape
+from services.answer_shape import PLAIN, AnswerShape, Kind
 from services.language import Lang
 from services.result_sketch import EMPTY, ResultSketch, sketch_of
 
@@ -73,10 +74,25 @@ def _failure_summary(result: ApiCallResult) -> str:
 
 
 class CallExecutor:
-    def __init__(self, caller: ApiCaller, store: ResultStore, *, batch_timeout_seconds: float = 30.0) -> None:
+    def __init__(
+        self,
+        caller: ApiCaller,
+        store: ResultStore,
+        *,
+        batch_timeout_seconds: float = 30.0,
+        yes_no_lookahead_days: int = 0,
+    ) -> None:
         self._caller = caller
         self._store = store
         self._batch_timeout = batch_timeout_seconds
+        self._lookahead_days = yes_no_lookahead_days
+
+    def _sent_params(self, call: PlannedCall) -> Mapping[str, str]:
+        """What the call sends: a yes/no question about a period asks for the days after
+        it too, so a "no" can name the first row after it."""
+        if call.shape.kind is Kind.YES_NO:
+            return looking_ahead(call.endpoint, call.params, self._lookahead_days)
+        return call.params
 
     async def run(
         self,
@@ -102,7 +118,7 @@ class CallExecutor:
                 else:
                     task = asyncio.create_task(
                         self._caller.call(
-                            call.endpoint, call.params, lang, chat_id=chat_id, author_id=owner_id
+                            call.endpoint, self._sent_params(call), lang, chat_id=chat_id, author_id=owner_id
                         )
                     )
                     tasks[task] = index
@@ -190,7 +206,11 @@ class CallExecutor:
             summary=summary,
             response=result.data,
             owner_id=owner_id,
-            query={"method": call.endpoint.method, "url": call.endpoint.url, "params": dict(call.params)},
+            query={
+                "method": call.endpoint.method,
+                "url": call.endpoint.url,
+                "params": dict(self._sent_params(call)),
+            },
         )
         return CallReport(
             call.endpoint.name,

@@ -592,9 +592,12 @@ def answer(
         f for f in shape.filters if not (shape.kind is Kind.YES_NO and f.condition in comparisons)
     ]
     filtered = apply_filters(rows, plain_filters, table, labels, terms)
-    if not filtered and rows:
+    if not filtered and table.rows:
+        # The nearest row to the period asked, among all the result holds (a yes/no question
+        # is fetched with the days after its period: caller_svc.params.looking_ahead).
         undated = [f for f in plain_filters if not isinstance(f.condition, _DAY_CONDITIONS)]
-        found = nearest_outside(apply_filters(rows, undated, table, labels, terms), plain_filters)
+        period = [*plain_filters, RowFilter(window)] if window is not None else plain_filters
+        found = nearest_outside(apply_filters(list(table.rows), undated, table, labels, terms), period)
         if found is not None:
             outcome.nearest, outcome.nearest_after = found
     # A yes/no question about a row is answered by its flag, not by dropping the row.

@@ -19,6 +19,9 @@ class CallerSettings(LLMServiceSettings):
     http_timeout_seconds: float = Field(default=10.0, gt=0)
     # All calls of one turn together.
     batch_timeout_seconds: float = Field(default=30.0, gt=0)
+    # A yes/no question about a period is asked of at least this many days from its start,
+    # so a "no" can name the first row after the period ("next week? no; the next is …").
+    yes_no_lookahead_days: int = Field(default=366, ge=0)
     # Failures in a row that open an endpoint's circuit breaker, and how long it stays open
     # before one half-open probe (`breaker_cooldown_seconds`).
     breaker_failure_threshold: int = Field(default=5, ge=1)
