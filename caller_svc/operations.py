@@ -88,6 +88,9 @@ class Outcome:
     # to it (the latest before it, else the first after it) and on which side it is.
     nearest: Row | None = None
     nearest_after: bool = False
+    # The rows that run on from the nearest day by day (Christmas Day, then the Second Day
+    # of Christmas): one stretch of days, said together.
+    nearest_run: list[Row] = field(default_factory=list)
     # "How many … against": a count asked of a field that holds it, not of the rows.
     counts_field: bool = False
     # The days asked as working or school days that fall on a weekend (no working day).
@@ -239,6 +242,35 @@ def nearest_outside(rows: list[Row], filters: Sequence[RowFilter]) -> tuple[Row,
     if after:
         return min(after, key=_time_key), True
     return None
+
+
+def run_on_from(row: Row, rows: list[Row], *, forward: bool) -> list[Row]:
+    """The rows that continue `row` without a day between (forward: later ones; else
+    earlier ones, nearest last), up to a week of them."""
+    if row.days is None:
+        return []
+    dated = [r for r in rows if r.days is not None and r is not row]
+    out: list[Row] = []
+    first, last = row.days
+    for _ in range(_RUN_LIMIT):
+        if forward:
+            nxt = [
+                r for r in dated if r not in out and r.days is not None and 0 < (r.days[0] - last).days <= 1
+            ]
+        else:
+            nxt = [
+                r for r in dated if r not in out and r.days is not None and 0 < (first - r.days[1]).days <= 1
+            ]
+        if not nxt:
+            break
+        chosen = min(nxt, key=_time_key) if forward else max(nxt, key=_time_key)
+        out.append(chosen)
+        assert chosen.days is not None
+        first, last = (first, chosen.days[1]) if forward else (chosen.days[0], last)
+    return out if forward else list(reversed(out))
+
+
+_RUN_LIMIT = 7
 
 
 def _month_count(first: Any, last: Any) -> int:
@@ -597,9 +629,11 @@ def answer(
         # is fetched with the days after its period: caller_svc.params.looking_ahead).
         undated = [f for f in plain_filters if not isinstance(f.condition, _DAY_CONDITIONS)]
         period = [*plain_filters, RowFilter(window)] if window is not None else plain_filters
-        found = nearest_outside(apply_filters(list(table.rows), undated, table, labels, terms), period)
+        candidates = apply_filters(list(table.rows), undated, table, labels, terms)
+        found = nearest_outside(candidates, period)
         if found is not None:
             outcome.nearest, outcome.nearest_after = found
+            outcome.nearest_run = run_on_from(found[0], candidates, forward=found[1])
     # A yes/no question about a row is answered by its flag, not by dropping the row.
     by_value = (
         value_filter(filtered, table, labels, terms, shape.question)
