@@ -123,6 +123,7 @@ async def build_server(
             store,
             batch_timeout_seconds=settings.batch_timeout_seconds,
             near_match=NearMatch(settings.near_match_min_similarity, settings.near_match_min_word_similarity),
+            yes_no_lookahead_days=settings.yes_no_lookahead_days,
         ),
         store,
         answer_writer(settings, store, formatter, lm, telemetry),

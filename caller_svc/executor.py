@@ -18,9 +18,10 @@ from caller_svc.guardrails import clean_data, guarded_summary
 from caller_svc.http_caller import ApiCaller, ApiCallResult
 from caller_svc.messages import FailureKind, failure_message
 from caller_svc.near_match import NearMatch, asked_words, found_nothing, nearest
+from caller_svc.params import looking_ahead
 from caller_svc.result_store import KeptResult, ResultStore
 from caller_svc.summary import summarize
-from services.answer_shape import PLAIN, AnswerShape
+from services.answer_shape import PLAIN, AnswerShape, Kind
 from services.language import Lang
 from services.result_sketch import EMPTY, ResultSketch, sketch_of
 
@@ -90,11 +91,20 @@ class CallExecutor:
         *,
         batch_timeout_seconds: float = 30.0,
         near_match: NearMatch | None = None,
+        yes_no_lookahead_days: int = 0,
     ) -> None:
         self._caller = caller
         self._store = store
         self._batch_timeout = batch_timeout_seconds
         self._near_match = near_match or NearMatch()
+        self._lookahead_days = yes_no_lookahead_days
+
+    def _sent_params(self, call: PlannedCall) -> Mapping[str, str]:
+        """What the call sends: a yes/no question about a period asks for the days after
+        it too, so a "no" can name the first row after it."""
+        if call.shape.kind is Kind.YES_NO:
+            return looking_ahead(call.endpoint, call.params, self._lookahead_days)
+        return call.params
 
     async def run(
         self,
@@ -157,7 +167,7 @@ class CallExecutor:
         """The call's result; when it finds nothing, the nearest rows of the first broader call
         that finds any (tried one after another, each only if the one before found nothing)."""
         result = await self._caller.call(
-            call.endpoint, call.params, lang, chat_id=chat_id, author_id=owner_id
+            call.endpoint, self._sent_params(call), lang, chat_id=chat_id, author_id=owner_id
         )
         if not call.broader or not result.success or not found_nothing(result.data):
             return result
@@ -223,7 +233,11 @@ class CallExecutor:
             summary=summary,
             response=result.data,
             owner_id=owner_id,
-            query={"method": call.endpoint.method, "url": call.endpoint.url, "params": dict(call.params)},
+            query={
+                "method": call.endpoint.method,
+                "url": call.endpoint.url,
+                "params": dict(self._sent_params(call)),
+            },
         )
         return CallReport(
             call.endpoint.name,

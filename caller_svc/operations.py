@@ -89,6 +89,9 @@ class Outcome:
     # to it (the latest before it, else the first after it) and on which side it is.
     nearest: Row | None = None
     nearest_after: bool = False
+    # The rows that run on from the nearest day by day (Christmas Day, then the Second Day
+    # of Christmas): one stretch of days, said together.
+    nearest_run: list[Row] = field(default_factory=list)
     # "How many … against": a count asked of a field that holds it, not of the rows.
     counts_field: bool = False
     # The days asked as working or school days that fall on a weekend (no working day).
@@ -261,6 +264,35 @@ def nearest_to(rows: list[Row], day: date) -> list[Row]:
         return 0 if first <= day <= last else min(abs((first - day).days), abs((last - day).days))
 
     return sorted((r for r in rows if r.days is not None), key=lambda r: (distance(r), _time_key(r)))
+
+
+def run_on_from(row: Row, rows: list[Row], *, forward: bool) -> list[Row]:
+    """The rows that continue `row` without a day between (forward: later ones; else
+    earlier ones, nearest last), up to a week of them."""
+    if row.days is None:
+        return []
+    dated = [r for r in rows if r.days is not None and r is not row]
+    out: list[Row] = []
+    first, last = row.days
+    for _ in range(_RUN_LIMIT):
+        if forward:
+            nxt = [
+                r for r in dated if r not in out and r.days is not None and 0 < (r.days[0] - last).days <= 1
+            ]
+        else:
+            nxt = [
+                r for r in dated if r not in out and r.days is not None and 0 < (first - r.days[1]).days <= 1
+            ]
+        if not nxt:
+            break
+        chosen = min(nxt, key=_time_key) if forward else max(nxt, key=_time_key)
+        out.append(chosen)
+        assert chosen.days is not None
+        first, last = (first, chosen.days[1]) if forward else (chosen.days[0], last)
+    return out if forward else list(reversed(out))
+
+
+_RUN_LIMIT = 7
 
 
 def _month_count(first: Any, last: Any) -> int:
@@ -616,17 +648,21 @@ def answer(
         f for f in shape.filters if not (shape.kind is Kind.YES_NO and f.condition in comparisons)
     ]
     filtered = apply_filters(rows, plain_filters, table, labels, terms)
-    if not filtered and rows:
+    if not filtered and table.rows:
+        # The nearest row to the period asked, among all the result holds (a yes/no question
+        # is fetched with the days after its period: caller_svc.params.looking_ahead).
         undated = [f for f in plain_filters if not isinstance(f.condition, _DAY_CONDITIONS)]
-        candidates = apply_filters(rows, undated, table, labels, terms)
+        period = [*plain_filters, RowFilter(window)] if window is not None else plain_filters
+        candidates = apply_filters(list(table.rows), undated, table, labels, terms)
         day = _one_day(plain_filters)
         if shape.kind is Kind.YES_NO and day is not None:
             # "Is 24 December a holiday in Germany?": no, and the rows nearest to the day.
             outcome.nearby = nearest_to(candidates, day)[:_MAX_NEARBY_ROWS]
             outcome.nearby_day = day
-        found = nearest_outside(candidates, plain_filters)
+        found = nearest_outside(candidates, period)
         if found is not None:
             outcome.nearest, outcome.nearest_after = found
+            outcome.nearest_run = run_on_from(found[0], candidates, forward=found[1])
     # A yes/no question about a row is answered by its flag, not by dropping the row.
     by_value = (
         value_filter(filtered, table, labels, terms, shape.question)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from datetime import date, timedelta
 from typing import Any
 
 from caller_svc.endpoint import EndpointSpec
@@ -60,3 +61,39 @@ def query_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+# How a start/end pair of date parameters is named ("validFrom", "validTo", "start_date").
+START_WORDS = ("from", "start", "begin", "since")
+END_WORDS = ("to", "end", "until", "till")
+
+
+def _named(name: str, words: tuple[str, ...]) -> bool:
+    lowered = name.lower()
+    return any(lowered.endswith(w) or lowered.startswith(w) for w in words)
+
+
+def date_pair(endpoint: EndpointSpec, params: Mapping[str, str]) -> tuple[str, str] | None:
+    """The names of the start and end date parameters a call sends, or None."""
+    dated = [p.name for p in endpoint.params if p.type == "date" and p.name in params]
+    start = next((n for n in dated if _named(n, START_WORDS)), None)
+    end = next((n for n in dated if n != start and _named(n, END_WORDS)), None)
+    return (start, end) if start and end else None
+
+
+def looking_ahead(endpoint: EndpointSpec, params: Mapping[str, str], days: int) -> dict[str, str]:
+    """The params with the end date at least `days` after the start: a yes/no question
+    about a period is asked of the days after it too, so a "no" can name the first row
+    after it ("is there a holiday next week?" — no; the next one is on 24 December). The
+    answer still judges the period asked (caller_svc.formatter's window)."""
+    out = dict(params)
+    pair = date_pair(endpoint, params)
+    if pair is None or days <= 0:
+        return out
+    try:
+        start, end = date.fromisoformat(params[pair[0]].strip()), date.fromisoformat(params[pair[1]].strip())
+    except ValueError:
+        return out
+    if start <= end:
+        out[pair[1]] = max(end, start + timedelta(days=days)).isoformat()
+    return out

@@ -25,6 +25,9 @@ class CallerSettings(LLMServiceSettings):
     near_match_min_similarity: float = Field(default=0.8, gt=0, le=1)
     # ...and when each of the asked name words is at least this near to one of its words.
     near_match_min_word_similarity: float = Field(default=0.6, ge=0, le=1)
+    # A yes/no question about a period is asked of at least this many days from its start,
+    # so a "no" can name the first row after the period ("next week? no; the next is …").
+    yes_no_lookahead_days: int = Field(default=366, ge=0)
     # Failures in a row that open an endpoint's circuit breaker, and how long it stays open
     # before one half-open probe (`breaker_cooldown_seconds`).
     breaker_failure_threshold: int = Field(default=5, ge=1)

@@ -190,8 +190,11 @@ class ShapedWriter:
             elif nearest is not None and nearest.day is not None:
                 # "Votes last week?" when the record ends earlier: none, and when the nearest was.
                 key = "nearest_after" if outcome.nearest_after else "nearest_before"
-                out.append(texts[key].format(day=format_day(nearest.day, lang)))
-                out.append(_BULLET + self._w.item(nearest, lang, []))
+                run = outcome.nearest_run
+                shown = [nearest, *run] if outcome.nearest_after else [*run, nearest]
+                first_day = shown[0].day if outcome.nearest_after else nearest.day
+                out.append(texts[key].format(day=format_day(first_day or nearest.day, lang)))
+                out.extend(_BULLET + self._w.item(r, lang, []) for r in shown)
             elif outcome.verdict is None or outcome.verdict:
                 out.append(texts["none_matching"].format(n=outcome.total) if outcome.total else texts["none"])
             return out

@@ -717,6 +717,12 @@ def _school_year_pairs(text: str) -> list[Period]:
             continue
         start = m.start() - (len(before.group(0)) if before else 0)
         end = m.end() + (after.end() if after else 0)
+        # A word dating the school year said beside its years is the period's too ("на
+        # следующий учебный год 27/28"): "next" is then no row picked ("the next one").
+        if dating := re.search(
+            rf"{_NEXT_WORD}\s*$|{_LAST_WORD}\s*$|{_THIS_WORD}\s*$", text[max(0, start - 20) : start], re.I
+        ):
+            start -= len(text[max(0, start - 20) : start]) - dating.start()
         periods.append(Period(date(first, 9, 1), start, end, date(first + 1, 8, 31)))
     return periods
 

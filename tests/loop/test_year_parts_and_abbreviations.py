@@ -226,6 +226,8 @@ SCHOOL_YEAR_PAIRS = [
     ("ru", "какие каникулы будут в учебном году {a}/{b}"),
     ("ru", "каникулы {a}-{b} учебного года"),
     ("ru", "каникулы на {aa}/{bb} учебный год"),
+    ("ru", "все каникулы на следующий учебный год {aa}/{bb} плз"),
+    ("en", "breaks in the next school year {a}/{bb}"),
 ]
 
 
@@ -240,6 +242,7 @@ def test_a_school_year_written_as_its_two_years_is_september_to_august(
     shape = RuleShapeReader(lambda: today).read(text, lang)  # type: ignore[arg-type]
     ranges = [f.condition for f in shape.filters if isinstance(f.condition, DateRange)]
     assert ranges == [DateRange(date(first, 9, 1), date(first + 1, 8, 31))], text
+    assert shape.selection is None, text  # "next" dates the school year; it picks no row
 
 
 @pytest.mark.parametrize(
