@@ -85,6 +85,8 @@ _QUESTION_CUES: list[tuple[Aspect, re.Pattern[str]]] = [
             "expir*",
             "how long ~ last*",
             "how long ~ good for",
+            # "How many years is a licence good for": what it is good for is its validity.
+            "good for",
             "kehti*",
             "aegu*",
             "действ*",

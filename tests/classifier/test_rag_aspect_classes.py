@@ -182,3 +182,16 @@ def test_a_need_the_page_states_is_never_no(lang: str, question: str) -> None:
     assert verdict != "no", question
     if lang == "en":
         assert verdict == "yes", question
+
+
+@pytest.mark.parametrize(
+    ("question", "topic", "fact"),
+    [
+        ("how many years is a driving licence good for", "driving-licence", "ten years"),
+        ("how many years is the id card good for", "id-card", "five years"),
+        ("for how long is my passport good for", "passport", "ten years"),
+    ],
+)
+def test_what_a_document_is_good_for_in_years_is_its_validity(question: str, topic: str, fact: str) -> None:
+    assert aspects_of(question)[0] == (Aspect.VALIDITY,), question
+    assert fact in ask(question, topic, "en").text, question
