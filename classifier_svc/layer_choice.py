@@ -134,6 +134,20 @@ TOPICS = Lexicon(
             "sõiduplaan, sõiduplaani, bussigraafik, rongigraafik",
             "расписание автобусов, расписание поездов, расписание электричек",
         ),
+        # Doing a language or a writing task for the citizen: no public service answers it
+        # ("translate into English: I need a new passport", "write me a poem about jaanipäev").
+        Concept.of(
+            "translation",
+            "translate, translate into, translate to",
+            "tõlgi, tõlkida, tõlkima, tõlkige",
+            "переведи, перевести, переведите, переводить",
+        ),
+        Concept.of(
+            "creative_writing",
+            "poem, poems, poetry, rhyme, rhymes, song lyrics, essay",
+            "luuletus, luuletust, luuletuse, luuletada, salm, salmi, essee",
+            "стих, стихи, стишок, стихотворение, поэма, сочинение",
+        ),
         Concept.of(
             "recommend",
             "recommend, suggest, best place, good place",

@@ -85,6 +85,8 @@ _QUESTION_CUES: list[tuple[Aspect, re.Pattern[str]]] = [
             "expir*",
             "how long ~ last*",
             "how long ~ good for",
+            # "How many years is a licence good for": what it is good for is its validity.
+            "good for",
             "kehti*",
             "aegu*",
             "действ*",
@@ -1222,6 +1224,41 @@ def in_person_only(sentence: str) -> bool:
     person"), not merely that it can ("your photo can be taken on site")."""
     folded = fold(sentence)
     return bool(_IN_PERSON.search(folded)) and not _PERMISSIVE.search(folded)
+
+
+_NECESSITY = _pattern(
+    "need",
+    "needed",
+    "have to",
+    "has to",
+    "must",
+    "required",
+    "necessary",
+    "vaja",
+    "pean",
+    "peab",
+    "peate",
+    "tuleb",
+    "kohustuslik*",
+    "нужен",
+    "нужна",
+    "нужно",
+    "нужны",
+    "надо",
+    "обязательн*",
+    "необходим*",
+)
+
+
+def asks_necessity(text: str) -> bool:
+    """The question asks whether something is needed ("do I need a passport", "kas passi
+    on vaja", "нужен ли паспорт")."""
+    return bool(_NECESSITY.search(fold(text)))
+
+
+def permissive(sentence: str) -> bool:
+    """The sentence says something can be done ("you can travel with your ID card")."""
+    return bool(_PERMISSIVE.search(fold(sentence)))
 
 
 def negated(sentence: str) -> bool:

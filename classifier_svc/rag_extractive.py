@@ -24,6 +24,7 @@ from classifier_svc.rag_aspects import (
     Aspect,
     QuestionPart,
     asked_tail,
+    asks_necessity,
     automatic,
     evidence,
     fold,
@@ -31,6 +32,7 @@ from classifier_svc.rag_aspects import (
     in_person_only,
     names_a_thing,
     negated,
+    permissive,
     split_question,
 )
 from classifier_svc.rag_lexical import WordMatcher
@@ -458,6 +460,14 @@ class ExtractiveAnswerer:
         )
         if Aspect.AFTER in part.aspects and automatic(deciding.text):
             return "no"
+        # "Do I need a passport (or is the ID card fine)?" — "Inside the EU you can travel
+        # with your ID card": a sentence that permits it with another thing the question
+        # names, and without the thing asked about (the page's topic), says it is not needed.
+        if asks_necessity(part.text) and permissive(deciding.text) and not negated(deciding.text):
+            needed = {w for w in self._words.words(part.text) if self._words.match(w, title_words)}
+            said = self._words.words(deciding.text)
+            if needed and not self._words.found(needed, said) and self._words.found(own_words, said):
+                return "no"
         # The page saying back the very word the question asks with ("can it be done
         # faster?" — "if you need it faster, …") relates the sentence as well.
         asked_with = {w for w in own_words if fold(w) in part.cue_words}

@@ -119,6 +119,17 @@ TOPICS = {
         "посоветуй ресторан в тарту",
     ],
     "sports": ["who won the football yesterday", "kes võitis eile jalka", "кто выиграл вчера в хоккей"],
+    # A language or writing task done for the citizen, whatever service its words name.
+    "translation": [
+        "translate into english: i need a new passport",
+        "tõlgi inglise keelde: mul on vaja uut passi",
+        "переведи на эстонский: мне нужно записаться к врачу",
+    ],
+    "creative_writing": [
+        "write me a short poem about jaanipäev",
+        "kirjuta luuletus jaanipäevast",
+        "напиши стишок про иванов день",
+    ],
 }
 
 
@@ -127,7 +138,10 @@ def test_out_of_scope_topics_unless_the_catalogue_covers_them(topic: str, messag
     assert uncovered_topic(message, frozenset()) == topic
     # A catalogue that has the topic answers it: CLINC's weather, a restaurant booking.
     covering = covered_topics(
-        [f"Handle requests about: {w}" for w in ("weather", "recipe", "restaurant", "football")]
+        [
+            f"Handle requests about: {w}"
+            for w in ("weather", "recipe", "restaurant", "football", "translate", "poem")
+        ]
     )
     assert uncovered_topic(message, covering) is None
 
