@@ -290,7 +290,9 @@ class ApiToolLayer:
         chosen = decision.endpoints[0]
         if not chosen.description_cosine:
             return decision
-        passages = self._gate.relevant(await self._knowledge.search(turn.message, self._limit))
+        passages = self._gate.relevant(
+            await self._knowledge.search(turn.message, self._limit), by_topic=False
+        )
         if not passages:
             return decision
         best = passages[0]
@@ -434,8 +436,12 @@ class RagLayer:
         self._gate = gate
         self._limit = limit
 
-    async def decide(self, turn: TurnContext) -> Decision | None:
-        passages = self._gate.relevant(await self._search.search(turn.message, self._limit))
+    async def decide(self, turn: TurnContext, *, by_topic: bool = True) -> Decision | None:
+        """`by_topic` off: the usual gate only (RagGate.relevant), for a rule that takes a
+        question from the layers that would look it up."""
+        passages = self._gate.relevant(
+            await self._search.search(turn.message, self._limit), by_topic=by_topic
+        )
         if not passages:
             return None
         best = passages[0]

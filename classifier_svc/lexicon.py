@@ -98,7 +98,7 @@ class Concept:
         return cls(name, tuple(words))
 
 
-def _token_matches(token_stems: frozenset[str], entry_stems: frozenset[str]) -> bool:
+def _token_matches(token_stems: frozenset[str], entry_stems: frozenset[str], *, typos: bool = True) -> bool:
     if token_stems & entry_stems:
         return True
     for stem in entry_stems:
@@ -110,6 +110,8 @@ def _token_matches(token_stems: frozenset[str], entry_stems: frozenset[str]) -> 
         for t in token_stems:
             if t.startswith(stem) or t.startswith(head):
                 return True
+            if not typos:
+                continue
             if len(stem) >= TYPO_MIN and len(t) >= TYPO_MIN - 1:
                 limit = 2 if len(stem) >= TWO_TYPOS_MIN else 1
                 if (
@@ -138,7 +140,10 @@ class Lexicon:
     Messages are read up to `MAX_TOKENS` tokens: the cost is bounded whatever is sent.
     """
 
-    def __init__(self, concepts: Iterable[Concept]) -> None:
+    def __init__(self, concepts: Iterable[Concept], *, typos: bool = True) -> None:
+        # Off: only inflected and compound forms match, no typo. For words whose match
+        # refuses a question: a typo match turns a name into a word ("peetri" → "poetry").
+        self._typos = typos
         self._entries: dict[int, list[tuple[str, tuple[int, ...]]]] = {}
         self._parts: list[frozenset[str]] = []
         part_ids: dict[frozenset[str], int] = {}
@@ -177,7 +182,9 @@ class Lexicon:
             return cached
         token_stems = stems_of(token)
         candidates = {i for stem in token_stems if stem for i in self._by_letter.get(stem[0], ())}
-        found = frozenset(i for i in candidates if _token_matches(token_stems, self._parts[i]))
+        found = frozenset(
+            i for i in candidates if _token_matches(token_stems, self._parts[i], typos=self._typos)
+        )
         if len(self._token_cache) >= MAX_CACHED_TOKENS:
             self._token_cache.clear()
         self._token_cache[token] = found

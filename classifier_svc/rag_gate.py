@@ -32,20 +32,24 @@ class RagGate:
     # comes before another one about as close.
     topic_weight: float = 0.02
 
-    def eligible(self, passage: Passage) -> bool:
+    def eligible(self, passage: Passage, *, by_topic: bool = True) -> bool:
         if passage.dense_cosine >= self.dense_only:
             return True
         if passage.dense_cosine < self.min_cosine:
             return False
         if passage.term_coverage >= self.min_term_coverage:
             return True
-        return passage.topic_terms >= self.topic_terms or (
-            passage.topic_terms >= 1 and passage.term_coverage >= self.topic_term_coverage
+        return by_topic and (
+            passage.topic_terms >= self.topic_terms
+            or (passage.topic_terms >= 1 and passage.term_coverage >= self.topic_term_coverage)
         )
 
-    def relevant(self, passages: Sequence[Passage]) -> list[Passage]:
+    def relevant(self, passages: Sequence[Passage], *, by_topic: bool = True) -> list[Passage]:
         """The eligible passages, best first: by cosine, a page the question names by its
-        topic (`topic_weight` a word) before one about as close."""
-        chosen = [p for p in passages if self.eligible(p)]
+        topic (`topic_weight` a word) before one about as close. `by_topic` off: the topic
+        words do not make a passage eligible (an endpoint that matched is not outvoted by
+        a page that shares a word of its title: "when is the next school holiday" is no
+        question for the public-holidays page)."""
+        chosen = [p for p in passages if self.eligible(p, by_topic=by_topic)]
         chosen.sort(key=lambda p: (-(p.dense_cosine + self.topic_weight * p.topic_terms), p.hybrid_rank))
         return chosen[: self.max_passages]

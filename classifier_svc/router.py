@@ -336,7 +336,9 @@ class Router:
         turn = in_cyrillic_when_russian(turn)
         if not is_yes_no(turn.message):
             return None
-        found = await self._rag.decide(turn)
+        # The usual gate: a page sharing one word of the question's topic ("when is the next
+        # school holiday" and the public-holidays page) takes no lookup away.
+        found = await self._rag.decide(turn, by_topic=False)
         if found is None:
             return None
         return replace(found, reasoning=f"a yes/no question on a condition; {found.reasoning}")

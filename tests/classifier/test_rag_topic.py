@@ -101,6 +101,21 @@ def test_a_chatty_question_naming_the_topic_passes_the_gate_on_its_page(
     assert chosen and chosen[0].document_id == f"{page}#0"
 
 
+@pytest.mark.parametrize(
+    ("question", "lang", "matched", "of"),
+    [
+        ("tere, ma üürin korterit ja tahan end sinna sisse kirjutada, mis ma tegema pean", "et", 1, 9),
+        ("через сколько после переезда надо прописаться", "ru", 2, 6),
+    ],
+)
+def test_the_usual_gate_leaves_topic_words_out(question: str, lang: str, matched: int, of: int) -> None:
+    # A rule that takes a question from the lookups (a yes/no on a condition, an endpoint
+    # outvoted by a page) asks the usual gate: a topic word alone is no reason.
+    passages = with_topic_evidence(question, _passages(lang, matched=matched, of=of), MATCHER)
+    assert GATE.relevant(passages)
+    assert not GATE.relevant(passages, by_topic=False)
+
+
 def test_a_word_most_pages_name_is_no_topic_word() -> None:
     # "Estonia" is in the titles of the passport and the holidays page (and others by stem):
     # with a word held by more than a third of the pages it names none of them.
