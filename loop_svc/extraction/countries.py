@@ -28,7 +28,7 @@ from babel import Locale
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from loop_svc.extraction.text import Word, fold, stem, words
+from loop_svc.extraction.text import ESTONIAN_CASE_ENDINGS, Word, fold, stem, words
 from services.language import Lang, russian_analyzer
 
 # Everyday names the ISO lists spell differently ("Russian Federation").
@@ -160,8 +160,8 @@ _ADJECTIVES: dict[Lang, dict[str, str]] = {
     },
 }
 # Estonian case endings a place name takes ("Riias", "Helsingist", "Berliini", "Vilniusesse"
-# after the stem vowel): a token is the name when the name is left after one of them.
-_ESTONIAN_CASE_ENDINGS = ("sse", "st", "lt", "le", "ks", "ni", "ga", "s", "l")
+# after the stem vowel), longest first: a token is the name when the name is left after one.
+_PLACE_CASE_ENDINGS = tuple(sorted(ESTONIAN_CASE_ENDINGS, key=len, reverse=True))
 _CASE_BASE_MIN_LENGTH = 4
 _STEM_VOWELS = "aeiu"
 _CYRILLIC = re.compile(r"[а-яё]")
@@ -365,7 +365,7 @@ class CountryNames:
         cities = self._folded_cities if written.isascii() else self._cities
         if written in cities:
             return cities[written]
-        for ending in _ESTONIAN_CASE_ENDINGS:
+        for ending in _PLACE_CASE_ENDINGS:
             base = written.removesuffix(ending)
             if base == written or len(base) < _CASE_BASE_MIN_LENGTH:
                 continue
