@@ -12,6 +12,7 @@ data dir.
 
 from __future__ import annotations
 
+import random
 import shutil
 import socket
 import subprocess
@@ -52,10 +53,47 @@ def redis_command(host: str, port: int, workdir: str | Path, *, persist: bool = 
     ]
 
 
-def free_port(host: str = "127.0.0.1") -> int:
+# Ports handed to children are bound later, after this process let them go. A port the
+# kernel picks for `bind(0)` comes from the ephemeral range, which every outgoing
+# connection (a client's local port) draws from as well, so in the gap an unrelated
+# connect could take it. Below the range only listeners that ask for a port by number
+# use it.
+_EPHEMERAL_RANGE_FILE = Path("/proc/sys/net/ipv4/ip_local_port_range")
+_LOWEST_CHOSEN_PORT = 20000
+_PORT_TRIES = 200
+
+
+def ephemeral_port_floor() -> int | None:
+    """The first port of the kernel's ephemeral range (Linux), or None where unknown."""
+    try:
+        low, _high = _EPHEMERAL_RANGE_FILE.read_text().split()
+        return int(low)
+    except (OSError, ValueError):
+        return None
+
+
+def free_port(host: str = "127.0.0.1", rng: random.Random | None = None) -> int:
+    """A port free on `host` now, chosen below the ephemeral range where the system has
+    one (see above), otherwise the kernel's pick."""
+    floor = ephemeral_port_floor()
+    if floor is not None and floor - _LOWEST_CHOSEN_PORT >= 1000:
+        pick = rng or random.SystemRandom()
+        for _ in range(_PORT_TRIES):
+            port = pick.randrange(_LOWEST_CHOSEN_PORT, floor)
+            if port_is_free(host, port):
+                return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind((host, 0))
         return int(sock.getsockname()[1])
+
+
+def port_is_free(host: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
 
 
 class EmbeddedRedis:
