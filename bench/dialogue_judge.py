@@ -250,8 +250,31 @@ def _positioned_mentions(text: str, expand_ranges: bool) -> list[tuple[int, Date
     return found
 
 
+# Small counts said in words ("Six of them", "kaks", "три праздника"): a citizen reads
+# them as the number. From two up: "one"/"üks"/"один" are words of every other sentence.
+NUMBER_WORDS: dict[int, tuple[str, ...]] = {
+    2: ("two", "kaks", "kahe", "два", "две", "двух"),
+    3: ("three", "kolm", "kolme", "три", "трёх", "трех"),
+    4: ("four", "neli", "nelja", "четыре", "четырёх", "четырех"),
+    5: ("five", "viis", "viie", "пять", "пяти"),
+    6: ("six", "kuus", "kuue", "шесть", "шести"),
+    7: ("seven", "seitse", "seitsme", "семь", "семи"),
+    8: ("eight", "kaheksa", "восемь", "восьми"),
+    9: ("nine", "üheksa", "девять", "девяти"),
+    10: ("ten", "kümme", "kümne", "десять", "десяти"),
+    11: ("eleven", "üksteist", "üheteistkümne", "одиннадцать", "одиннадцати"),
+    12: ("twelve", "kaksteist", "kaheteistkümne", "двенадцать", "двенадцати"),
+}
+_NUMBER_WORD = re.compile(
+    r"(?<!\w)("
+    + "|".join(sorted({fold(w) for ws in NUMBER_WORDS.values() for w in ws}, key=len, reverse=True))
+    + r")(?!\w)"
+)
+_NUMBER_WORD_VALUES = {fold(w): n for n, ws in NUMBER_WORDS.items() for w in ws}
+
+
 def numbers_in(text: str) -> list[float]:
-    out: list[float] = []
+    out: list[float] = [float(_NUMBER_WORD_VALUES[m.group(1)]) for m in _NUMBER_WORD.finditer(fold(text))]
     for m in _NUMBER.finditer(text):
         raw = m.group(0).replace("−", "-")
         raw = re.sub(r"[ \u00a0\u202f]", "", raw)

@@ -14,7 +14,15 @@ from typing import Any
 
 import pytest
 
-from bench.dialogue_judge import Observed, date_mentions, judge_kind, judge_text, language_ok, numbers_in
+from bench.dialogue_judge import (
+    NUMBER_WORDS,
+    Observed,
+    date_mentions,
+    judge_kind,
+    judge_text,
+    language_ok,
+    numbers_in,
+)
 from bench.eval_dialogues import load_cases
 
 BLIND = Path(__file__).resolve().parents[1] / "data" / "blind"
@@ -113,7 +121,10 @@ def perturb_numbers(text: str, expected: list[float | str] | None = None) -> str
         if not any(abs(m - e) <= max(1.0, abs(e) * 0.01) for m in moved for e in wanted):
             break
     values = iter(moved)
-    return re.sub(r"\d+(?:[.,]\d+)?", lambda _: str(next(values)), text)
+    text = re.sub(r"\d+(?:[.,]\d+)?", lambda _: str(next(values)), text)
+    # A count said in words ("six of them") is a number too: it becomes none.
+    words = "|".join(sorted({w for ws in NUMBER_WORDS.values() for w in ws}, key=len, reverse=True))
+    return re.sub(rf"(?<!\w)(?:{words})(?!\w)", "many", text, flags=re.IGNORECASE)
 
 
 def test_other_numbers_fail_where_numbers_are_expected() -> None:
@@ -243,3 +254,19 @@ def test_kind_is_read_from_what_the_turn_did() -> None:
     assert judge_kind({"kind": ["ask", "api_answer"], "capability": "vehicle_tax"}, asked).passed
     assert not judge_kind({"kind": "refuse"}, asked).passed
     assert not judge_kind({"kind": "small_talk"}, answered).passed
+
+
+@pytest.mark.parametrize(
+    ("language", "reply", "wanted", "passes"),
+    [
+        ("en", "Six of this year's holidays fall on a weekend.", 6, True),
+        ("et", "Kaks: kevadvaheaeg ja suvevaheaeg.", 2, True),
+        ("ru", "Осталось двое каникул? Нет, три.", 3, True),
+        ("en", "Seven of them fall on a weekend.", 6, False),
+        ("en", "Sixty holidays.", 6, False),
+    ],
+)
+def test_a_count_said_in_words_is_the_number(language: str, reply: str, wanted: int, passes: bool) -> None:
+    expect = {"kind": "api_answer", "numbers": [wanted]}
+    assert (wanted in numbers_in(reply)) is passes
+    assert judge_text(expect, reply, language).passed is passes
