@@ -23,7 +23,7 @@ from classifier_svc.candidates import Candidate, Decision, ExecutionMode, PriorM
 from classifier_svc.catalogue_overview import CatalogueOverview, Overview
 from classifier_svc.conversation import classify_history_question, recap
 from classifier_svc.guard import Guard, refusal, rule_verdict
-from classifier_svc.layer_choice import example_shapes, identifier_shapes
+from classifier_svc.layer_choice import example_exact_shapes, example_shapes, identifier_shapes, spaced_shapes
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import with_offer
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch
@@ -83,7 +83,10 @@ class IdentifierLayer:
 
     async def decide(self, turn: TurnContext) -> Decision | None:
         shapes = identifier_shapes(turn.message)
-        if not shapes:
+        # "555 klm", "888 EVA": a value typed in two words, taken only where both words
+        # together have exactly the shape of a parameter's example.
+        spaced = spaced_shapes(turn.message)
+        if not shapes and not spaced:
             return None
         fitting: list[tuple[Workflow, Candidate]] = []
         # The closest candidate whose identifiers have another shape than the message's
@@ -95,8 +98,9 @@ class IdentifierLayer:
             ranked = sorted(candidates, key=lambda c: c.dense_cosine, reverse=True)[: self._top]
             for candidate in ranked:
                 params = getattr(candidate.endpoint, "params", ()) or ()
-                own = example_shapes(getattr(p, "description", "") for p in params)
-                if shapes & own:
+                descriptions = [getattr(p, "description", "") for p in params]
+                own = example_shapes(descriptions)
+                if shapes & own or spaced & example_exact_shapes(descriptions):
                     fitting.append((workflow, candidate))
                 elif own and (other_shaped is None or candidate.dense_cosine > other_shaped.dense_cosine):
                     other_shaped = candidate
@@ -142,7 +146,7 @@ class IdentifierLayer:
         endpoints, services = searches.get(Workflow.API_TOOL_CALLING), searches.get(Workflow.SERVICE)
         if endpoints is None or services is None or self._accepted_endpoint is None or len(parts) != 2:
             return None
-        valued = [part for part in parts if identifier_shapes(part)]
+        valued = [part for part in parts if identifier_shapes(part) or spaced_shapes(part)]
         if len(valued) != 1:
             return None
         other = parts[1] if valued[0] is parts[0] else parts[0]
@@ -176,7 +180,7 @@ class IdentifierLayer:
         endpoint too, by meaning alone, and is still the value's question."""
         search = dict(self._searches)[workflow]
         for part in parts:
-            if identifier_shapes(part):
+            if identifier_shapes(part) or spaced_shapes(part):
                 continue
             candidates = await search.search(part, self._limit)
             if workflow is Workflow.API_TOOL_CALLING and self._accepted_endpoint is not None:
