@@ -323,7 +323,8 @@ def example_exact_shapes(descriptions: Iterable[str]) -> set[str]:
 # when the two words together have exactly the shape of an example. Latin letters only
 # (Cyrillic words beside a number are words: "за 555 дней"); currency codes and units
 # make an amount ("500 eur", "300 kwh").
-_SPACED_VALUE = re.compile(r"(?<![^\W_])(\d{2,12}) ([A-Za-z]{1,12})(?![^\W_])")
+_DIGITS_THEN_LETTERS = re.compile(r"(?<![^\W_])(\d{2,12}) ([A-Za-z]{1,12})(?![^\W_])")
+_LETTERS_THEN_DIGITS = re.compile(r"(?<![^\W_])([A-Za-z]{1,3}) (\d{2,12})(?![^\W_])")
 _UNITS = frozenset("euro kwh mwh gwh kw mw km kg cm mm min sec pcs tk".split())
 
 
@@ -337,11 +338,58 @@ def _amount_units() -> frozenset[str]:
 
 def spaced_values(message: str) -> list[str]:
     """Digits and letters written as two words that may be one value ("555 klm" → "555KLM")."""
-    return [
+    # Each order on its own: in "ABC 123 pls" both "ABC 123" and "123 pls" are read.
+    found = [
         f"{m.group(1)}{m.group(2).upper()}"
-        for m in _SPACED_VALUE.finditer(message)
+        for m in _DIGITS_THEN_LETTERS.finditer(message)
         if m.group(2).lower() not in _amount_units()
     ]
+    found += [
+        f"{m.group(1).upper()}{m.group(2)}"
+        for m in _LETTERS_THEN_DIGITS.finditer(message)
+        if m.group(1).lower() not in _amount_units()
+    ]
+    return found
+
+
+# Street-type words as people write them (et/en/ru): a street name, its type and a house
+# number ("linnu tee 1", "Ranna pst 1", "Akadeemia tee 3", "Baker street 221b") are an
+# address whatever the sentence around them asks.
+_STREET_TYPES = frozenset(
+    """
+    tn tänav tanav mnt maantee tee pst puiestee plats väljak valjak põik poik allee
+    street st str road rd avenue ave boulevard lane square
+    ул улица пр проспект бульвар шоссе переулок пер площадь мнт тн пст теэ
+    """.split()
+)
+_HOUSE_NUMBER = re.compile(r"\d{1,4}[^\W\d_]?")
+_WORDS_AROUND = re.compile(r"[^\W_]+\.?", re.UNICODE)
+
+
+def has_address(message: str) -> bool:
+    """A street name, a street-type word and a house number together ("Ranna pst 1",
+    "ул. Виру 4" as "ул Виру 4" too)."""
+    words = [w.rstrip(".").lower() for w in _WORDS_AROUND.findall(message)]
+    for i, word in enumerate(words):
+        if word not in _STREET_TYPES:
+            continue
+        before = words[i - 1] if i > 0 else ""
+        after = words[i + 1] if i + 1 < len(words) else ""
+        after_next = words[i + 2] if i + 2 < len(words) else ""
+        if before.isalpha() and before not in _STREET_TYPES and _HOUSE_NUMBER.fullmatch(after):
+            return True  # "Ranna pst 1"
+        if after.isalpha() and after not in _STREET_TYPES and _HOUSE_NUMBER.fullmatch(after_next):
+            return True  # "ул Виру 4"
+    return False
+
+
+def example_is_address(descriptions: Iterable[str]) -> bool:
+    """A parameter whose example is an address ("(e.g., Viru tn 4, Tallinn)")."""
+    for description in descriptions:
+        for match in _EXAMPLE.finditer(description):
+            if has_address(next(g for g in match.groups() if g)):
+                return True
+    return False
 
 
 def spaced_shapes(message: str) -> set[str]:

@@ -23,7 +23,14 @@ from classifier_svc.candidates import Candidate, Decision, ExecutionMode, PriorM
 from classifier_svc.catalogue_overview import CatalogueOverview, Overview
 from classifier_svc.conversation import classify_history_question, recap
 from classifier_svc.guard import Guard, refusal, rule_verdict
-from classifier_svc.layer_choice import example_exact_shapes, example_shapes, identifier_shapes, spaced_shapes
+from classifier_svc.layer_choice import (
+    example_exact_shapes,
+    example_is_address,
+    example_shapes,
+    has_address,
+    identifier_shapes,
+    spaced_shapes,
+)
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import with_offer
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch
@@ -58,6 +65,11 @@ class Layer(Protocol):
         ...
 
 
+def carries_value(text: str) -> bool:
+    """An identifier, one typed in two words, or an address."""
+    return bool(identifier_shapes(text) or spaced_shapes(text) or has_address(text))
+
+
 class IdentifierLayer:
     """A message that carries a value shaped like one parameter's example ("A7777777
     staatus", "mis on 555KLM maks" — the service's "e.g. A1234567", the endpoint's "e.g.,
@@ -86,7 +98,10 @@ class IdentifierLayer:
         # "555 klm", "888 EVA": a value typed in two words, taken only where both words
         # together have exactly the shape of a parameter's example.
         spaced = spaced_shapes(turn.message)
-        if not shapes and not spaced:
+        # "linnu tee 1 viljandi – mis maakond?": an address is a value as well, of the
+        # parameter whose example is one.
+        addressed = has_address(turn.message)
+        if not shapes and not spaced and not addressed:
             return None
         fitting: list[tuple[Workflow, Candidate]] = []
         # The closest candidate whose identifiers have another shape than the message's
@@ -100,7 +115,11 @@ class IdentifierLayer:
                 params = getattr(candidate.endpoint, "params", ()) or ()
                 descriptions = [getattr(p, "description", "") for p in params]
                 own = example_shapes(descriptions)
-                if shapes & own or spaced & example_exact_shapes(descriptions):
+                if (
+                    shapes & own
+                    or spaced & example_exact_shapes(descriptions)
+                    or (addressed and example_is_address(descriptions))
+                ):
                     fitting.append((workflow, candidate))
                 elif own and (other_shaped is None or candidate.dense_cosine > other_shaped.dense_cosine):
                     other_shaped = candidate
@@ -146,7 +165,7 @@ class IdentifierLayer:
         endpoints, services = searches.get(Workflow.API_TOOL_CALLING), searches.get(Workflow.SERVICE)
         if endpoints is None or services is None or self._accepted_endpoint is None or len(parts) != 2:
             return None
-        valued = [part for part in parts if identifier_shapes(part) or spaced_shapes(part)]
+        valued = [part for part in parts if carries_value(part)]
         if len(valued) != 1:
             return None
         other = parts[1] if valued[0] is parts[0] else parts[0]
@@ -180,7 +199,7 @@ class IdentifierLayer:
         endpoint too, by meaning alone, and is still the value's question."""
         search = dict(self._searches)[workflow]
         for part in parts:
-            if identifier_shapes(part) or spaced_shapes(part):
+            if carries_value(part):
                 continue
             candidates = await search.search(part, self._limit)
             if workflow is Workflow.API_TOOL_CALLING and self._accepted_endpoint is not None:
