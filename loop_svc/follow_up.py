@@ -75,6 +75,18 @@ _CORRECTION = re.compile(
     r"имел\w* в виду|имею в виду|я про|спрашивал\w*|не тот|не та|перепутал\w*|ошибся|ошиблась)\b",
     re.I,
 )
+# A short question back at the last answer: why it is so ("why is it less?", "miks nii
+# väike?", "почему так мало?"), answered from what that result says.
+_WHY = re.compile(
+    r"^\W*(?:(?:and|but|so|ok|aga|ja|a|а|и|но|ну)\W+)?(?:why|how come|miks|mispärast|почему|отчего|с чего)\b",
+    re.I,
+)
+# Words that point back at the last answer's subject ("what did it cost in 2024", "mis see
+# maksis 2024", "сколько он стоил в 2024"): a new value said of it is a new value of that call.
+_BACK_REFERENCE = re.compile(
+    r"\b(?:it|its|that|this|the same|see|seda|selle|sellel|selle eest|sama|это|этот|эта|он|она|оно|его|её|ее|него|неё)\b",
+    re.I,
+)
 _SHORT_WORDS = 5
 # A question about the rows shown is short ("only the hours under 35 pls", "mitu neist on
 # nädalavahetusel?"); a longer one is a new question even when it has a superlative.
@@ -94,7 +106,8 @@ class RuleFollowUpDetector:
             return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, contexts))
         count = len(words(text))
         cued = bool(_FOLLOW_CUE.search(text) or _CORRECTION.search(text))
-        if cued or count <= _SHORT_WORDS:
+        pointed = count <= _ROW_QUESTION_WORDS and bool(_BACK_REFERENCE.search(text))
+        if cued or pointed or count <= _SHORT_WORDS:
             for context in contexts:
                 params: list[ParamSpec] = context.endpoint.params
                 found = self._extractor.extract(
@@ -107,6 +120,8 @@ class RuleFollowUpDetector:
             moved = _town_moved(text, contexts, language)
             if moved is not None:
                 return moved
+        if count <= _ROW_QUESTION_WORDS and _WHY.search(text):
+            return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, contexts))
         if self._shapes is not None and (cued or count <= _ROW_QUESTION_WORDS):
             shape = self._shapes.read(text, language)
             fitting = [
