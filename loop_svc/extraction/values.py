@@ -112,7 +112,7 @@ _NUMBER_WORDS = {
 _COUNTING_BEFORE_ONE = frozenset(
     "a the last latest first next only just me show give top newest recent previous most final".split()
 )
-_CLAUSE_END = re.compile(r"\s*(?:[?!.,;:]|$|(?:and|or|but)\b)")
+_CLAUSE_END = re.compile(r"\s*(?:(?:please|pls|then|too)\b\s*)?(?:[?!.,;:]|$|(?:and|or|but)\b)")
 
 
 def _prop_word_one(text: str, tokens: Sequence[Word], i: int) -> bool:
