@@ -108,6 +108,7 @@ class RuleFollowUpDetector:
         cued = bool(_FOLLOW_CUE.search(text) or _CORRECTION.search(text))
         pointed = count <= _ROW_QUESTION_WORDS and bool(_BACK_REFERENCE.search(text))
         if cued or pointed or count <= _SHORT_WORDS:
+            restated: FollowUp | None = None
             for context in contexts:
                 params: list[ParamSpec] = context.endpoint.params
                 found = self._extractor.extract(
@@ -116,6 +117,14 @@ class RuleFollowUpDetector:
                 changed = {k: v for k, v in found.items() if context.collected_params.get(k) != v}
                 if changed:
                     return FollowUp(FollowUpKind.PARAM_UPDATE, context, changed)
+                counts = {p.name for p in params if p.type == "integer"}
+                if found and restated is None and set(found) <= counts:
+                    restated = FollowUp(FollowUpKind.PARAM_UPDATE, context, dict(found))
+            if restated is not None and count <= _SHORT_WORDS:
+                # "ok 100 then" after "the 150 latest" was answered with 100: the count the
+                # call already has, asked again — the same call, not a new question ("same
+                # for Estonia?" after Estonia's stays a question of its own).
+                return restated
         if cued:
             moved = _town_moved(text, contexts, language)
             if moved is not None:

@@ -104,7 +104,8 @@ _AFTER_THAT = re.compile(
 _SINGULAR_CUE = re.compile(r"[\u0400-\u04ff](?:ий|ый|ой|ая|яя|ее|ое|ую|юю|его|ого)$|^viimati$")
 # Plural forms of the cue or the word after it: "the next 3", "järgmised", "последние".
 _PLURAL_CUE = re.compile(
-    r"(?<!\w)(?:jargmised|viimased|viimaste\w*|esimesed|eelseisvad|"
+    # (with the partitive plurals: "näita viimaseid hääletusi", "järgmisi pühi")
+    r"(?<!\w)(?:jargmised|jargmisi|viimased|viimaseid|viimaste\w*|esimesed|esimesi|eelseisvad|eelseisvaid|"
     r"(?:следующ|ближайш|последн|перв)(?:ие|их|ими)(?!\w))"
 )
 

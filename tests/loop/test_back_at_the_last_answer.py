@@ -165,3 +165,40 @@ def test_a_town_alone_in_a_question_about_the_registers_addresses(
 )
 def test_a_town_correction_wrapped_in_apologies(language: str, rest: str, town: str) -> None:
     assert corrected_town(rest, language) == town
+
+
+VOTINGS = EndpointSpec(
+    name="get_parliament_votings",
+    params=[ParamSpec(name="limit", type="integer", description="How many votings to return (1-100)")],
+)
+
+
+@pytest.mark.parametrize(
+    ("language", "message"), [("en", "ok 100 then"), ("et", "olgu, 100 siis"), ("ru", "ну давай 100")]
+)
+def test_a_count_the_call_already_has_asked_again_is_the_same_call(
+    extractor: RuleExtractor, language: str, message: str
+) -> None:
+    from devtools.demo_apis.votings import recent_votings
+
+    context = LastCallContext(
+        api_name=VOTINGS.name,
+        endpoint=VOTINGS,
+        collected_params={"limit": "100"},
+        sketch=sketch_of(recent_votings(16)),
+    )
+    found = RuleFollowUpDetector(extractor, SHAPES).detect(message, [context], language)  # type: ignore[arg-type]
+    assert found.kind is FollowUpKind.PARAM_UPDATE and found.updated_params == {"limit": "100"}
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("et", "näita riigikogu viimaseid hääletusi"),
+        ("et", "näita järgmisi riigipühi"),
+        ("ru", "покажи последние голосования"),
+        ("en", "show the latest votes"),
+    ],
+)
+def test_a_plural_cue_picks_no_single_row(language: str, message: str) -> None:
+    assert SHAPES.read(message, language).selection is None  # type: ignore[arg-type]
