@@ -34,6 +34,7 @@ from classifier_svc.layer_choice import (
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import with_offer
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch
+from classifier_svc.rag_aspects import is_question_word
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds, assess
 from classifier_svc.small_talk import SmallTalkKind, classify_small_talk
@@ -63,6 +64,27 @@ class Layer(Protocol):
     async def decide(self, turn: TurnContext) -> Decision | None:
         """A decision when the message is this layer's, None to let the next layer try."""
         ...
+
+
+# Verbs that make a request of a clause without a question word ("find the address Viru 4",
+# "leia aadress", "найди адрес").
+_REQUEST_VERBS = frozenset(
+    """
+    find show list give tell check calculate compute search look get
+    leia otsi näita naita anna ütle utle kontrolli arvuta vaata
+    найди найти покажи показать дай скажи проверь посчитай рассчитай узнай
+    """.split()
+)
+
+
+def asks_anything(part: str) -> bool:
+    """A clause that asks or requests something of its own: a question word or mark, a
+    request verb, or a number. "mudel see on" (of "mis mark ja mudel see on") and "Hi! I'm
+    new in Estonia" ask nothing: they belong to the request beside them."""
+    if "?" in part or any(c.isdigit() for c in part):
+        return True
+    words = re.findall(r"[^\W\d_]+", part.lower())
+    return any(w in _REQUEST_VERBS or is_question_word(w) for w in words)
 
 
 def carries_value(text: str) -> bool:
@@ -201,14 +223,22 @@ class IdentifierLayer:
         for part in parts:
             if carries_value(part):
                 continue
+            # A clause that asks nothing of its own ("mudel see on" of "mis mark ja mudel
+            # see on", "Hi! I'm new in Estonia") is another request only by more than one
+            # word of that endpoint ("läti riigipühad detsembris").
+            asks = asks_anything(part)
             candidates = await search.search(part, self._limit)
             if workflow is Workflow.API_TOOL_CALLING and self._accepted_endpoint is not None:
                 accepted = self._accepted_endpoint(candidates)
-                if accepted is not None and accepted.name != owner and accepted.matched_terms > 0:
+                if (
+                    accepted is not None
+                    and accepted.name != owner
+                    and accepted.matched_terms > (0 if asks else 1)
+                ):
                     return True
                 continue
             best = max(candidates, key=lambda c: c.dense_cosine, default=None)
-            if best is not None and best.name != owner:
+            if best is not None and best.name != owner and asks:
                 return True
         return False
 

@@ -273,9 +273,7 @@ class Router:
         # One read of the chat: its session, else the loop's follow-up verdict on the message.
         asks_follow_up = self._policy.api_tool_enabled and self._follow_ups is not None
         state = await self._sessions.chat_state(chat_id, owner_id, message if asks_follow_up else "", lang)
-        if refused and (
-            state.session is not None or state.follow_up is None or self._follow_ups is None
-        ):
+        if refused and (state.session is not None or state.follow_up is None or self._follow_ups is None):
             return await self._out_of_domain(
                 lang, f"out of scope: {topic}, which the catalogue does not cover"
             )

@@ -84,7 +84,8 @@ _WHY = re.compile(
 # Words that point back at the last answer's subject ("what did it cost in 2024", "mis see
 # maksis 2024", "сколько он стоил в 2024"): a new value said of it is a new value of that call.
 _BACK_REFERENCE = re.compile(
-    r"\b(?:it|its|that|this|the same|see|seda|selle|sellel|selle eest|sama|это|этот|эта|он|она|оно|его|её|ее|него|неё)\b",
+    r"\b(?:it|its|that|this|the same|see|seda|selle|sellel|selle eest|sama|"
+    r"это|этот|эта|он|она|оно|его|её|ее|него|неё)\b",
     re.I,
 )
 _SHORT_WORDS = 5

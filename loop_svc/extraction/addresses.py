@@ -444,7 +444,11 @@ def _town_marked(text: str, tokens: list[_Token], i: int, lang: str) -> bool:
         and _joined(text, tokens[i - 1], tokens[i])
     ):
         return True
-    if i + 1 < len(tokens) and _ADDRESS_WORD.fullmatch(tokens[i + 1].text) and _joined(text, tokens[i], tokens[i + 1]):
+    if (
+        i + 1 < len(tokens)
+        and _ADDRESS_WORD.fullmatch(tokens[i + 1].text)
+        and _joined(text, tokens[i], tokens[i + 1])
+    ):
         return True
     return lang == "et" and _base_town(tokens[i].text, lang) != tokens[i].text.lower()
 

@@ -165,9 +165,7 @@ def _joins(text: str, words: Sequence[tuple[str, int, int]], i: int) -> bool:
     # Runs meet across the space ("456 def", "AB 12345", "A1234 567"); two words
     # of letters never do: "nr p98765432", "on P1111111" are a word and the number.
     letters_meet = word[-1:].isalpha() and following[:1].isalpha()
-    return (
-        next_start - end == 1 and text[end] in " -" and not letters_meet and not _quantity(word, following)
-    )
+    return next_start - end == 1 and text[end] in " -" and not letters_meet and not _quantity(word, following)
 
 
 def _capitals(word: str) -> bool:

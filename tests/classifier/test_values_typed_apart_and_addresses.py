@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import string
 import time
+from dataclasses import replace
 
 import pycountry
 import pytest
@@ -36,7 +37,9 @@ LETTERS = st.text("abcdefghjklmnprstvxyz", min_size=3, max_size=3).filter(lambda
     digits=st.text(string.digits, min_size=3, max_size=3),
     letters=LETTERS,
     upper=st.booleans(),
-    frame=st.sampled_from(["{} soidukimaks 2025", "nalog na mashinu {} za 2026 god", "car tax for {} pls", "{}"]),
+    frame=st.sampled_from(
+        ["{} soidukimaks 2025", "nalog na mashinu {} za 2026 god", "car tax for {} pls", "{}"]
+    ),
 )
 def test_digits_and_letters_typed_apart_have_the_plates_exact_shape(
     digits: str, letters: str, upper: bool, frame: str
@@ -126,3 +129,24 @@ async def test_an_identifier_is_a_lookup_whatever_topic_a_word_resembles(
 ) -> None:
     decision = await _router(detector).decide("c1", message, None)
     assert [c.name for c in decision.endpoints] == ["vehicle_tax"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "901EVE mis mark ja mudel see on",
+        "Hi! I'm new in Estonia and I bought a car, plate 246HJK. Do I have to pay the tax in 2027?",
+        "тут такое дело и 555KLM сколько налог",
+    ],
+)
+async def test_a_clause_that_asks_nothing_is_no_second_request(
+    detector: LanguageDetector, message: str
+) -> None:
+    # The address endpoint is closer to any part and accepts it by one shared word; a
+    # clause with no question word, request verb or number of its own asks nothing.
+    tax = with_params("vehicle_tax", 0.80, PLATE)
+    address = with_params("search_address", 0.86, ADDRESS)
+    address = replace(address, matched_terms=1, query_terms=3)
+    router = build(detector, {"": [address, tax]})
+    decision = await router.decide("c1", message, None)
+    assert [c.name for c in decision.endpoints] == ["vehicle_tax"], decision.reasoning

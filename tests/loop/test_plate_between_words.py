@@ -45,7 +45,9 @@ def test_capitals_after_the_number_are_the_plate(
 
 @settings(max_examples=40, deadline=None)
 @given(letters=CAPITALS.map(str.lower), digits=DIGITS)
-def test_alike_sides_keep_the_reading_after_the_number(countries: CountryNames, letters: str, digits: str) -> None:
+def test_alike_sides_keep_the_reading_after_the_number(
+    countries: CountryNames, letters: str, digits: str
+) -> None:
     # "car tax 123 abc": no side in capitals, the number and the letters after it.
     text = f"car tax {digits} {letters}"
     expected = {"regNr": f"{digits}{letters.upper()}"}
