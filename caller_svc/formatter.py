@@ -324,7 +324,9 @@ class DeterministicFormatter:
         self._varying = _varying_keys([r.data for r in table.rows])
         writers = Writers(
             scalar=lambda path, value, lg: self._scalar(path, value, lg, labels),
-            item=lambda row, lg, asked: self._row_line(row, table.path, lg, labels, [f.path for f in asked]),
+            item=lambda row, lg, asked, alone=False: self._row_line(
+                row, table.path, lg, labels, [f.path for f in asked], alone=alone
+            ),
             label=lambda path, key, lg: self._field_label(path, key, lg, labels),
         )
         writer = ShapedWriter(writers, labels, self._max_items)
@@ -342,9 +344,14 @@ class DeterministicFormatter:
             head = f"{verdict} {head}"
         return "\n".join([f"{head}:", *lines]) if lines else f"{head}."
 
-    def _row_line(self, row: Row, path: str, lang: Lang, labels: LabelBook, asked: list[str]) -> str:
-        """One row: the asked fields first (with their labels), then its usual line."""
-        line = self._item_line(row.data, path, lang, labels, self._varying, day=row.day, weekday=True)
+    def _row_line(
+        self, row: Row, path: str, lang: Lang, labels: LabelBook, asked: list[str], *, alone: bool = False
+    ) -> str:
+        """One row: its usual line, then the asked fields (with their labels); `alone`:
+        only its name and day of the usual line, then the asked fields."""
+        line = self._item_line(
+            row.data, path, lang, labels, self._varying, day=row.day, weekday=True, measures=not alone
+        )
         if not asked:
             return line
         parts = []
@@ -492,7 +499,10 @@ class DeterministicFormatter:
         day: date | None = None,
         *,
         weekday: bool = False,
+        measures: bool = True,
     ) -> str:
+        """The row's name, its day, and (with `measures`) its numbers and the flags that
+        differ between rows."""
         if not isinstance(item, dict):
             return self._scalar(path, item, lang, labels) if is_scalar(item) else str(item)
         parts: list[str] = []
@@ -519,12 +529,14 @@ class DeterministicFormatter:
                 parts.append(format_span(span[0], span[1], lang, self._zone))
         # Up to four measures; an ordinal (a voting's number) takes no measure's place, so a
         # vote's line keeps for, against, abstained and absent.
+        if not measures and parts:
+            return " — ".join(parts)
         numbers = []
-        measures = 0
+        counted = 0
         for k, v in number_fields(item, limit=_LINE_MEASURES * 2):
-            if k == "timestamp" or (not _is_ordinal(k, v) and measures >= _LINE_MEASURES):
+            if k == "timestamp" or (not _is_ordinal(k, v) and counted >= _LINE_MEASURES):
                 continue
-            measures += 0 if _is_ordinal(k, v) else 1
+            counted += 0 if _is_ordinal(k, v) else 1
             numbers.append((k, v))
         if numbers:
             parts.append(

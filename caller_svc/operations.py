@@ -78,6 +78,9 @@ class Outcome:
     measure: Field | None = None
     asked: list[Field] = field(default_factory=list)
     fields_only: bool = False
+    # Only the asked fields were wanted ("just the postal code", "только индекс"): a row
+    # shows its name, its day and them, none of its other numbers.
+    alone: bool = False
     verdict: bool | None = None
     aggregate: Aggregate | None = None
     order: Order | None = None
@@ -780,9 +783,11 @@ def answer(
         and not table.single
         and (shape.kind is Kind.FIELDS or (not outcome.unresolved and shape.kind in (Kind.LIST, Kind.YES_NO)))
     )
+    outcome.alone = outcome.fields_only and bool(_ONLY.search(fold(shape.question)))
     return outcome
 
 
+_ONLY = re.compile(r"(?<!\w)(?:only|just|ainult|vaid|только|лишь)(?!\w)")
 _TIME_WORDS = frozenset("when date time kuupaev kellaaeg millal kell дата время когда".split())
 
 

@@ -134,7 +134,8 @@ class Writers:
     shaped answers read exactly like plain ones."""
 
     scalar: Callable[[str, Any, Lang], str]
-    item: Callable[[Row, Lang, list[Field]], str]
+    # One row with the asked fields; `alone`: only its name, its day and those fields.
+    item: Callable[..., str]
     label: Callable[[str, str, Lang], str | None]
 
 
@@ -217,7 +218,9 @@ class ShapedWriter:
             elif table.single:
                 out.extend(self._object_lines(row, outcome, lang))
             else:
-                out.append(_BULLET + self._w.item(row, lang, outcome.asked if outcome.asked else []))
+                # Only the fields asked ("just the postal code"): the row's name, day and them.
+                alone = outcome.alone and bool(outcome.asked)
+                out.append(_BULLET + self._w.item(row, lang, outcome.asked or [], alone=alone))
         if len(shown) < len(rows):
             out.append(texts["more"].format(n=len(rows) - len(shown)))
         if series and len(rows) > 3 and shape.kind in (Kind.LIST, Kind.FULL_LIST) and shape.selection is None:

@@ -18,6 +18,7 @@ Both are word classes (classifier_svc/lexicon.py) in en/et/ru, not sentences.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -291,18 +292,109 @@ def shape(token: str) -> str:
     return re.sub(r"(A)A+|(9)9+", r"\1\2", "".join(classes))
 
 
+def _example_values(descriptions: Iterable[str]) -> list[str]:
+    found = []
+    for description in descriptions:
+        for match in _EXAMPLE.finditer(description):
+            text = next(g for g in match.groups() if g)
+            found.extend(token for token in _TOKEN.findall(text) if _identifier_like(token))
+    return found
+
+
 def example_shapes(descriptions: Iterable[str]) -> set[str]:
     """The shapes of the identifiers a parameter's description gives as its example
     ("The application number … (e.g. A1234567)"): letters and digits together, or five
     digits or more."""
-    shapes = set()
+    return {shape(token) for token in _example_values(descriptions)}
+
+
+def exact_shape(token: str) -> str:
+    """A value's shape with its runs' lengths ("123ABC" → "999AAA")."""
+    return "".join("9" if c.isdigit() else "A" for c in token.upper() if c.isalnum())
+
+
+def example_exact_shapes(descriptions: Iterable[str]) -> set[str]:
+    """The examples' shapes with their runs' lengths: what a value written in two words
+    must have exactly to be read as one of them."""
+    return {exact_shape(token) for token in _example_values(descriptions)}
+
+
+# Digits then letters written apart ("555 klm", "888 EVA"): one value typed with a space,
+# when the two words together have exactly the shape of an example. Latin letters only
+# (Cyrillic words beside a number are words: "за 555 дней"); currency codes and units
+# make an amount ("500 eur", "300 kwh").
+_DIGITS_THEN_LETTERS = re.compile(r"(?<![^\W_])(\d{2,12}) ([A-Za-z]{1,12})(?![^\W_])")
+_LETTERS_THEN_DIGITS = re.compile(r"(?<![^\W_])([A-Za-z]{1,3}) (\d{2,12})(?![^\W_])")
+_UNITS = frozenset("euro kwh mwh gwh kw mw km kg cm mm min sec pcs tk".split())
+
+
+@functools.cache
+def _amount_units() -> frozenset[str]:
+    """Units and ISO 4217 currency codes (pycountry), lower-cased."""
+    import pycountry
+
+    return _UNITS | frozenset(c.alpha_3.lower() for c in pycountry.currencies)
+
+
+def spaced_values(message: str) -> list[str]:
+    """Digits and letters written as two words that may be one value ("555 klm" → "555KLM")."""
+    # Each order on its own: in "ABC 123 pls" both "ABC 123" and "123 pls" are read.
+    found = [
+        f"{m.group(1)}{m.group(2).upper()}"
+        for m in _DIGITS_THEN_LETTERS.finditer(message)
+        if m.group(2).lower() not in _amount_units()
+    ]
+    found += [
+        f"{m.group(1).upper()}{m.group(2)}"
+        for m in _LETTERS_THEN_DIGITS.finditer(message)
+        if m.group(1).lower() not in _amount_units()
+    ]
+    return found
+
+
+# Street-type words as people write them (et/en/ru): a street name, its type and a house
+# number ("linnu tee 1", "Ranna pst 1", "Akadeemia tee 3", "Baker street 221b") are an
+# address whatever the sentence around them asks.
+_STREET_TYPES = frozenset(
+    """
+    tn tänav tanav mnt maantee tee pst puiestee plats väljak valjak põik poik allee
+    street st str road rd avenue ave boulevard lane square
+    ул улица пр проспект бульвар шоссе переулок пер площадь мнт тн пст теэ
+    """.split()
+)
+_HOUSE_NUMBER = re.compile(r"\d{1,4}[^\W\d_]?")
+_WORDS_AROUND = re.compile(r"[^\W_]+\.?", re.UNICODE)
+
+
+def has_address(message: str) -> bool:
+    """A street name, a street-type word and a house number together ("Ranna pst 1",
+    "ул. Виру 4" as "ул Виру 4" too)."""
+    words = [w.rstrip(".").lower() for w in _WORDS_AROUND.findall(message)]
+    for i, word in enumerate(words):
+        if word not in _STREET_TYPES:
+            continue
+        before = words[i - 1] if i > 0 else ""
+        after = words[i + 1] if i + 1 < len(words) else ""
+        after_next = words[i + 2] if i + 2 < len(words) else ""
+        if before.isalpha() and before not in _STREET_TYPES and _HOUSE_NUMBER.fullmatch(after):
+            return True  # "Ranna pst 1"
+        if after.isalpha() and after not in _STREET_TYPES and _HOUSE_NUMBER.fullmatch(after_next):
+            return True  # "ул Виру 4"
+    return False
+
+
+def example_is_address(descriptions: Iterable[str]) -> bool:
+    """A parameter whose example is an address ("(e.g., Viru tn 4, Tallinn)")."""
     for description in descriptions:
         for match in _EXAMPLE.finditer(description):
-            text = next(g for g in match.groups() if g)
-            for token in _TOKEN.findall(text):
-                if _identifier_like(token):
-                    shapes.add(shape(token))
-    return shapes
+            if has_address(next(g for g in match.groups() if g)):
+                return True
+    return False
+
+
+def spaced_shapes(message: str) -> set[str]:
+    """The exact shapes of the message's values written in two words."""
+    return {exact_shape(value) for value in spaced_values(message)}
 
 
 def _identifier_like(token: str) -> bool:

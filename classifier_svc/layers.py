@@ -23,10 +23,18 @@ from classifier_svc.candidates import Candidate, Decision, ExecutionMode, PriorM
 from classifier_svc.catalogue_overview import CatalogueOverview, Overview
 from classifier_svc.conversation import classify_history_question, recap
 from classifier_svc.guard import Guard, refusal, rule_verdict
-from classifier_svc.layer_choice import example_shapes, identifier_shapes
+from classifier_svc.layer_choice import (
+    example_exact_shapes,
+    example_is_address,
+    example_shapes,
+    has_address,
+    identifier_shapes,
+    spaced_shapes,
+)
 from classifier_svc.multi_intent import split_intents
 from classifier_svc.offers import with_offer
 from classifier_svc.ports import EndpointSearch, KnowledgeSearch
+from classifier_svc.rag_aspects import is_question_word
 from classifier_svc.rag_gate import RagGate
 from classifier_svc.service_gate import Thresholds, assess
 from classifier_svc.small_talk import SmallTalkKind, classify_small_talk
@@ -58,6 +66,32 @@ class Layer(Protocol):
         ...
 
 
+# Verbs that make a request of a clause without a question word ("find the address Viru 4",
+# "leia aadress", "найди адрес").
+_REQUEST_VERBS = frozenset(
+    """
+    find show list give tell check calculate compute search look get
+    leia otsi näita naita anna ütle utle kontrolli arvuta vaata
+    найди найти покажи показать дай скажи проверь посчитай рассчитай узнай
+    """.split()
+)
+
+
+def asks_anything(part: str) -> bool:
+    """A clause that asks or requests something of its own: a question word or mark, a
+    request verb, or a number. "mudel see on" (of "mis mark ja mudel see on") and "Hi! I'm
+    new in Estonia" ask nothing: they belong to the request beside them."""
+    if "?" in part or any(c.isdigit() for c in part):
+        return True
+    words = re.findall(r"[^\W\d_]+", part.lower())
+    return any(w in _REQUEST_VERBS or is_question_word(w) for w in words)
+
+
+def carries_value(text: str) -> bool:
+    """An identifier, one typed in two words, or an address."""
+    return bool(identifier_shapes(text) or spaced_shapes(text) or has_address(text))
+
+
 class IdentifierLayer:
     """A message that carries a value shaped like one parameter's example ("A7777777
     staatus", "mis on 555KLM maks" — the service's "e.g. A1234567", the endpoint's "e.g.,
@@ -83,7 +117,13 @@ class IdentifierLayer:
 
     async def decide(self, turn: TurnContext) -> Decision | None:
         shapes = identifier_shapes(turn.message)
-        if not shapes:
+        # "555 klm", "888 EVA": a value typed in two words, taken only where both words
+        # together have exactly the shape of a parameter's example.
+        spaced = spaced_shapes(turn.message)
+        # "linnu tee 1 viljandi – mis maakond?": an address is a value as well, of the
+        # parameter whose example is one.
+        addressed = has_address(turn.message)
+        if not shapes and not spaced and not addressed:
             return None
         fitting: list[tuple[Workflow, Candidate]] = []
         # The closest candidate whose identifiers have another shape than the message's
@@ -95,8 +135,13 @@ class IdentifierLayer:
             ranked = sorted(candidates, key=lambda c: c.dense_cosine, reverse=True)[: self._top]
             for candidate in ranked:
                 params = getattr(candidate.endpoint, "params", ()) or ()
-                own = example_shapes(getattr(p, "description", "") for p in params)
-                if shapes & own:
+                descriptions = [getattr(p, "description", "") for p in params]
+                own = example_shapes(descriptions)
+                if (
+                    shapes & own
+                    or spaced & example_exact_shapes(descriptions)
+                    or (addressed and example_is_address(descriptions))
+                ):
                     fitting.append((workflow, candidate))
                 elif own and (other_shaped is None or candidate.dense_cosine > other_shaped.dense_cosine):
                     other_shaped = candidate
@@ -142,7 +187,7 @@ class IdentifierLayer:
         endpoints, services = searches.get(Workflow.API_TOOL_CALLING), searches.get(Workflow.SERVICE)
         if endpoints is None or services is None or self._accepted_endpoint is None or len(parts) != 2:
             return None
-        valued = [part for part in parts if identifier_shapes(part)]
+        valued = [part for part in parts if carries_value(part)]
         if len(valued) != 1:
             return None
         other = parts[1] if valued[0] is parts[0] else parts[0]
@@ -176,16 +221,24 @@ class IdentifierLayer:
         endpoint too, by meaning alone, and is still the value's question."""
         search = dict(self._searches)[workflow]
         for part in parts:
-            if identifier_shapes(part):
+            if carries_value(part):
                 continue
+            # A clause that asks nothing of its own ("mudel see on" of "mis mark ja mudel
+            # see on", "Hi! I'm new in Estonia") is another request only by more than one
+            # word of that endpoint ("läti riigipühad detsembris").
+            asks = asks_anything(part)
             candidates = await search.search(part, self._limit)
             if workflow is Workflow.API_TOOL_CALLING and self._accepted_endpoint is not None:
                 accepted = self._accepted_endpoint(candidates)
-                if accepted is not None and accepted.name != owner and accepted.matched_terms > 0:
+                if (
+                    accepted is not None
+                    and accepted.name != owner
+                    and accepted.matched_terms > (0 if asks else 1)
+                ):
                     return True
                 continue
             best = max(candidates, key=lambda c: c.dense_cosine, default=None)
-            if best is not None and best.name != owner:
+            if best is not None and best.name != owner and asks:
                 return True
         return False
 

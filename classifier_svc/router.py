@@ -266,13 +266,26 @@ class Router:
             return await self.answer_from_knowledge(message, lang, why="tool classifier disabled: RAG only")
         if self._context is not None and (context := await self._context.decide(turn)) is not None:
             return await self._unless_catalogue_claims(context, turn, dry_run, owner_id)
-        if (topic := await self._uncovered_topic(message)) is not None and not await self._acted_on(message):
-            return await self._out_of_domain(
-                lang, f"out of scope: {topic}, which the catalogue does not cover"
-            )
+        # A value shaped like an identifier ("116MRK … miks maks nii naljakalt väike on") is
+        # a lookup whatever topic a word of the sentence resembles.
+        topic = None if has_identifier(message) else await self._uncovered_topic(message)
+        refused = topic is not None and not await self._acted_on(message)
         # One read of the chat: its session, else the loop's follow-up verdict on the message.
         asks_follow_up = self._policy.api_tool_enabled and self._follow_ups is not None
         state = await self._sessions.chat_state(chat_id, owner_id, message if asks_follow_up else "", lang)
+        if refused and (state.session is not None or state.follow_up is None or self._follow_ups is None):
+            return await self._out_of_domain(
+                lang, f"out of scope: {topic}, which the catalogue does not cover"
+            )
+        if refused and self._follow_ups is not None and state.follow_up is not None:
+            # "and the income tax one?" after the votings: a question about the rows the last
+            # answer has, not the out-of-scope topic its words name.
+            followed = await self._follow_ups.decision(state.follow_up, message, lang)
+            if followed is None:
+                return await self._out_of_domain(
+                    lang, f"out of scope: {topic}, which the catalogue does not cover"
+                )
+            return followed
         if (session := state.session) is not None:
             decision = await self._continue_session(session, turn, dry_run, owner_id)
             if session.is_service and decision.reason is Reason.SESSION_RESUME:

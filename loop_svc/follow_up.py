@@ -75,6 +75,19 @@ _CORRECTION = re.compile(
     r"имел\w* в виду|имею в виду|я про|спрашивал\w*|не тот|не та|перепутал\w*|ошибся|ошиблась)\b",
     re.I,
 )
+# A short question back at the last answer: why it is so ("why is it less?", "miks nii
+# väike?", "почему так мало?"), answered from what that result says.
+_WHY = re.compile(
+    r"^\W*(?:(?:and|but|so|ok|aga|ja|a|а|и|но|ну)\W+)?(?:why|how come|miks|mispärast|почему|отчего|с чего)\b",
+    re.I,
+)
+# Words that point back at the last answer's subject ("what did it cost in 2024", "mis see
+# maksis 2024", "сколько он стоил в 2024"): a new value said of it is a new value of that call.
+_BACK_REFERENCE = re.compile(
+    r"\b(?:it|its|that|this|the same|see|seda|selle|sellel|selle eest|sama|"
+    r"это|этот|эта|он|она|оно|его|её|ее|него|неё)\b",
+    re.I,
+)
 _SHORT_WORDS = 5
 # A question about the rows shown is short ("only the hours under 35 pls", "mitu neist on
 # nädalavahetusel?"); a longer one is a new question even when it has a superlative.
@@ -94,7 +107,9 @@ class RuleFollowUpDetector:
             return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, contexts))
         count = len(words(text))
         cued = bool(_FOLLOW_CUE.search(text) or _CORRECTION.search(text))
-        if cued or count <= _SHORT_WORDS:
+        pointed = count <= _ROW_QUESTION_WORDS and bool(_BACK_REFERENCE.search(text))
+        if cued or pointed or count <= _SHORT_WORDS:
+            restated: FollowUp | None = None
             for context in contexts:
                 params: list[ParamSpec] = context.endpoint.params
                 found = self._extractor.extract(
@@ -103,10 +118,20 @@ class RuleFollowUpDetector:
                 changed = {k: v for k, v in found.items() if context.collected_params.get(k) != v}
                 if changed:
                     return FollowUp(FollowUpKind.PARAM_UPDATE, context, changed)
+                counts = {p.name for p in params if p.type == "integer"}
+                if found and restated is None and set(found) <= counts:
+                    restated = FollowUp(FollowUpKind.PARAM_UPDATE, context, dict(found))
+            if restated is not None and count <= _SHORT_WORDS:
+                # "ok 100 then" after "the 150 latest" was answered with 100: the count the
+                # call already has, asked again — the same call, not a new question ("same
+                # for Estonia?" after Estonia's stays a question of its own).
+                return restated
         if cued:
             moved = _town_moved(text, contexts, language)
             if moved is not None:
                 return moved
+        if count <= _ROW_QUESTION_WORDS and _WHY.search(text):
+            return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, contexts))
         if self._shapes is not None and (cued or count <= _ROW_QUESTION_WORDS):
             shape = self._shapes.read(text, language)
             fitting = [

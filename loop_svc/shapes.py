@@ -104,12 +104,20 @@ _AFTER_THAT = re.compile(
 _SINGULAR_CUE = re.compile(r"[\u0400-\u04ff](?:ий|ый|ой|ая|яя|ее|ое|ую|юю|его|ого)$|^viimati$")
 # Plural forms of the cue or the word after it: "the next 3", "järgmised", "последние".
 _PLURAL_CUE = re.compile(
-    r"(?<!\w)(?:jargmised|viimased|viimaste\w*|esimesed|eelseisvad|"
+    # (with the partitive plurals: "näita viimaseid hääletusi", "järgmisi pühi")
+    r"(?<!\w)(?:jargmised|jargmisi|viimased|viimaseid|viimaste\w*|esimesed|esimesi|eelseisvad|eelseisvaid|"
     r"(?:следующ|ближайш|последн|перв)(?:ие|их|ими)(?!\w))"
 )
 
 # "i mean akadeemia tee 3" is a correction, no mean.
 _AVERAGE = re.compile(r"(?<!\w)(?:average|avg|(?<!\bi )(?<!\byou )mean|keskmi\w*|средн\w*)(?!\w)")
+# What an amount is made of: its parts, never their sum ("из чего складывается сумма",
+# "millest maks koosneb", "what does the total consist of", "break it down").
+_BREAKDOWN = re.compile(
+    r"(?<!\w)(?:consists? of|made up of|composed of|break\w* (?:it |this |that )?down|breakdown|"
+    r"koosneb|koosnevad|kujuneb|kujunevad|millest (?:see|maks|summa) (?:koosneb|tuleb)|osadeks|"
+    r"складывает\w*|состоит|состоят|из чего|по частям|разбивк\w*)(?!\w)"
+)
 _SUM = re.compile(r"(?<!\w)(?:total|sum|summa|kokku|итого|сумм\w*|в сумме)(?!\w)")
 # "Во сколько" is "at what time", not "how many" ("а самое свежее когда было и во сколько?").
 _HOW_MANY = re.compile(
@@ -190,11 +198,19 @@ _RU_WH = re.compile(
 _EN_WH = re.compile(r"(?<!\w)(?:what|which|when|where|who|whom|how|why|show|list|give|tell)(?!\w)")
 _RU_PREDICATE = re.compile(
     r"(?<!\w)(?:уже|еще|тоже|также|правда|можно|будет|будут|есть|является|являются|был|была|было|были|"
-    r"готов\w*)(?!\w)"
+    r"готов\w*|неужели|разве|надо|нужно|должен|должна|должны|обязан\w*)(?!\w)"
+    # "Akadeemia tee 3 — это Мустамяэ?": a statement of what something is, asked to confirm
+    r"|(?<!\w)это\s+[^\W\d_]+(?:\s+[^\W\d_]+)?\s*\?\s*$"
     # "что-то отклонили?", "кто-нибудь голосовал против?": an indefinite pronoun asks whether any
     r"|(?<!\w)\w+-(?:нибудь|то|либо)(?!\w)"
 )
 _ELLIPSIS_START = re.compile(r"^\W*(?:а|и|and|aga|ja|a)(?!\w)")
+# A state asked of a value with its verb left out ("EE7788990 ready?", "my application
+# done?", "bill 612 passed?"): a yes/no question.
+_STATE_ASKED = re.compile(
+    r"(?<!\w)(?:ready|done|finished|valid|approved|accepted|rejected|processed|issued|available|passed|"
+    r"open|closed|true)\s*(?:yet|already)?\s*\?\s*$"
+)
 
 _LESS = (
     r"under|below|less than|fewer than|cheaper than|lower than|at most|no more than|not more than|"
@@ -707,6 +723,10 @@ class RuleShapeReader:
         return None
 
     def _aggregation(self, text: str) -> Aggregation | None:
+        if _BREAKDOWN.search(text):
+            # "из чего складывается сумма", "what is the total made up of": the parts of
+            # an amount are asked, not their sum.
+            return None
         if _DAYS_UNTIL.search(text):
             return Aggregation(Function.DAYS_UNTIL)
         if _DURATION.search(text):
@@ -781,6 +801,8 @@ class RuleShapeReader:
                 or bool(_COMPARATIVE.search(text))
                 or _ru_states(text)
             )
+        if _STATE_ASKED.search(text) and not _EN_WH.search(text):
+            return True
         return compares and not _EN_WH.search(text)
 
     @staticmethod

@@ -257,6 +257,7 @@ class LanguageDetector:
         clear_russian_share: float = 0.8,
         min_words_confidence: float = 0.75,
         max_words_for_names: int = 16,
+        min_short_confidence: float = 0.7,
     ) -> None:
         # The identifier's model (≈ 80 MiB once loaded) is read on first use or at warm_up:
         # a service that is always told the language (the loop) never pays for it.
@@ -272,6 +273,9 @@ class LanguageDetector:
         # long text a few names weigh nothing, and the search is quadratic in words.
         self._max_words_for_names = max_words_for_names
         self._min_words_confidence = min_words_confidence
+        # A chat's first message of a few letters around an identifier: the identifier's
+        # verdict on it is taken at this share (below it, English as for any short text).
+        self._min_short_confidence = min_short_confidence
 
     def warm_up(self) -> None:
         """Loads the identifier and what the first Latin-letter Russian message would (the
@@ -296,7 +300,21 @@ class LanguageDetector:
         too little to be sure, the chat's: that of the latest of `earlier` (newest first)
         that shows one."""
         chat = next((lang for message in earlier if (lang := self.signal(message)) is not None), None)
-        return self.signal(text, fallback=chat) or chat or DEFAULT_LANG
+        found = self.signal(text, fallback=chat) or chat
+        if found is None:
+            # The first message of a chat, too short to be sure of ("048BMW maks"): its
+            # words without the identifier, when the identifier is clear about them, rather
+            # than English by default. Inside a chat a short reply keeps the chat's language.
+            found = self._short_verdict(text)
+        return found or DEFAULT_LANG
+
+    def _short_verdict(self, text: str) -> Lang | None:
+        text = text[:TELLING_CHARS]
+        words = _without_identifiers(text).strip()
+        if words == text.strip() or len(_LETTERS.findall(words)) < 3:
+            return None  # only a message around an identifier is read so
+        lang, confidence, _ = self._judge(text, by_words=False)
+        return lang if confidence >= self._min_short_confidence else None
 
     def signal(self, text: str, fallback: Lang | None = None) -> Lang | None:
         """The language `text` shows, or None when it shows none; a weak verdict yields to

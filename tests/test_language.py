@@ -229,3 +229,28 @@ def test_an_identifier_does_not_change_the_sentences_language(
 
 def test_identifiers_are_left_out_in_linear_time(detector: LanguageDetector) -> None:
     detector.detect("status " + "A1" * 50_000)
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("048BMW maks", "et"),
+        ("A1234567 olek", "et"),
+        ("A1234567 staatus", "et"),
+        ("123ABC налог", "ru"),
+        ("EE7788990 ready?", "en"),
+        ("123ABC tax", "en"),
+        ("123ABC", "en"),
+        ("2027", "en"),
+    ],
+)
+def test_a_chats_first_short_message_around_an_identifier_keeps_its_words_language(
+    message: str, expected: str
+) -> None:
+    """Too few letters to be sure, but the identifier's clear verdict on them is taken for
+    a chat's first message; a message of an identifier alone, or a weak verdict, is English."""
+    assert LanguageDetector().detect_in_chat(message, []) == expected
+
+
+def test_a_short_reply_inside_a_chat_keeps_the_chats_language() -> None:
+    assert LanguageDetector().detect_in_chat("123ABC hind", ["What is the tax for my car?"]) == "en"

@@ -74,9 +74,12 @@ _NOT_ADDRESS = (
     maakond maakonnas maakonda linnaosa linnaosas vald vallas omavalitsus koordinaadid aadress
     aadressi aadressil registris vaid ainult
     meant mean mõtlesin mõtlen motlesin motlen pidasin
+    sorry sorri oops yes yeah yep jah jaa vabandust vabandage vabandan muidugi loomulikult
+    извини извините простите конечно
     а и не ой но или же ли да нет только
     какой какая какое какие где что это у в во на по для мой моя мне найди покажи скажи адрес адреса
     индекс уезд уезде район районе волость волости координаты находится полный официальный
+    registry реестр реестра реестре реестру реестре базе базы
     """.split()
     )
     | PERSONAL_PRONOUNS
@@ -427,10 +430,25 @@ def _street_type(word: str) -> str | None:
     )
 
 
+# Where a town's addresses come from: "addresses from tartu", "из Тарту".
+_FROM = frozenset({"from", "of", "из"})
+
+
 def _town_marked(text: str, tokens: list[_Token], i: int, lang: str) -> bool:
     """Whether a lone name is written as a place: after a place preposition ("in parnu",
-    "в пярну"), or in an Estonian place case ("pärnus", "tartust")."""
-    if i > 0 and tokens[i - 1].text.lower() in _PREPOSITIONS and _joined(text, tokens[i - 1], tokens[i]):
+    "в пярну", "addresses from tartu"), in an Estonian place case ("pärnus", "tartust"), or
+    as the owner of the addresses right before the word ("tartu aadressid", "tartu addresses")."""
+    if (
+        i > 0
+        and tokens[i - 1].text.lower() in _PREPOSITIONS | _FROM
+        and _joined(text, tokens[i - 1], tokens[i])
+    ):
+        return True
+    if (
+        i + 1 < len(tokens)
+        and _ADDRESS_WORD.fullmatch(tokens[i + 1].text)
+        and _joined(text, tokens[i], tokens[i + 1])
+    ):
         return True
     return lang == "et" and _base_town(tokens[i].text, lang) != tokens[i].text.lower()
 

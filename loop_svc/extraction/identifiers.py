@@ -156,25 +156,46 @@ def _quantity(first: str, second: str) -> bool:
     return number.isdigit() and unit.isalpha() and unit.upper() in amount_units()
 
 
+def _joins(text: str, words: Sequence[tuple[str, int, int]], i: int) -> bool:
+    """Whether word i and the next are one value written apart."""
+    if i + 1 >= len(words):
+        return False
+    word, _, end = words[i]
+    following, next_start, _ = words[i + 1]
+    # Runs meet across the space ("456 def", "AB 12345", "A1234 567"); two words
+    # of letters never do: "nr p98765432", "on P1111111" are a word and the number.
+    letters_meet = word[-1:].isalpha() and following[:1].isalpha()
+    return next_start - end == 1 and text[end] in " -" and not letters_meet and not _quantity(word, following)
+
+
+def _capitals(word: str) -> bool:
+    return word.isalpha() and word.isupper()
+
+
+def _other_side_meant(words: Sequence[tuple[str, int, int]], i: int, joins: Sequence[bool]) -> bool:
+    """Whether the pair of word i and the next is the wrong reading of a number that
+    sits between two words of letters: the side written in capitals is the value
+    ("ABC 123 pls" is "ABC 123", never "123 PLS"; "tax 123 ABC" is "123ABC"). A
+    value is typed in capitals or not at all, so with both sides alike the pair stands."""
+    word, following = words[i][0], words[i + 1][0]
+    if word.isdigit() and following.isalpha() and i > 0 and joins[i - 1]:
+        return _capitals(words[i - 1][0]) and not _capitals(following)
+    if word.isalpha() and following.isdigit() and i + 2 < len(words) and joins[i + 1]:
+        return _capitals(words[i + 2][0]) and not _capitals(word)
+    return False
+
+
 def _tokens(text: str) -> list[tuple[str, int, int]]:
     """Every word, and every two words joined by one space or dash where a run of
     letters meets one of digits or digits meet digits ("456 def"), with Cyrillic
     look-alike letters read as Latin."""
     words = [(m.group(0).translate(_LOOK_ALIKES), m.start(), m.end()) for m in _WORD.finditer(text)]
+    joins = [_joins(text, words, i) for i in range(len(words))]
     found = []
     for i, (word, start, end) in enumerate(words):
-        if i + 1 < len(words):
-            following, next_start, next_end = words[i + 1]
-            # Runs meet across the space ("456 def", "AB 12345", "A1234 567"); two words
-            # of letters never do: "nr p98765432", "on P1111111" are a word and the number.
-            letters_meet = word[-1:].isalpha() and following[:1].isalpha()
-            if (
-                next_start - end == 1
-                and text[end] in " -"
-                and not letters_meet
-                and not _quantity(word, following)
-            ):
-                found.append((word + following, start, next_end))
+        if joins[i] and not _other_side_meant(words, i, joins):
+            following, _, next_end = words[i + 1]
+            found.append((word + following, start, next_end))
         found.append((word, start, end))
     return found
 

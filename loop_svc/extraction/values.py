@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from loop_svc.extraction.text import outside, stem, words
+from loop_svc.extraction.text import Word, outside, stem, words
 from services.language import Lang
 
 _YES = frozenset(
@@ -108,9 +108,29 @@ _NUMBER_WORDS = {
 }
 
 
+# Words after which a clause-final "one" still counts: "the last one", "show me one".
+_COUNTING_BEFORE_ONE = frozenset(
+    "a the last latest first next only just me show give top newest recent previous most final".split()
+)
+_CLAUSE_END = re.compile(r"\s*(?:(?:please|pls|then|too)\b\s*)?(?:[?!.,;:]|$|(?:and|or|but)\b)")
+
+
+def _prop_word_one(text: str, tokens: Sequence[Word], i: int) -> bool:
+    """The English "one" standing for a noun said before ("the income tax one?", "that
+    one", "the weapons act one"): at the end of its clause after a word that is no count
+    word, it counts nothing."""
+    if tokens[i].lower != "one" or i == 0:
+        return False
+    before = tokens[i - 1].lower
+    if before in _COUNTING_BEFORE_ONE or not before.isalpha():
+        return False
+    return bool(_CLAUSE_END.match(text, tokens[i].end))
+
+
 def number_words(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Found]:
     """Numbers written as words ("two", "kaks", "две") as digits — not the "one" of "one
-    way" or "one of them", which counts nothing."""
+    way" or "one of them", nor the one that stands for a noun ("the income tax one"),
+    which count nothing."""
     tokens = words(text)
     return [
         Found(_NUMBER_WORDS[w.lower], w.start, w.end)
@@ -118,6 +138,7 @@ def number_words(text: str, taken: Sequence[tuple[int, int]] = ()) -> list[Found
         if w.lower in _NUMBER_WORDS
         and outside(taken, w.start, w.end)
         and not (i + 1 < len(tokens) and tokens[i + 1].lower in ("way", "of"))
+        and not _prop_word_one(text, tokens, i)
     ]
 
 

@@ -212,6 +212,25 @@ async def test_the_asked_field(stub, demo_api_url, lang, terms, label) -> None:
     assert len(bullets) == 1 and "Ülikooli tn 18" in bullets[0] and f"{label}: 50090" in bullets[0], text
 
 
+@pytest.mark.parametrize(
+    ("lang", "terms", "label", "question"),
+    [
+        ("en", ("postal", "code"), "postal code", "just the postal code for ulikooli 18"),
+        ("et", ("postiindeks",), "Postiindeks", "ainult ulikooli 18 postiindeks"),
+        ("ru", ("индекс",), "Почтовый индекс", "только индекс: ulikooli 18"),
+    ],
+)
+async def test_only_the_asked_field_leaves_the_rows_other_numbers_out(
+    stub, demo_api_url, lang, terms, label, question
+) -> None:
+    # "just the postal code": the row's name and the field, no coordinates.
+    shape = AnswerShape(terms=(*terms, "ulikooli", "18"), question=question)
+    text = await ask(stub, demo_api_url, "search_address", {"address": "Tartu"}, shape, lang)
+    bullets = [line for line in text.splitlines() if line.startswith("• ")]
+    assert len(bullets) == 1 and "Ülikooli tn 18" in bullets[0] and f"{label}: 50090" in bullets[0], text
+    assert "58.38" not in text and "58,38" not in text and "26.7" not in text and "26,7" not in text, text
+
+
 @pytest.mark.parametrize("lang", ["en", "et", "ru"])
 async def test_a_comparison_answers_yes_or_no_with_the_number(stub, demo_api_url, lang) -> None:
     params = {"regNr": "123ABC", "calculationYear": "2026"}
