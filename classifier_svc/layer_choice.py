@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 
 from classifier_svc.lexicon import Concept, Lexicon
-from classifier_svc.rag_aspects import Aspect, aspects_of, asks_necessity
+from classifier_svc.rag_aspects import Aspect, asks_necessity, aspects_of
 
 KNOWLEDGE = Lexicon(
     [
@@ -93,7 +93,8 @@ _DOCUMENTS = Lexicon(
             "document",
             "passport, passports, id card, id-card, idcard, identity card, driving licence, driving license",
             "driver's license, drivers license, residence permit",
-            "pass, passi, passid, id-kaart, id-kaardi, id-kaardiga, idkaart, isikutunnistus, juhiluba, juhiloa",
+            "pass, passi, passid, id-kaart, id-kaardi, id-kaardiga, idkaart, isikutunnistus",
+            "juhiluba, juhiloa",
             "elamisluba, elamisloa",
             "паспорт, паспорта, id-карта, id-карты, ид-карта, айди-карта, удостоверение личности",
             "водительские права, водительское удостоверение, вид на жительство",

@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from classifier_svc.numerals import with_digits
 from classifier_svc.passages import Passage
 from classifier_svc.rag_aspects import (
     Aspect,
@@ -500,7 +501,8 @@ class ExtractiveAnswerer:
             lines: list[str] = []
             if page_lang != lang:
                 lines.append(_OTHER_LANGUAGE[lang])
-            quoted = " ".join(s.text for s in sentences)
+            # Counts in digits ("within 10 working days"): what a citizen scans for.
+            quoted = with_digits(" ".join(s.text for s in sentences), page_lang)
             if quoted:
                 lead = f"{_QUOTE[lang].format(first.title)}: " if several else ""
                 lines.append(lead + quoted)
