@@ -265,6 +265,12 @@ def knowledge_class(message: str) -> str | None:
     return None
 
 
+def names_document(message: str) -> bool:
+    """The message names a document a citizen holds (a passport, an ID card, a driving
+    licence, a residence permit)."""
+    return "document" in _DOCUMENTS.find(_PASS_VERB.sub(" ", message))
+
+
 def status_question(message: str) -> bool:
     """A question about the state of the citizen's own application ("is my passport ready
     yet", "tahaks passi taotluse seisu teada", "готов ли мой паспорт") that asks no aspect

@@ -39,6 +39,7 @@ from classifier_svc.layer_choice import (
     covered_topics,
     has_identifier,
     knowledge_class,
+    names_document,
     status_question,
     uncovered_topic,
 )
@@ -278,8 +279,12 @@ class Router:
             if session.is_service and decision.reason is Reason.SESSION_RESUME:
                 decision = replace(decision, workflow=Workflow.SERVICE)
             return decision
-        # A follow-up of the chat's last API call ("Same for Latvia?") goes back to that endpoint.
+        # A follow-up of the chat's last API call ("Same for Latvia?") goes back to that endpoint;
+        # a question on a document's procedure ("а паспорт сколько действует?" after the
+        # school holidays) names a topic of its own and is the knowledge base's first.
         asked = state.follow_up
+        if asked is not None and names_document(message) and (known := await self._knowledge_question(turn)):
+            return known
         if self._follow_ups is not None and asked is not None:
             followed = await self._follow_ups.decision(asked, message, lang)
             if followed is not None:
