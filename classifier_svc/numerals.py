@@ -5,8 +5,8 @@ number; the page's wording is kept otherwise.
 
 Only a count of a unit of time (years, months, weeks, days, hours, minutes) is written
 so: "one of the parents" or "kolmapäev" (Wednesday) stay as they are. "One" stays a word
-too ("within one month" reads as the page wrote it). Russian number words are read by
-their lemma (pymorphy3: "десяти", "трёх" → "десять", "три"); Estonian ones by their
+too ("within one month" reads as the page wrote it). Russian number words are read in
+all their case forms (pymorphy3's lexemes: "десяти", "трёх" are "десять", "три"); Estonian ones by their
 nominative, genitive and the common case endings, Estonian compounds ("kolmeaastane")
 are left alone.
 """
@@ -101,6 +101,22 @@ def _morph():  # type: ignore[no-untyped-def]
     return pymorphy3.MorphAnalyzer(lang="ru")
 
 
+@cache
+def _ru_forms() -> dict[str, int]:
+    """Every case form of the Russian number words above ("десяти", "трёх", "двумя"),
+    from pymorphy3's lexemes once: a word is then looked up, never parsed."""
+    morph = _morph()
+    forms: dict[str, int] = {}
+    for lemma, value in _RU.items():
+        for parse in morph.parse(lemma):
+            if "NUMR" not in parse.tag:
+                continue
+            for form in parse.lexeme:
+                forms.setdefault(form.word, value)
+                forms.setdefault(form.word.replace("ё", "е"), value)
+    return forms
+
+
 def _value(word: str, lang: Lang) -> int | None:
     lowered = word.lower()
     if lang == "en":
@@ -108,12 +124,7 @@ def _value(word: str, lang: Lang) -> int | None:
     if lang == "et":
         return _et_forms().get(lowered)
     if lang == "ru":
-        if not lowered.isalpha() or len(lowered) > 15:
-            return None
-        for parse in _morph().parse(lowered.replace("ё", "е"))[:3]:
-            if "NUMR" in parse.tag and (value := _RU.get(parse.normal_form)) is not None:
-                return value
-        return None
+        return _ru_forms().get(lowered) or _ru_forms().get(lowered.replace("ё", "е"))
     return None
 
 
