@@ -265,6 +265,35 @@ def knowledge_class(message: str) -> str | None:
     return None
 
 
+# A day off in place of one that falls on a weekend ("christmas is on a saturday, do we
+# get the monday off instead?", "kas saame esmaspäeva asemele vabaks", "перенесут ли
+# выходной на понедельник"): a rule's question about a case, as a condition is.
+_SUBSTITUTE = Lexicon(
+    [
+        Concept.of(
+            "substitute",
+            "instead, in its place, in lieu, substitute day, replacement day, carried over, moved to"
+            ", compensated, make up for",
+            "asemel, asemele, asenduspäev, asenduseks, kompenseeritakse, üle kantud, edasi lükatud",
+            "tõstetakse, nihkub",
+            "вместо, взамен, перенос, переносится, перенесут, переносят, перенесли, компенсируют",
+        ),
+        Concept.of(
+            "weekend_day",
+            "saturday, sunday, weekend",
+            "laupäev, laupäeval, pühapäev, pühapäeval, nädalavahetus, nädalavahetusel",
+            "суббота, субботу, воскресенье, выходные, выходных, выходной",
+        ),
+    ],
+    typos=False,
+)
+
+
+def asks_substitute_day(message: str) -> bool:
+    """The message asks whether a day off that falls on a weekend is moved to another."""
+    return _SUBSTITUTE.find(message).all("substitute", "weekend_day")
+
+
 def names_document(message: str) -> bool:
     """The message names a document a citizen holds (a passport, an ID card, a driving
     licence, a residence permit)."""

@@ -36,6 +36,7 @@ from classifier_svc.knowledge_follow_up import (
     within_reach,
 )
 from classifier_svc.layer_choice import (
+    asks_substitute_day,
     covered_topics,
     has_identifier,
     knowledge_class,
@@ -335,8 +336,12 @@ class Router:
         laupäeval, kas …", "если праздник выпал на субботу, …?": a yes/no question on a
         condition asks what a rule makes of a case, not for the dates of one (the weekday
         is the case, no period): the knowledge base's when a passage passes the usual
-        gate. With a number in it (a date, a plate), it is a lookup as usual."""
-        if self._rag is None or _DIGIT.search(turn.message) or not opens_with_condition(turn.message):
+        gate. With a number in it (a date, a plate), it is a lookup as usual. So is a
+        question whether a day off on a weekend is moved ("christmas is on a saturday, do
+        we get the monday off instead?"): the case is told first, the rule asked after."""
+        if self._rag is None or _DIGIT.search(turn.message):
+            return None
+        if not (opens_with_condition(turn.message) or asks_substitute_day(turn.message)):
             return None
         turn = in_cyrillic_when_russian(turn)
         if not is_yes_no(turn.message):
