@@ -201,3 +201,26 @@ def test_a_need_the_page_states_is_never_no(lang: str, question: str) -> None:
 def test_what_a_document_is_good_for_in_years_is_its_validity(question: str, topic: str, fact: str) -> None:
     assert aspects_of(question)[0] == (Aspect.VALIDITY,), question
     assert fact in ask(question, topic, "en").text, question
+
+
+# "Do I have to bring the paper?": the sentence that says the act asked about ("… so you
+# do not have to bring a paper copy") decides, not one with more of the question's other
+# words (the office's name).
+NECESSARY_ACT = {
+    "en": [
+        "renewing it - do i have to bring the paper from my doctor to the transport administration office?",
+        "must i bring the health certificate on paper to the transport administration service office?",
+    ],
+    "et": [
+        "kas ma pean perearsti tõendi paberil Transpordiameti teenindusbüroosse kaasa võtma?",
+    ],
+    "ru": [
+        "нужно ли приносить бумажную справку от врача в бюро обслуживания Транспортного департамента?",
+    ],
+}
+
+
+@pytest.mark.parametrize(("lang", "question"), [(lg, q) for lg, qs in NECESSARY_ACT.items() for q in qs])
+def test_the_sentence_saying_the_act_asked_decides(lang: str, question: str) -> None:
+    answer = ask(question, "driving-licence", lang)  # type: ignore[arg-type]
+    assert answer.verdict == "no", answer.text
