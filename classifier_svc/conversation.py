@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from classifier_svc.candidates import PriorMessage
 from classifier_svc.layer_choice import identifiers
-from classifier_svc.lexicon import Concept, Found, Lexicon
+from classifier_svc.lexicon import Concept, Found, Lexicon, fold
 from classifier_svc.messages import NAME_UNKNOWN, YOUR_NAME
 from classifier_svc.small_talk import name_given
 from services.language import LANGUAGE_NAMES, Lang
@@ -75,6 +75,9 @@ class ConversationQuestion:
     # or another value (an address, a country: the question and what it was read as).
     identifier: bool = False
     asked: Asked = Asked.ALL
+    # What an answer asked about was about ("what did you say about the holidays", "что
+    # ты сказал про каникулы"): the words after "about", as typed.
+    about: tuple[str, ...] = ()
 
 
 _LANGS: tuple[Lang, ...] = ("en", "et", "ru")
@@ -98,12 +101,18 @@ _WORDS: dict[str, tuple[str, str, str]] = {
     # you?", "какой номер я тебе называл?"). Whose words they are, the subject tells.
     "told": (
         "gave, give, given, mentioned, mention, named, told, tell, said, say, typed, wrote, entered, sent"
-        ", provided, checked, check, looked up, searched",
+        ", provided, checked, check, looked up, searched, used",
         "andsin, mainisin, nimetasin, ütlesin, kirjutasin, sisestasin, saatsin, andnud, maininud"
-        ", kontrollida, kontrollisin, lasin, vaatasin, otsisin",
+        ", kontrollida, kontrollisin, lasin, vaatasin, otsisin, kasutasin, kasutanud",
         "называл, назвал, называла, назвала, говорил, говорила, сказал, сказала, писал, написал, писала"
         ", написала, давал, дал, давала, дала, упоминал, упомянул, указал, указывал, вводил, ввел, ввёл"
-        ", проверял, проверяла, проверить, искал, искала",
+        ", проверял, проверяла, проверить, искал, искала, использовал, использовала",
+    ),
+    # What an answer asked about was about: the words after it name the topic.
+    "about": (
+        "about, regarding, concerning",
+        "kohta, osas, teemal",
+        "про, о, об, насчёт, насчет, по поводу, относительно",
     ),
     # The kind of value asked about: an identifier the citizen typed ...
     "identifier": (
@@ -216,9 +225,59 @@ def _first_at(found: Found, name: str) -> int | None:
     return min(positions) if positions else None
 
 
+# A sentence's end, where a remark beside the question starts ("what number did I use?
+# I wrote it down somewhere", "какой номер я назвал? жена говорит, я перепутал").
+_SENTENCE_END = re.compile(r"(?<=[?!.])\s+")
+# A remark asks nothing: no question mark, no number, no order, and it is short.
+_ORDER = Lexicon(
+    [
+        Concept.of(
+            "order",
+            "show, tell, find, give, check, look up, search",
+            "please show, please tell, please find, please give, please check, and show, and tell",
+            "näita, ütle, leia, anna, kontrolli, otsi, vaata",
+            "palun näita, palun ütle, palun leia, palun anna, palun kontrolli, ja näita",
+            "покажи, скажи, найди, дай, проверь, посмотри, поищи",
+            "пожалуйста покажи, пожалуйста скажи, пожалуйста найди, пожалуйста проверь, и покажи",
+        )
+    ]
+)
+MAX_REMARK_WORDS = 12
+ORDER_OPENS = 1
+
+
 def classify_history_question(message: str) -> ConversationQuestion | None:
     """A question about the conversation itself, or None. It must be one as a whole:
-    at most a word or two beyond the classes above and function words, no numbers."""
+    at most a word or two beyond the classes above and function words, no numbers; or
+    one sentence that is one, with remarks beside it that ask nothing."""
+    whole = _classify_history(message)
+    if whole is not None:
+        return whole
+    sentences = [s for s in _SENTENCE_END.split(message.strip()) if s.strip()]
+    if not 1 < len(sentences) <= 3:
+        return None
+    questions = [(i, q) for i, s in enumerate(sentences) if (q := _classify_history(s)) is not None]
+    if len(questions) != 1:
+        return None
+    at, question = questions[0]
+    remarks = [s for i, s in enumerate(sentences) if i != at]
+    if any(_remark_asks(r) for r in remarks):
+        return None
+    return question
+
+
+def _remark_asks(sentence: str) -> bool:
+    return (
+        "?" in sentence
+        or bool(_DIGIT.search(sentence))
+        or len(sentence.split()) > MAX_REMARK_WORDS
+        # An order opens its sentence ("show me the prices", "palun näita"); "ei leia
+        # paberit" (I can't find the paper), "naine ütleb" (my wife says) tell, not ask.
+        or any(p < ORDER_OPENS for p in _ORDER.find(sentence).positions.get("order", ()))
+    )
+
+
+def _classify_history(message: str) -> ConversationQuestion | None:
     text = " ".join(message.strip().split())
     if not text or _DIGIT.search(text):
         return None
@@ -237,7 +296,16 @@ def classify_history_question(message: str) -> ConversationQuestion | None:
     # The citizen's own words: their questions or messages, or a value they gave.
     own_words = (has("asked") and has("me")) or (has("told") and citizen_speaks)
     extra = [t for t in found.uncovered() if t not in STOPWORDS]
-    if len(extra) > (MAX_EXTRA_OWN_WORDS if own_words else MAX_EXTRA):
+    # The topic beside "about" names what was said; it is no extra word of the question.
+    # It follows "about", "про"; it comes before the Estonian postposition ("… kohta").
+    about_at = _first_at(found, "about") if has("about") else None
+    beside = [
+        t
+        for i, t in enumerate(found.tokens)
+        if about_at is not None and (i < about_at if lang == "et" else i > about_at)
+    ]
+    about = tuple(t for t in beside if t in extra)
+    if len(extra) - len(about) > (MAX_EXTRA_OWN_WORDS if own_words else MAX_EXTRA) or len(about) > 3:
         return None
     if has("name") and has("me") and (has("what") or has("remember") or has("how")):
         return ConversationQuestion(HistoryQuestion.NAME, lang)
@@ -270,7 +338,7 @@ def classify_history_question(message: str) -> ConversationQuestion | None:
             return ConversationQuestion(HistoryQuestion.LAST_QUESTION, lang)
         return ConversationQuestion(HistoryQuestion.QUESTIONS, lang)
     if has("said") and has("you"):
-        return ConversationQuestion(answer_kind, lang)
+        return ConversationQuestion(answer_kind, lang, about=about)
     # "What was the price again?", "which address was that again?", "какая была цена, ещё
     # раз?": what an answer said, asked once more, is that answer.
     if has("repeat") and has("past") and not citizen_speaks:
@@ -453,7 +521,10 @@ def recap(question: ConversationQuestion, history: Sequence[PriorMessage], lang:
         )
         return "\n".join(lines)
     if question.kind is HistoryQuestion.LAST_ANSWER:
-        answer = next((a for _, a in reversed(exchanges) if a.strip()), "")
+        answered = [(q, a) for q, a in exchanges if a.strip()]
+        # "What did you say about the holidays?": the latest answer on that topic.
+        on_topic = [a for q, a in answered if _mentions(f"{q} {a}", question.about)]
+        answer = (on_topic or [a for _, a in answered] or [""])[-1]
         return (
             texts["last_answer"].format(text=_quote(answer, MAX_ANSWER_QUOTE)) if answer else texts["nothing"]
         )
@@ -463,6 +534,18 @@ def recap(question: ConversationQuestion, history: Sequence[PriorMessage], lang:
         if answered.strip():
             lines.append("  " + texts["i_answered"].format(text=_quote(answered)))
     return "\n".join(lines)
+
+
+# A topic word is found by its first letters ("holidays" in "Public holidays", "каникулы"
+# in "Школьные каникулы", "koolivaheaegade" in "Koolivaheajad"): its case ending varies.
+_TOPIC_HEAD = 5
+
+
+def _mentions(text: str, topic: tuple[str, ...]) -> bool:
+    if not topic:
+        return False
+    folded = fold(text)
+    return any(fold(word)[:_TOPIC_HEAD] in folded for word in topic)
 
 
 def _signature() -> Any:

@@ -82,6 +82,51 @@ _CONCEPTS = [
         "паспорт, id-карта, айди, айдишка, удостоверение, права, документ, справка, диплом, подпись",
         "печать, рецепт, вид на жительство, виза, больничный, прописка, регистрация",
     ),
+    # Someone else's document, changed ("переклеить фото в чужой ID-карте"): forgery
+    # whatever verb it takes; one's own or a relative's ("my wife's lost ID card") is not.
+    Concept.of(
+        "others",
+        "someone else's, somebody else's, someone elses, another person's, a stranger's, stranger's",
+        "kellegi teise, teise inimese, võõra, võõrast, võõras, võõrale",
+        "чужой, чужую, чужого, чужие, чужим, чужом, чужая, чужих, другого человека",
+    ),
+    Concept.of(
+        "swap",
+        "swap, replace, glue, re-glue, reglue, paste, stick, put my photo, change the photo",
+        "kleepida, ümber kleepida, vahetada, asendada, panna oma foto, foto vahetada",
+        "переклеить, вклеить, приклеить, заменить, подменить, поменять фото, вставить фото",
+    ),
+    # A doctor's certificate made by oneself, not by the doctor who issues it ("how can
+    # I make the GP's health certificate myself"): forgery, though no word says so.
+    Concept.of(
+        "medical_proof",
+        "health certificate, medical certificate, doctor's certificate, doctors certificate, doctor's note"
+        ", doctors note, sick note, sick leave certificate",
+        "tervisetõend, tervisetõendi, tervisetõendit, arstitõend, arstitõendi, haiguleht, haiguslehte"
+        ", töövõimetusleht, töövõimetuslehte",
+        "медицинская справка, медицинскую справку, медсправка, медсправку, справка от врача"
+        ", справку от врача, справка врача, больничный лист, больничный",
+    ),
+    Concept.of(
+        "produce",
+        "make, create, write, produce, draw up, put together",
+        "teha, valmis teha, koostada, kirjutada, meisterdada",
+        "сделать, нарисовать, написать, составить, изготовить, смастерить",
+    ),
+    # Making an appointment for one is no making of it ("can I make the appointment for the
+    # health certificate myself").
+    Concept.of(
+        "appointment",
+        "appointment, booking, book a time, a time",
+        "aeg, aja, aega, broneerida, broneering, vastuvõtt, vastuvõtule",
+        "запись, записаться, приём, прием, приёма, приема",
+    ),
+    Concept.of(
+        "by_self",
+        "myself, by myself, on my own, yourself, ourselves",
+        "ise, iseenda, omal käel, ise ära",
+        "сам, сама, самому, самой, самостоятельно, своими руками",
+    ),
     Concept.of(
         "evade",
         "evade, escape, lose, lose them, get away, get around, avoid, hide from, outrun, bypass, dodge",
@@ -346,6 +391,10 @@ def _tampering(found: Found) -> bool:
 def _rules(found: Found) -> str | None:
     """The category of a harmful request, from the word classes it joins."""
     if found.all("forge", "document"):
+        return "forgery"
+    if found.all("others", "document") and found.any("swap", "alter"):
+        return "forgery"
+    if found.all("produce", "by_self", "medical_proof") and "appointment" not in found:
         return "forgery"
     if found.all("evade", "authority"):
         return "evasion"

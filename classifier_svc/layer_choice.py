@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable
 
 from classifier_svc.lexicon import Concept, Lexicon
-from classifier_svc.rag_aspects import Aspect, aspects_of
+from classifier_svc.rag_aspects import Aspect, asks_necessity, aspects_of
 
 KNOWLEDGE = Lexicon(
     [
@@ -41,6 +41,7 @@ KNOWLEDGE = Lexicon(
             "registreerimine, vormistada, kätte saada, saada uus",
             "оформить, оформление, продлить, продление, заменить, замена, прописаться, зарегистрировать",
             "регистрация, получить новый, обменять, подать заявление",
+            "registering my, registering a, registering the",
         ),
         Concept.of(
             "validity",
@@ -68,9 +69,36 @@ KNOWLEDGE = Lexicon(
         ),
         Concept.of(
             "eligibility",
-            "who can get, am i eligible, entitled, eligibility, who is entitled",
-            "kellel on õigus, kas mul on õigus, õigus saada",
-            "кто имеет право, имею ли я право, право на получение",
+            "who can get, am i eligible, entitled, eligibility, who is entitled, do i qualify, qualify for",
+            "kellel on õigus, kas mul on õigus, õigus saada, on mulle ette nähtud, kas mulle makstakse",
+            "кто имеет право, имею ли я право, право на получение, положено, положена, полагается",
+            "могу ли я получить",
+        ),
+        # Whether a document will do ("is the ID card enough", "kas id-kaardist piisab",
+        # "хватит ли ID-карты"): asked of a document (`_DOCUMENTS`), it is the page's.
+        Concept.of(
+            "enough",
+            "enough, sufficient, suffice, suffices, will do, good enough",
+            "piisab, piisa, piisaks, piisav, kõlbab, kõlbaks, sobib, sobiks",
+            "хватит, хватает, хватит ли, достаточно, подойдет, подойдёт, сойдет, сойдёт",
+        ),
+    ]
+)
+# A document a citizen holds and a page tells how to get, renew and use: a procedure
+# aspect or a need asked of it ("how much does a new passport cost", "kui palju pass
+# maksab", "нужен ли паспорт или хватит ID-карты") is the knowledge base's question, even
+# when a trip's country and weekend are named beside it (they are the trip, not a lookup).
+_DOCUMENTS = Lexicon(
+    [
+        Concept.of(
+            "document",
+            "passport, passports, id card, id-card, idcard, identity card, driving licence, driving license",
+            "driver's license, drivers license, residence permit",
+            "pass, passi, passid, id-kaart, id-kaardi, id-kaardiga, idkaart, isikutunnistus",
+            "juhiluba, juhiloa",
+            "elamisluba, elamisloa",
+            "паспорт, паспорта, id-карта, id-карты, ид-карта, айди-карта, удостоверение личности",
+            "водительские права, водительское удостоверение, вид на жительство",
         ),
     ]
 )
@@ -220,13 +248,57 @@ _TOPIC_NAMES = TOPICS.names - {"recommend"}
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 
+# The English verb beside the Estonian "pass" (passport): "which laws passed" names no document.
+_PASS_VERB = re.compile(r"(?<!\w)pass(?:ed|es|ing)(?!\w)", re.IGNORECASE)
+
+
 def knowledge_class(message: str) -> str | None:
     """The knowledge class of a question about a procedure, or None."""
     found = KNOWLEDGE.find(message)
     for name in ("lost", "fee", "documents_needed", "validity", "deadline", "eligibility", "procedure"):
         if name in found:
             return name
+    if "document" in _DOCUMENTS.find(_PASS_VERB.sub(" ", message)):
+        if set(aspects_of(message)[0]) & _PROCEDURE_ASPECTS:
+            return "document_aspect"
+        if "enough" in found or asks_necessity(message):
+            return "document_needed"
     return None
+
+
+# A day off in place of one that falls on a weekend ("christmas is on a saturday, do we
+# get the monday off instead?", "kas saame esmaspäeva asemele vabaks", "перенесут ли
+# выходной на понедельник"): a rule's question about a case, as a condition is.
+_SUBSTITUTE = Lexicon(
+    [
+        Concept.of(
+            "substitute",
+            "instead, in its place, in lieu, substitute day, replacement day, carried over, moved to"
+            ", compensated, make up for",
+            "asemel, asemele, asenduspäev, asenduseks, kompenseeritakse, üle kantud, edasi lükatud",
+            "tõstetakse, nihkub",
+            "вместо, взамен, перенос, переносится, перенесут, переносят, перенесли, компенсируют",
+        ),
+        Concept.of(
+            "weekend_day",
+            "saturday, sunday, weekend",
+            "laupäev, laupäeval, pühapäev, pühapäeval, nädalavahetus, nädalavahetusel",
+            "суббота, субботу, воскресенье, выходные, выходных, выходной",
+        ),
+    ],
+    typos=False,
+)
+
+
+def asks_substitute_day(message: str) -> bool:
+    """The message asks whether a day off that falls on a weekend is moved to another."""
+    return _SUBSTITUTE.find(message).all("substitute", "weekend_day")
+
+
+def names_document(message: str) -> bool:
+    """The message names a document a citizen holds (a passport, an ID card, a driving
+    licence, a residence permit)."""
+    return "document" in _DOCUMENTS.find(_PASS_VERB.sub(" ", message))
 
 
 def status_question(message: str) -> bool:

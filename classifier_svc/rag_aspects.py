@@ -1250,6 +1250,21 @@ _NECESSITY = _pattern(
 )
 
 
+# The words right after the necessity cue: the act asked about ("do I have to *bring*
+# the paper", "kas pean *tooma*", "нужно ли *приносить*").
+NECESSARY_ACT_WORDS = 2
+
+
+def necessary_act(text: str) -> list[str]:
+    """The words a necessity question asks to be done, right after its cue word ("do I
+    have to bring the paper" → ["bring", "the"]); [] when it asks no necessity."""
+    folded = fold(text)
+    match = _NECESSITY.search(folded)
+    if match is None:
+        return []
+    return re.findall(r"\w+", folded[match.end() :])[:NECESSARY_ACT_WORDS]
+
+
 def asks_necessity(text: str) -> bool:
     """The question asks whether something is needed ("do I need a passport", "kas passi
     on vaja", "нужен ли паспорт")."""

@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from classifier_svc.numerals import with_digits
 from classifier_svc.passages import Passage
 from classifier_svc.rag_aspects import (
     Aspect,
@@ -31,6 +32,7 @@ from classifier_svc.rag_aspects import (
     heading_cues,
     in_person_only,
     names_a_thing,
+    necessary_act,
     negated,
     permissive,
     split_question,
@@ -164,6 +166,9 @@ class _PartAnswer:
     unanswered: bool = False
 
 
+# The act a necessity question asks about is a word of more letters than this ("bring",
+# "tooma", "приносить"), not a particle ("to", "ли", "ma").
+ACT_MIN_LETTERS = 3
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _ALTERNATIVE = re.compile(r"(?<!\w)(?:or|voi|или)(?!\w)")
 
@@ -454,8 +459,20 @@ class ExtractiveAnswerer:
             return None
         # The sentence with the most of the question's words (longer words say more than
         # short ones: "ravikindlustus" over "saab") decides.
+        # "Do I have to bring the paper?": a sentence saying the act asked about ("… so
+        # you do not have to bring a paper copy") decides before one with more of the
+        # question's other words (the office's name).
+        # The page's own topic ("нужен ли паспорт" on the passport page) is no act.
+        act = {
+            w
+            for w in self._words.words(" ".join(necessary_act(part.text)))
+            if len(w) > ACT_MIN_LETTERS and not self._words.match(w, title_words)
+        }
+        saying_act = [
+            s for s in result.sentences if act and self._words.found(act, self._words.words(s.text))
+        ]
         deciding = max(
-            result.sentences,
+            saying_act or result.sentences,
             key=lambda s: (sum(len(w) for w in self._found(own_words, s)), -s.order[0], -s.order[1]),
         )
         if Aspect.AFTER in part.aspects and automatic(deciding.text):
@@ -500,7 +517,8 @@ class ExtractiveAnswerer:
             lines: list[str] = []
             if page_lang != lang:
                 lines.append(_OTHER_LANGUAGE[lang])
-            quoted = " ".join(s.text for s in sentences)
+            # Counts in digits ("within 10 working days"): what a citizen scans for.
+            quoted = with_digits(" ".join(s.text for s in sentences), page_lang)
             if quoted:
                 lead = f"{_QUOTE[lang].format(first.title)}: " if several else ""
                 lines.append(lead + quoted)

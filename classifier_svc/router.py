@@ -36,9 +36,11 @@ from classifier_svc.knowledge_follow_up import (
     within_reach,
 )
 from classifier_svc.layer_choice import (
+    asks_substitute_day,
     covered_topics,
     has_identifier,
     knowledge_class,
+    names_document,
     status_question,
     uncovered_topic,
 )
@@ -291,8 +293,12 @@ class Router:
             if session.is_service and decision.reason is Reason.SESSION_RESUME:
                 decision = replace(decision, workflow=Workflow.SERVICE)
             return decision
-        # A follow-up of the chat's last API call ("Same for Latvia?") goes back to that endpoint.
+        # A follow-up of the chat's last API call ("Same for Latvia?") goes back to that endpoint;
+        # a question on a document's procedure ("а паспорт сколько действует?" after the
+        # school holidays) names a topic of its own and is the knowledge base's first.
         asked = state.follow_up
+        if asked is not None and names_document(message) and (known := await self._knowledge_question(turn)):
+            return known
         if self._follow_ups is not None and asked is not None:
             followed = await self._follow_ups.decision(asked, message, lang)
             if followed is not None:
@@ -343,8 +349,12 @@ class Router:
         laupäeval, kas …", "если праздник выпал на субботу, …?": a yes/no question on a
         condition asks what a rule makes of a case, not for the dates of one (the weekday
         is the case, no period): the knowledge base's when a passage passes the usual
-        gate. With a number in it (a date, a plate), it is a lookup as usual."""
-        if self._rag is None or _DIGIT.search(turn.message) or not opens_with_condition(turn.message):
+        gate. With a number in it (a date, a plate), it is a lookup as usual. So is a
+        question whether a day off on a weekend is moved ("christmas is on a saturday, do
+        we get the monday off instead?"): the case is told first, the rule asked after."""
+        if self._rag is None or _DIGIT.search(turn.message):
+            return None
+        if not (opens_with_condition(turn.message) or asks_substitute_day(turn.message)):
             return None
         turn = in_cyrillic_when_russian(turn)
         if not is_yes_no(turn.message):

@@ -169,14 +169,15 @@ _WORDS: dict[str, tuple[str, str, str]] = {
         "ja, ka, aga, nüüd, mis, millal, kus, milline, kuidas, näita, ütle, leia, anna, kontrolli, kas",
         "а, и, также, но, теперь, что, когда, где, какой, какие, как, покажи, скажи, найди, дай, проверь",
     ),
-    # Chat interjections ("lol", "haha", "хм") say nothing either.
+    # Chat interjections ("lol", "haha", "хм") say nothing either, nor chat spelling of a
+    # verb ("r u a bot?"), nor "such a" in "who are you" ("kes sa selline oled", "ты кто такой").
     "filler": (
         "please, pls, plz, actually, even, really, then, me, just, ok, okay, so, well, anyway, today"
-        ", lol, haha, hehe, huh, hmm, xd, oh",
+        ", lol, haha, hehe, huh, hmm, xd, oh, r",
         "palun, üldse, siis, õige, mulle, mul, mind, ikka, no, noh, okei, nii, oled, olete, täna, on"
-        ", tegelt, tegelikult, lol, haha, hehe, ahaa, hmm, xd",
+        ", tegelt, tegelikult, lol, haha, hehe, ahaa, hmm, xd, selline, sihuke",
         "пожалуйста, вообще, мне, меня, же, ну, ладно, тогда, вот, сейчас, сегодня, есть, на самом деле"
-        ", лол, хаха, ахах, хм, ого",
+        ", лол, хаха, ахах, хм, ого, такой, такая",
     ),
 }
 _CONCEPTS = [
@@ -209,9 +210,58 @@ def _whole(found: Found) -> bool:
 
 
 def classify_small_talk(message: str) -> SmallTalk | None:
+    """The small talk a message is as a whole, or None. Read as written first; then with
+    letters drawn out for effect squeezed back ("hii", "tereee", "спасибооо"); then, a
+    message in Latin letters, as Russian typed in them ("spasibo", "privet, kto ty?")."""
     text = message.strip()
     if not text or _DIGIT.search(text):
         return None
+    talk = _classify(text)
+    if talk is None and (squeezed := unstretched(text)) != text:
+        talk = _classify(squeezed)
+    if talk is None and (cyrillic := russian_from_latin(text)) is not None:
+        talk = _classify(cyrillic)
+        # Only a reading in Russian counts: "no" read as "но" is no Russian small talk.
+        if talk is not None and talk.language != "ru":
+            talk = None
+    return talk
+
+
+# A letter drawn out for effect: three or more of it anywhere, or two at a word's end
+# ("hii", "heyy", "thankss"). Double letters inside a word are spelling ("hello", "aitäh").
+_STRETCHED = re.compile(r"([^\W\d_])\1{2,}|([^\W\d_])\2+(?![^\W\d_])")
+
+
+def unstretched(text: str) -> str:
+    """The text with drawn-out letters squeezed to one ("hiii" → "hi", "tereee" → "tere")."""
+    return _STRETCHED.sub(lambda m: m.group(1) or m.group(2), text)
+
+
+# Russian typed in Latin letters the way chats do ("spasibo", "kto ty", "vsyo"): longest
+# letter groups first. Only for a message of Latin letters alone.
+_LATIN_TO_CYRILLIC = (
+    ("shch", "щ"), ("sch", "щ"), ("yo", "ё"), ("jo", "ё"), ("yu", "ю"), ("ju", "ю"), ("ya", "я"),
+    ("ja", "я"), ("zh", "ж"), ("kh", "х"), ("ch", "ч"), ("sh", "ш"), ("ts", "ц"), ("a", "а"),
+    ("b", "б"), ("v", "в"), ("w", "в"), ("g", "г"), ("d", "д"), ("e", "е"), ("z", "з"), ("i", "и"),
+    ("j", "й"), ("k", "к"), ("l", "л"), ("m", "м"), ("n", "н"), ("o", "о"), ("p", "п"), ("r", "р"),
+    ("s", "с"), ("t", "т"), ("u", "у"), ("f", "ф"), ("h", "х"), ("c", "ц"), ("y", "ы"), ("x", "кс"),
+    ("q", "к"), ("'", "ь"),
+)  # fmt: skip
+_LATIN_GROUP = re.compile("|".join(re.escape(a) for a, _ in _LATIN_TO_CYRILLIC))
+_LATIN_MAP = dict(_LATIN_TO_CYRILLIC)
+_LATIN_ONLY = re.compile(r"[a-z\s'.,!?-]+")
+
+
+def russian_from_latin(text: str) -> str | None:
+    """Latin letters read as Russian typed in them ("spasibo bolshoe" → "спасибо болшое"),
+    or None when the text has any other letter (an Estonian ä, a Cyrillic one)."""
+    lowered = text.lower()
+    if not _LATIN_ONLY.fullmatch(lowered):
+        return None
+    return _LATIN_GROUP.sub(lambda m: _LATIN_MAP[m.group(0)], lowered)
+
+
+def _classify(text: str) -> SmallTalk | None:
     found = _with_typed_question_word(LEXICON.find(text))
     if found.words == 0 or found.words > MAX_WORDS:
         return None

@@ -12,7 +12,7 @@ from classifier_svc.candidates import Candidate, ChatSnapshot, Reason, Workflow
 from classifier_svc.follow_up import FollowUpRouting
 from classifier_svc.router import Router, RouterPolicy
 from services.language import Lang, LanguageDetector
-from tests.classifier.layer_support import matcher
+from tests.classifier.layer_support import Scripted, matcher, passage
 
 HOLIDAYS = catalogue_pb2.Endpoint(endpoint_id="id-h", name="get_national_holidays")
 
@@ -87,3 +87,52 @@ async def test_new_intent_or_no_verdict_routes_as_usual() -> None:
     for loop in (Loop(new), Loop(None)):
         decision = await _router(loop, Search([])).decide("chat-1", "Hello there", "en")
         assert decision.workflow is not Workflow.API_TOOL_CALLING
+
+
+PASSPORT = [
+    passage(
+        "passport.en",
+        0.93,
+        title="Applying for an Estonian passport",
+        section="Validity",
+        text="An adult's passport is valid for ten years.",
+        matched=2,
+        of=2,
+    )
+]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["and how long is a passport valid?", "a kui kaua pass kehtib?", "а паспорт сколько действует?"],
+)
+async def test_a_document_question_after_a_call_is_the_knowledge_bases(
+    update: loop_pb2.DetectFollowUpResponse, message: str
+) -> None:
+    loop = Loop(update)
+    search = Search([])
+    policy = RouterPolicy(search_limit=5)
+    router = Router(
+        matcher(search),
+        loop,
+        LanguageDetector(),
+        policy,
+        follow_ups=FollowUpRouting(search, override_cosine=0.85),
+        knowledge=Scripted({"pass": PASSPORT, "паспорт": PASSPORT}),
+    )
+    decision = await router.decide("chat-1", message, None, owner_id="u1")
+    assert decision.workflow is Workflow.RAG, decision.reasoning
+
+
+async def test_a_value_after_a_call_stays_its_follow_up(update: loop_pb2.DetectFollowUpResponse) -> None:
+    search = Search([])
+    router = Router(
+        matcher(search),
+        Loop(update),
+        LanguageDetector(),
+        RouterPolicy(search_limit=5),
+        follow_ups=FollowUpRouting(search, override_cosine=0.85),
+        knowledge=Scripted({"pass": PASSPORT}),
+    )
+    decision = await router.decide("chat-1", "Same for Latvia?", "en")
+    assert decision.workflow is Workflow.API_TOOL_CALLING

@@ -60,6 +60,29 @@ async def test_a_rule_on_a_case_goes_to_the_knowledge_base_not_to_the_dates(lang
     assert decision.workflow is Workflow.RAG, decision.reasoning
 
 
+# The case told first, the rule asked after: a holiday on a weekend, a day off instead.
+SUBSTITUTE_DAY = {
+    "en": [
+        "the holiday is on a saturday this year, right? so do we get the monday off instead?",
+        "our holiday falls on a sunday, is it moved to the next working day?",
+    ],
+    "et": [
+        "riigipüha on sel aastal laupäeval, kas saame siis esmaspäeva asemele vabaks?",
+        "riigipüha on pühapäeval, kas see tõstetakse esmaspäevale?",
+    ],
+    "ru": [
+        "праздник в этом году в субботу, да? а в понедельник дадут выходной вместо него?",
+        "праздник выпадает на воскресенье, его перенесут на понедельник?",
+    ],
+}
+
+
+@pytest.mark.parametrize(("lang", "question"), [(lg, q) for lg, qs in SUBSTITUTE_DAY.items() for q in qs])
+async def test_a_day_off_moved_from_a_weekend_is_a_rule_question(lang: str, question: str) -> None:
+    decision = await _router(lang).decide("c1", question, lang)  # type: ignore[arg-type]
+    assert decision.workflow is Workflow.RAG, decision.reasoning
+
+
 DATED = {
     "en": "if a holiday falls on 2027-05-01 do we get the monday off",
     "et": "kui riigipüha on 1.05.2027 kas saan esmaspäeva vabaks",
