@@ -164,7 +164,8 @@ _FULL = re.compile(
     r"все|всех|каждый|полный список|по всем|по часам|целиком)(?!\w)"
 )
 _YES_NO_EN = re.compile(
-    r"(?:^|[,.;:!?]\s*|\b(?:hey|hi|so|and|but|ok|okay|also|then)\s+)"
+    # A clause after a dash opens a question too ("going to berlin for easter - are …").
+    r"(?:^|[,.;:!?]\s*|\s[-\u2013\u2014]+\s*|\b(?:hey|hi|so|and|but|ok|okay|also|then)\s+)"
     r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|shall|isn't|aren't|"
     r"wasn't|doesn't|didn't|won't)\b"
 )
@@ -195,6 +196,13 @@ _RU_PREDICATE = re.compile(
     r"|(?<!\w)\w+-(?:нибудь|то|либо)(?!\w)"
 )
 _ELLIPSIS_START = re.compile(r"^\W*(?:а|и|and|aga|ja|a)(?!\w)")
+# A statement asked with its mark: a copula after the subject, no question word ("new
+# year's eve is a day off there too?", "24. detsember on soomes vaba päev?").
+_ET_WH = re.compile(
+    r"(?<!\w)(?:mis|mida|millal|milline|millised|milliseid|millisel|mitu|mitmes|kus|kuhu|kust|kes|kuidas|"
+    r"miks|kui\s+kaua|kui\s+palju|kui\s+pikk|naita|nimeta|utle)(?!\w)"
+)
+_COPULA_INSIDE = re.compile(r"^\W*[^\W\d]\w*(?:\s+\S+)*?\s+(?:is|are|was|were|isn't|aren't|on|oli)(?!\w)")
 
 _LESS = (
     r"under|below|less than|fewer than|cheaper than|lower than|at most|no more than|not more than|"
@@ -770,7 +778,9 @@ class RuleShapeReader:
         if not text.rstrip().endswith("?"):
             return False
         if _ELLIPSIS_START.match(text) and not compares:
-            return False
+            # "а в германии понедельник после пасхи выходной?": the ellipsis still says
+            # something of its topic when it ends in a predicate ("выходной", "рабочий").
+            return bool(re.search(r"[\u0400-\u04ff]", text)) and _ru_ends_in_predicate(text)
         if re.search(r"[\u0400-\u04ff]", text):
             # "1 мая выходной?", "25 декабря праздник у нас?": a day that opens a question
             # without a question word is asked about, as with a predicate.
@@ -781,7 +791,9 @@ class RuleShapeReader:
                 or bool(_COMPARATIVE.search(text))
                 or _ru_states(text)
             )
-        return compares and not _EN_WH.search(text)
+        if _EN_WH.search(text) or _ET_WH.search(text):
+            return False
+        return compares or bool(_COPULA_INSIDE.match(text[:300]))
 
     @staticmethod
     def _terms(text: str, used: list[tuple[int, int]]) -> tuple[str, ...]:
@@ -831,8 +843,11 @@ def _ru_states(text: str) -> bool:
     if not words:
         return False
     analyzer = russian_analyzer()
-    if words[0] == "у" and len(words) > 2 and "gent" in analyzer.parse(words[1])[0].tag:
-        return True
+    # "у" with a genitive, wherever the day or the place puts it ("1 марта у школьников
+    # каникулы?", "у финов 1 января выходной?"): the genitive may be any likely reading.
+    for i, word in enumerate(words[:-2]):
+        if word == "у" and any("gent" in p.tag for p in analyzer.parse(words[i + 1])[:2]):
+            return True
     for word in words:
         tag = analyzer.parse(word)[0].tag
         if tag.POS == "VERB" and tag.mood == "indc" and tag.person != "2per":
@@ -845,14 +860,33 @@ def _ru_states(text: str) -> bool:
 _RU_DAY_WORD = re.compile(r"^\W*(?:(?:а|и|ну)\s+)?(?:сегодня|завтра|послезавтра|вчера)(?!\w)")
 
 
+_RU_PREPOSITIONS = frozenset({"в", "во", "на", "через", "за", "до", "после", "с", "со", "к", "по", "от", "у", "для"})
+
+
+def _ru_ends_in_predicate(text: str) -> bool:
+    """Whether a Russian question's last word is said of what comes before it: an adjective
+    in the nominative ("выходной", "рабочий") or a singular noun read first as a nominative
+    ("праздник"), not the object of a preposition ("а через год?")."""
+    words = re.findall(r"[а-яё]+", text.lower())[-12:]
+    if len(words) < 3 or words[-2] in _RU_PREPOSITIONS:
+        return False
+    parse = russian_analyzer().parse(words[-1])[0]
+    grammemes = set(parse.tag.grammemes)
+    if parse.tag.POS == "ADJF":
+        return "nomn" in grammemes
+    return parse.tag.POS == "NOUN" and {"sing", "nomn"} <= grammemes
+
+
 def _said_of_it(rest: str) -> bool:
     """A verb, or a noun or adjective in the nominative singular, after the day ("выходной",
     "праздник", "рабочий день", "дети идут в школу"): something said of the day (pymorphy3),
     not a plural asked for ("24 декабря цены?")."""
     for word in re.findall(r"[а-яё]{3,}", rest.lower())[:8]:
         parse = russian_analyzer().parse(word)[0]
+        grammemes = set(parse.tag.grammemes)
+        # A plural-only noun ("каникулы") is one thing said of the day, like a singular.
         if parse.tag.POS == "VERB" or (
-            parse.tag.POS in ("NOUN", "ADJF") and {"sing", "nomn"} <= set(parse.tag.grammemes)
+            parse.tag.POS in ("NOUN", "ADJF") and "nomn" in grammemes and ({"sing"} & grammemes or "Pltm" in grammemes)
         ):
             return True
     return False
