@@ -294,7 +294,15 @@ _CUE_WORDS = frozenset(
     самый самая самое самые дешевле дороже дешевый дорогой низкий высокий минимальный максимальный
     наименьший наибольший ближайший следующий последний первые первый средний средняя итого всего
     сколько все всех каждый полный покажи дай назови скажи подскажите пожалуйста только ещё уже
-    hour hours tund tunnid час часы""".split()
+    hour hours tund tunnid час часы
+    weekday nädalapäev nädalapäeval start starts begin begins end ends algab algavad lõpeb lõppeb
+    lõpevad начинается начинаются заканчивается заканчиваются день недели""".split()
+)
+# A question for the weekday of what was shown ("what weekday is it", "mis nädalapäev see
+# on", "mis nädalapäeval see algab", "какой это день недели", "в какой день недели").
+WEEKDAY_ASKED = re.compile(
+    r"(?<!\w)(?:(?:what|which)\s+(?:day\s+of\s+(?:the\s+)?week|weekday)|week\s*day\s+(?:is|was)|"
+    r"nadalapaev\w*|день\s+недели|дн[яе]\s+недели)(?!\w)"
 )
 
 
