@@ -195,6 +195,18 @@ _RU_PREDICATE = re.compile(
     # "что-то отклонили?", "кто-нибудь голосовал против?": an indefinite pronoun asks whether any
     r"|(?<!\w)\w+-(?:нибудь|то|либо)(?!\w)"
 )
+# A request put as a question of ability ("can u list all …", "could you show me …", "kas sa
+# saaksid loetleda …", "можешь показать …"): what is asked is done, not answered yes or no.
+_POLITE_REQUEST = re.compile(
+    r"(?:^|[,.;:!?]\s*)\W*(?:(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|pls\s+|plz\s+)?"
+    r"(?:list|show|tell|give|find|send|check|calculate|look\s+up|get|name|display|print|pull)"
+    r"|kas\s+(?:sa|te)\s+(?:saad|saate|saaksid|saaksite|voiksid|voiksite|oskad|oskate)\s+(?:mulle\s+)?"
+    r"(?:naidata|oelda|loetleda|nimetada|leida|anda|otsida|arvutada)"
+    r"|(?:можешь|можете|мог\w*\s+бы|не\s+могли\s+бы\s+вы)\s+(?:мне\s+)?(?:пожалуйста\s+)?"
+    r"(?:показать|перечислить|сказать|назвать|найти|дать|выгрузить|посчитать|подсказать))(?!\w)"
+    # "can you tell me if 24 December is a holiday": the request is for a yes or no.
+    r"(?!\s+(?:me\s+|mulle\s+|мне\s+)?(?:if|whether|kas|ли)(?!\w))"
+)
 _ELLIPSIS_START = re.compile(r"^\W*(?:а|и|and|aga|ja|a)(?!\w)")
 # A statement asked with its mark: a copula after the subject, no question word ("new
 # year's eve is a day off there too?", "24. detsember on soomes vaba päev?").
@@ -764,6 +776,8 @@ class RuleShapeReader:
         return False
 
     def _yes_no(self, text: str, compares: bool, one_day: bool = False) -> bool:
+        if _POLITE_REQUEST.search(text[:200]):
+            return False  # "can you list …", "kas sa saad näidata …": asked to do, not yes or no
         mark = text.rfind("?")
         if 0 <= mark < len(text.rstrip()) - 1:
             # "…cheaper than 40 €? I want to charge the car then": the question is the
