@@ -214,7 +214,7 @@ _ET_WH = re.compile(
     r"(?<!\w)(?:mis|mida|millal|milline|millised|milliseid|millisel|mitu|mitmes|kus|kuhu|kust|kes|kuidas|"
     r"miks|kui\s+kaua|kui\s+palju|kui\s+pikk|naita|nimeta|utle)(?!\w)"
 )
-_COPULA_INSIDE = re.compile(r"^\W*[^\W\d]\w*(?:\s+\S+)*?\s+(?:is|are|was|were|isn't|aren't|on|oli)(?!\w)")
+_COPULA_INSIDE = re.compile(r"^\W*\w\S*(?:\s+\S+)*?\s+(?:is|are|was|were|isn't|aren't|on|oli)(?!\w)")
 
 _LESS = (
     r"under|below|less than|fewer than|cheaper than|lower than|at most|no more than|not more than|"

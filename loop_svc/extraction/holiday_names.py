@@ -147,6 +147,8 @@ class HolidayMention:
 class _Name:
     english: str
     stems: tuple[str, ...]
+    # A country's own name ("Līgo diena"): its one word of its own names it ("Līgo").
+    local: bool = False
 
 
 def _stems(text: str, lang: Lang) -> list[tuple[str, int, int]]:
@@ -217,7 +219,7 @@ class HolidayNames:
                     for lang in _PACKAGE_LANGUAGES:
                         name_stems = tuple(s for s, _, _ in _stems(one_local, lang))
                         if name_stems:
-                            self._names[lang].append(_Name(one_english, name_stems))
+                            self._names[lang].append(_Name(one_english, name_stems, local=True))
         for lang, aliases in ALIASES.items():
             for alias, english_names in aliases.items():
                 alias_stems = tuple(s for s, _, _ in _stems(alias, lang))
@@ -375,7 +377,12 @@ class HolidayNames:
                 near = [h for h in hits if h in distinctive or _near_any(h, distinctive)]
                 if len(near) < len(hits):
                     hits, missing_generic = near, True
-                if distinctive and (not missing_generic or len(distinctive) >= 2):
+                own = [s for s in name.stems if s not in _GENERIC]
+                # Said as it is: a short name's stem starts other words ("Jāņu" → "january").
+                single_local = (
+                    name.local and len(own) == 1 and len(own[0]) >= _MIN_STEM and any(h[0] == own[0] for h in hits)
+                )
+                if distinctive and (not missing_generic or len(distinctive) >= 2 or single_local):
                     span = (min(h[1] for h in hits), max(h[2] for h in hits))
                     if len(hits) > full.get(name.english, (0, span))[0]:
                         full[name.english] = (len(hits), span)
