@@ -215,19 +215,25 @@ class ActionWords:
             and fold(token)[-_HEAD_LETTERS:] in self._compound_heads(name, endpoint)
         )
 
-    def choose_by_own_words(self, message: str, names: Sequence[str], endpoints: Sequence[object]) -> int | None:
+    def choose_by_own_words(
+        self, message: str, names: Sequence[str], endpoints: Sequence[object]
+    ) -> int | None:
         """Among near-tied endpoints (best first), the index of the one the message's words
         single out: the words its texts say and no other of them does ("break", "vaheaeg",
         "каникулы" are a school calendar's, "holidays" both calendars'), when it has more
         of them than any other. None when the best stands or no one stands out."""
-        said = [t for t in dict.fromkeys(tokens(message)) if t not in STOPWORDS and not t.isdigit() and len(t) > 2]
+        said = [
+            t for t in dict.fromkeys(tokens(message)) if t not in STOPWORDS and not t.isdigit() and len(t) > 2
+        ]
         if len(names) < 2 or not said:
             return None
         holders = [
             {t for t in said[:_MAX_OWN_TOKENS] if self._says(t, name, endpoint)}
             for name, endpoint in zip(names, endpoints, strict=True)
         ]
-        own = [len(h - set().union(*(o for j, o in enumerate(holders) if j != i))) for i, h in enumerate(holders)]
+        own = [
+            len(h - set().union(*(o for j, o in enumerate(holders) if j != i))) for i, h in enumerate(holders)
+        ]
         top = max(range(len(own)), key=lambda i: own[i])
         if top == 0 or own[top] == 0 or any(n >= own[top] for i, n in enumerate(own) if i != top):
             return None

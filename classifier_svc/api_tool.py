@@ -378,7 +378,9 @@ class ApiToolMatcher:
         names = [chosen.name, *(s.candidate.name for s in near)]
         endpoints = [chosen.endpoint, *(s.candidate.endpoint for s in near)]
         share = self._policy.action_share
-        if any(self._actions.action_tokens(message, n, e, share) for n, e in zip(names, endpoints, strict=True)):
+        if any(
+            self._actions.action_tokens(message, n, e, share) for n, e in zip(names, endpoints, strict=True)
+        ):
             return match  # an action named decides (_prefer_action): the topic's words do not
         index = self._actions.choose_by_own_words(message, names, endpoints)
         if index is None:

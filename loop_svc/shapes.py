@@ -440,7 +440,15 @@ class RuleShapeReader:
             kind = Kind.FULL_LIST
         if full and selection is not None and selection.order is Order.FIRST and selection.count == 0:
             selection = None
-        terms = self._terms(text, used)
+        # "…были праздники? коллега из Вильнюса не отвечал": what follows the question
+        # only says why; its words pick no rows.
+        mark = text.rfind("?")
+        asked_part = (
+            text[: mark + 1]
+            if 0 <= mark < len(text.rstrip()) - 1 and not _EN_WH.search(text[mark:])
+            else text
+        )
+        terms = self._terms(asked_part, used)
         periods = None if comparisons else self._period_comparison(raw, text, language)
         if periods is not None:
             kind, selection = Kind.YES_NO, None
@@ -882,7 +890,9 @@ def _ru_states(text: str) -> bool:
 _RU_DAY_WORD = re.compile(r"^\W*(?:(?:а|и|ну)\s+)?(?:сегодня|завтра|послезавтра|вчера)(?!\w)")
 
 
-_RU_PREPOSITIONS = frozenset({"в", "во", "на", "через", "за", "до", "после", "с", "со", "к", "по", "от", "у", "для"})
+_RU_PREPOSITIONS = frozenset(
+    {"в", "во", "на", "через", "за", "до", "после", "с", "со", "к", "по", "от", "у", "для"}
+)
 
 
 def _ru_ends_in_predicate(text: str) -> bool:
@@ -908,7 +918,9 @@ def _said_of_it(rest: str) -> bool:
         grammemes = set(parse.tag.grammemes)
         # A plural-only noun ("каникулы") is one thing said of the day, like a singular.
         if parse.tag.POS == "VERB" or (
-            parse.tag.POS in ("NOUN", "ADJF") and "nomn" in grammemes and ({"sing"} & grammemes or "Pltm" in grammemes)
+            parse.tag.POS in ("NOUN", "ADJF")
+            and "nomn" in grammemes
+            and ({"sing"} & grammemes or "Pltm" in grammemes)
         ):
             return True
     return False

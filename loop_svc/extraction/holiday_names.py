@@ -380,7 +380,10 @@ class HolidayNames:
                 own = [s for s in name.stems if s not in _GENERIC]
                 # Said as it is: a short name's stem starts other words ("Jāņu" → "january").
                 single_local = (
-                    name.local and len(own) == 1 and len(own[0]) >= _MIN_STEM and any(h[0] == own[0] for h in hits)
+                    name.local
+                    and len(own) == 1
+                    and len(own[0]) >= _MIN_STEM
+                    and any(h[0] == own[0] for h in hits)
                 )
                 if distinctive and (not missing_generic or len(distinctive) >= 2 or single_local):
                     span = (min(h[1] for h in hits), max(h[2] for h in hits))

@@ -232,7 +232,11 @@ def test_the_first_of_two_alternatives_is_the_one_asked(question: str) -> None:
 
 @pytest.mark.parametrize(
     "question",
-    ["is 3 march a school holiday or is there school", "kas 5. märtsil on koolis vaheaeg?", "3 марта каникулы или уроки?"],
+    [
+        "is 3 march a school holiday or is there school",
+        "kas 5. märtsil on koolis vaheaeg?",
+        "3 марта каникулы или уроки?",
+    ],
 )
 def test_a_row_asked_first_stays_the_question(question: str) -> None:
     from caller_svc.operations import asks_ordinary_day

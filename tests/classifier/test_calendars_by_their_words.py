@@ -11,8 +11,8 @@ import pytest
 from classifier_svc.action_words import ActionWords
 from classifier_svc.rag_aspects import opens_with_condition
 from services.language import LanguageDetector, cyrillic_reading
-from tests.classifier.test_topic_and_action_rescues import ENDPOINTS, matcher, real
 from tests.classifier.layer_support import Scripted
+from tests.classifier.test_topic_and_action_rescues import ENDPOINTS, matcher, real
 
 SCHOOL, PUBLIC = "get_school_holidays", "get_national_holidays"
 

@@ -30,14 +30,22 @@ from loop_svc.extraction.holiday_names import HolidayNames
 from loop_svc.extraction.shifts import find_shift
 from loop_svc.follow_up import FollowUpKind, RuleFollowUpDetector
 from loop_svc.schema import EndpointSpec, ParamSpec
-from loop_svc.shapes import _COPULA_INSIDE, _POLITE_REQUEST, WEEKDAY_ASKED, RuleShapeReader, _ru_ends_in_predicate
+from loop_svc.shapes import (
+    _COPULA_INSIDE,
+    _POLITE_REQUEST,
+    WEEKDAY_ASKED,
+    RuleShapeReader,
+    _ru_ends_in_predicate,
+)
 from services.answer_shape import Kind
 from services.result_sketch import sketch_of
 
 TODAY = date(2027, 11, 4)  # a Thursday
 READER = RuleShapeReader(lambda: TODAY)
 RANGE = [
-    ParamSpec(name="countryIsoCode", type="string", required=True, description="The 2-letter ISO country code"),
+    ParamSpec(
+        name="countryIsoCode", type="string", required=True, description="The 2-letter ISO country code"
+    ),
     ParamSpec(name="validFrom", type="date", required=True, description="Start date (YYYY-MM-DD)"),
     ParamSpec(name="validTo", type="date", required=True, description="End date (YYYY-MM-DD)"),
 ]
@@ -84,8 +92,18 @@ NOT_YES_NO = {
         "and 2030?",
         "what about lithuania",
     ],
-    "et": ["kas sa saad mulle näidata läti riigipühi?", "millal see on?", "mis nädalapäev see on?", "ja 2029?"],
-    "ru": ["можешь показать праздники латвии?", "а через год?", "а в латвии?", "когда у школьников каникулы?"],
+    "et": [
+        "kas sa saad mulle näidata läti riigipühi?",
+        "millal see on?",
+        "mis nädalapäev see on?",
+        "ja 2029?",
+    ],
+    "ru": [
+        "можешь показать праздники латвии?",
+        "а через год?",
+        "а в латвии?",
+        "когда у школьников каникулы?",
+    ],
 }
 
 
@@ -102,7 +120,9 @@ SHIFTS = {
 
 
 @pytest.mark.parametrize("n", [2, 3])
-@pytest.mark.parametrize(("lang", "form", "years"), [(lang, f, y) for lang, fs in SHIFTS.items() for f, y in fs])
+@pytest.mark.parametrize(
+    ("lang", "form", "years"), [(lang, f, y) for lang, fs in SHIFTS.items() for f, y in fs]
+)
 def test_a_follow_up_moves_the_period_by_years(
     extractor: RuleExtractor, lang: str, form: str, years: int | None, n: int
 ) -> None:
@@ -117,7 +137,13 @@ def test_a_follow_up_moves_the_period_by_years(
 PEOPLE = {
     "en": [("latvians", "LV"), ("finns", "FI"), ("germans", "DE"), ("lithuanians", "LT")],
     "et": [("lätlastel", "LV"), ("soomlastel", "FI"), ("sakslastel", "DE"), ("leedukatel", "LT")],
-    "ru": [("у латышей", "LV"), ("у финнов", "FI"), ("у финов", "FI"), ("у немцев", "DE"), ("у литовцев", "LT")],
+    "ru": [
+        ("у латышей", "LV"),
+        ("у финнов", "FI"),
+        ("у финов", "FI"),
+        ("у немцев", "DE"),
+        ("у литовцев", "LT"),
+    ],
 }
 PEOPLE_FORMS = {
     "en": "do the {p} have a day off on 1 january",
@@ -126,7 +152,9 @@ PEOPLE_FORMS = {
 }
 
 
-@pytest.mark.parametrize(("lang", "people", "code"), [(lang, p, c) for lang, ps in PEOPLE.items() for p, c in ps])
+@pytest.mark.parametrize(
+    ("lang", "people", "code"), [(lang, p, c) for lang, ps in PEOPLE.items() for p, c in ps]
+)
 def test_a_country_named_by_its_people(extractor: RuleExtractor, lang: str, people: str, code: str) -> None:
     message = PEOPLE_FORMS[lang].format(p=people)
     found = extractor.extract(message, RANGE, language=lang)  # type: ignore[arg-type]
@@ -146,7 +174,11 @@ COUNTRY_WORD = {
     "DE": {"en": "in germany", "et": "saksamaal", "ru": "в германии"},
     "FI": {"en": "in finland", "et": "soomes", "ru": "в финляндии"},
 }
-LOCAL_FORMS = {"en": "when is {n} {c} next year", "et": "millal on {n} {c} järgmisel aastal", "ru": "когда {n} {c} в следующем году"}
+LOCAL_FORMS = {
+    "en": "when is {n} {c} next year",
+    "et": "millal on {n} {c} järgmisel aastal",
+    "ru": "когда {n} {c} в следующем году",
+}
 
 
 @pytest.mark.parametrize("lang", ["en", "et", "ru"])
@@ -164,7 +196,13 @@ NAMED_IN_A_LANGUAGE = [
     ("et", "kas leedus on emadepäev riigipüha", "LT", date(2028, 5, 7), date(2028, 5, 7)),
     ("ru", "день матери в литве выходной?", "LT", date(2028, 5, 7), date(2028, 5, 7)),
     ("et", "riigipühad lätis aastavahetusel", "LV", date(2027, 12, 31), date(2028, 1, 1)),
-    ("en", "which days are public holidays in latvia over christmas", "LV", date(2027, 12, 24), date(2027, 12, 26)),
+    (
+        "en",
+        "which days are public holidays in latvia over christmas",
+        "LV",
+        date(2027, 12, 24),
+        date(2027, 12, 26),
+    ),
     ("en", "is new years eve a day off in latvia", "LV", date(2027, 12, 31), date(2027, 12, 31)),
 ]
 
@@ -185,8 +223,16 @@ THIS = {
     "week": {"en": "this week", "et": "sel nädalal", "ru": "на этой неделе"},
     "month": {"en": "this month", "et": "sel kuul", "ru": "в этом месяце"},
 }
-PRESENT = {"en": "any holidays in latvia {p}?", "et": "kas lätis on {p} riigipühi?", "ru": "в латвии {p} есть праздники?"}
-PAST = {"en": "were there holidays in latvia {p}?", "et": "kas lätis oli {p} riigipühi?", "ru": "в латвии {p} были праздники?"}
+PRESENT = {
+    "en": "any holidays in latvia {p}?",
+    "et": "kas lätis on {p} riigipühi?",
+    "ru": "в латвии {p} есть праздники?",
+}
+PAST = {
+    "en": "were there holidays in latvia {p}?",
+    "et": "kas lätis oli {p} riigipühi?",
+    "ru": "в латвии {p} были праздники?",
+}
 
 
 @pytest.mark.parametrize("lang", ["en", "et", "ru"])
@@ -206,9 +252,15 @@ def test_this_week_or_month_is_all_of_it(extractor: RuleExtractor, lang: str, un
 
 @pytest.mark.parametrize(
     ("month", "first", "last"),
-    [("v mae", "2028-05-01", "2028-05-31"), ("v ijune", "2028-06-01", "2028-06-30"), ("v dekabre", "2028-12-01", "2028-12-31")],
+    [
+        ("v mae", "2028-05-01", "2028-05-31"),
+        ("v ijune", "2028-06-01", "2028-06-30"),
+        ("v dekabre", "2028-12-01", "2028-12-31"),
+    ],
 )
-def test_latin_russian_narrows_a_year_to_its_month(extractor: RuleExtractor, month: str, first: str, last: str) -> None:
+def test_latin_russian_narrows_a_year_to_its_month(
+    extractor: RuleExtractor, month: str, first: str, last: str
+) -> None:
     found = extractor.extract(f"kakie prazdniki v estonii {month} 2028", RANGE, language="ru")
     assert (found["validFrom"], found["validTo"]) == (first, last)
 
@@ -221,7 +273,11 @@ def _after_breaks(extractor: RuleExtractor, message: str, lang: str, first: date
     context = LastCallContext(
         api_name=SCHOOL.name,
         endpoint=SCHOOL,
-        collected_params={"countryIsoCode": "EE", "validFrom": first.isoformat(), "validTo": last.isoformat()},
+        collected_params={
+            "countryIsoCode": "EE",
+            "validFrom": first.isoformat(),
+            "validTo": last.isoformat(),
+        },
         sketch=sketch_of(rows),
     )
     return RuleFollowUpDetector(extractor, READER).detect(message, [context], lang).kind  # type: ignore[arg-type]
@@ -235,7 +291,9 @@ ABOUT_ROWS = {
 
 
 @pytest.mark.parametrize(("lang", "message"), [(lang, m) for lang, ms in ABOUT_ROWS.items() for m in ms])
-def test_a_weekday_or_the_rows_still_ahead_ask_about_the_rows(extractor: RuleExtractor, lang: str, message: str) -> None:
+def test_a_weekday_or_the_rows_still_ahead_ask_about_the_rows(
+    extractor: RuleExtractor, lang: str, message: str
+) -> None:
     kind = _after_breaks(extractor, message, lang, date(2027, 9, 1), date(2028, 8, 31))
     assert kind is FollowUpKind.RESPONSE_QUESTION, message
 
@@ -249,7 +307,11 @@ REASONS = {
 
 @pytest.mark.parametrize("lang", ["en", "et", "ru"])
 def test_a_reason_after_a_question_is_no_second_intent(lang: str) -> None:
-    question = {"en": "is 18 november a day off in latvia?", "et": "kas lätis on 18. novembril vaba päev?", "ru": "какие праздники в латвии в декабре?"}[lang]
+    question = {
+        "en": "is 18 november a day off in latvia?",
+        "et": "kas lätis on 18. novembril vaba päev?",
+        "ru": "какие праздники в латвии в декабре?",
+    }[lang]
     assert split_intents(f"{question} {REASONS[lang]}", 3) == []
     # A second request with a value of its own is still one.
     assert len(split_intents(f"{question} i also need the tax for 123ABC", 3)) == 2
