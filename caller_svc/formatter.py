@@ -44,12 +44,19 @@ from caller_svc.refusals import explain
 from caller_svc.rows import Row, is_code, locate, parse_day, value_at
 from caller_svc.shaped import ShapedWriter, Writers, hours_of, sum_all_text, weekend_lines, window_text
 from services.answer_shape import PLAIN, AnswerShape, DateRange, Function, Kind
-from services.field_terms import split_words
+from services.field_terms import fold, split_words
 from services.language import Lang
 
 # Kept importable for callers of the old module.
 _CLOCK = re.compile(r"\d\d:\d\d")
 __all__ = ["DeterministicFormatter", "ResultToFormat", "format_number", "format_span", "format_when"]
+
+# A question for the weekday of what is shown ("what weekday does it start", "mis
+# nädalapäeval see algab", "в какой день недели"), on folded text.
+_WEEKDAY_ASKED = re.compile(
+    r"(?<!\w)(?:(?:what|which)\s+(?:day\s+of\s+(?:the\s+)?week|weekday)|weekdays?|"
+    r"nadalapaev\w*|день\s+недели|дн[яе]\s+недели)(?!\w)"
+)
 
 
 @dataclass(frozen=True)
@@ -152,6 +159,7 @@ class DeterministicFormatter:
         # fields whose values differ between its rows.
         self._country: str | None = None
         self._varying: set[str] = set()
+        self._span_weekdays = False
         # The sums written for the results of one answer (path, value, labels), in order.
         self._sums: list[tuple[str, float, LabelBook]] = []
 
@@ -322,6 +330,8 @@ class DeterministicFormatter:
         )
         labels = result.labels
         self._varying = _varying_keys([r.data for r in table.rows])
+        # "mis nädalapäeval see algab?": a span's days are shown with their weekdays.
+        self._span_weekdays = bool(_WEEKDAY_ASKED.search(fold(shape.question or "")))
         writers = Writers(
             scalar=lambda path, value, lg: self._scalar(path, value, lg, labels),
             item=lambda row, lg, asked, alone=False: self._row_line(
@@ -525,6 +535,13 @@ class DeterministicFormatter:
                 clock = next((v for v in item.values() if isinstance(v, str) and _CLOCK_TEXT.match(v)), None)
                 shown_day = format_day_with_weekday(single, lang)
                 parts.append(f"{shown_day} {clock}" if clock else shown_day)
+            elif weekday and self._span_weekdays and len(span[0]) == 10 and span[1]:
+                first, last = parse_day(span[0]), parse_day(span[1][:10])
+                parts.append(
+                    f"{format_day_with_weekday(first, lang)} – {format_day_with_weekday(last, lang)}"
+                    if first is not None and last is not None
+                    else format_span(span[0], span[1], lang, self._zone)
+                )
             else:
                 parts.append(format_span(span[0], span[1], lang, self._zone))
         # Up to four measures; an ordinal (a voting's number) takes no measure's place, so a

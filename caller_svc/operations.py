@@ -618,8 +618,17 @@ def asks_ordinary_day(question: str) -> bool:
     "is there school on 30 April", "kas 1. mail on tööpäev", "25 декабря рабочий день?")
     rather than about a row (a holiday, a break) of a calendar."""
     folded = fold(question)
+    # "is there school on 3 March or is that during a break?": of two alternatives the
+    # first is the one answered (yes or no), whatever the second names.
+    first = _ALTERNATIVE.split(folded, maxsplit=1)[0]
+    if first != folded and _ORDINARY_DAY.search(first) and not _ROW_KIND.search(first):
+        return True
     # "kas 5. märtsil on koolis vaheaeg?": the row itself is named, the question is about it.
     return bool(_ORDINARY_DAY.search(folded)) and not _ROW_KIND.search(folded)
+
+
+# "… or …" between two alternatives of one yes/no question.
+_ALTERNATIVE = re.compile(r"(?:,\s*|\s+)(?:or|voi|või|или|либо)\s+")
 
 
 # The whole ------------------------------------------------------------------------------------

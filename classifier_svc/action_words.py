@@ -50,6 +50,11 @@ _ET_VERB_ENDINGS = (
 # A base shorter than this is too short to tell a verb from any word ("võe" of "võetud").
 _MIN_BASE = 4
 _MIN_ACTION_LANGS = 2
+# Compound heads: words this long compared by their last letters (Estonian compounds).
+_COMPOUND_MIN = 9
+_HEAD_LETTERS = 6
+# A message is read for its own words up to this many distinct tokens.
+_MAX_OWN_TOKENS = 40
 
 
 def _russian_verb_lemma(word: str) -> str | None:
@@ -122,6 +127,7 @@ class ActionWords:
     def __init__(self, detector: LanguageDetector, max_endpoints: int = 512) -> None:
         self._detector = detector
         self._lexicons: dict[tuple[str, str], _EndpointWords] = {}
+        self._heads: dict[tuple[str, str, str], frozenset[str]] = {}
         self._max = max_endpoints
 
     def _words(self, name: str, endpoint: object) -> _EndpointWords:
@@ -180,6 +186,58 @@ class ActionWords:
         if endpoint is None or not message_words:
             return False
         return bool(self._words(name, endpoint).texts.find(" ".join(message_words)).positions)
+
+    def _compound_heads(self, name: str, endpoint: object) -> frozenset[str]:
+        """The last letters of the long words of the endpoint's texts: an Estonian compound
+        shares its head with its siblings ("suvevaheaeg", "sügisvaheaeg"), which neither a
+        stem nor a prefix meets."""
+        key = ("heads", name, str(getattr(endpoint, "description", "") or ""))
+        found = self._heads.get(key)
+        if found is None:
+            found = frozenset(
+                fold(t)[-_HEAD_LETTERS:]
+                for text, lang in endpoint_texts(endpoint)
+                if lang is None
+                for t in tokens(text)
+                if len(t) >= _COMPOUND_MIN and not _CYRILLIC.search(t)
+            )
+            if len(self._heads) >= self._max:
+                self._heads.clear()
+            self._heads[key] = found
+        return found
+
+    def _says(self, token: str, name: str, endpoint: object) -> bool:
+        if self.has_word([token], name, endpoint):
+            return True
+        return (
+            len(token) >= _COMPOUND_MIN
+            and not _CYRILLIC.search(token)
+            and fold(token)[-_HEAD_LETTERS:] in self._compound_heads(name, endpoint)
+        )
+
+    def choose_by_own_words(
+        self, message: str, names: Sequence[str], endpoints: Sequence[object]
+    ) -> int | None:
+        """Among near-tied endpoints (best first), the index of the one the message's words
+        single out: the words its texts say and no other of them does ("break", "vaheaeg",
+        "каникулы" are a school calendar's, "holidays" both calendars'), when it has more
+        of them than any other. None when the best stands or no one stands out."""
+        said = [
+            t for t in dict.fromkeys(tokens(message)) if t not in STOPWORDS and not t.isdigit() and len(t) > 2
+        ]
+        if len(names) < 2 or not said:
+            return None
+        holders = [
+            {t for t in said[:_MAX_OWN_TOKENS] if self._says(t, name, endpoint)}
+            for name, endpoint in zip(names, endpoints, strict=True)
+        ]
+        own = [
+            len(h - set().union(*(o for j, o in enumerate(holders) if j != i))) for i, h in enumerate(holders)
+        ]
+        top = max(range(len(own)), key=lambda i: own[i])
+        if top == 0 or own[top] == 0 or any(n >= own[top] for i, n in enumerate(own) if i != top):
+            return None
+        return top
 
     def choose(
         self, message: str, names: Sequence[str], endpoints: Sequence[object], *, min_share: float

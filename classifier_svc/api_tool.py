@@ -92,6 +92,11 @@ class ApiToolPolicy:
     # script (ActionWords.min_share): on CLINC, verbs of one or two examples flipped
     # clear matches.
     action_share: float = 0.25
+    # Among candidates within this margin of the best, the one the message's words single
+    # out (words only its texts say, more of them than any other's) wins a near tie
+    # (ActionWords.choose_by_own_words); 0 turns it off. The demo's two calendars score
+    # within 0.002–0.03 of each other on the same question.
+    own_words_window: float = 0.03
     # A best endpoint rejected by a hair (evidence within `word_rescue_band` of 0) is
     # still accepted when the message's words say it: most of them are in its texts
     # (`word_rescue_coverage`, at least `word_rescue_words` words) and no rival has as
@@ -247,6 +252,7 @@ class ApiToolMatcher:
         match = self._rescued_by_words(ranked, match)
         match = self._rescued_by_action(message, ranked, match)
         match = self._prefer_action(message, ranked, match)
+        match = self._prefer_own_words(message, ranked, match)
         best = match.best
         if best is not None and len(match.plausible) > 1 and match.confidence is not Confidence.HIGH:
             best = await self._disambiguate(message, match, llm)
@@ -298,17 +304,22 @@ class ApiToolMatcher:
         policy = self._policy
         if match.best is not None or not ranked or policy.word_rescue_band <= 0:
             return match
-        best = ranked[0].candidate
+        # The best by score, or a candidate tied with it whose texts hold more of the
+        # message's words ("how long is spring break": both calendars score alike, only
+        # one says "spring break").
+        tied = [s for s in ranked if ranked[0].margin - s.margin <= policy.own_words_window]
+        top = max(tied, key=lambda s: s.candidate.matched_terms)
+        if top.candidate.matched_terms == ranked[0].candidate.matched_terms:
+            top = ranked[0]
+        best = top.candidate
         if (
             match.evidence < -policy.word_rescue_band
             or best.matched_terms < policy.word_rescue_words
             or best.term_coverage < policy.word_rescue_coverage
-            or any(s.candidate.matched_terms >= best.matched_terms for s in ranked[1:])
+            or any(s.candidate.matched_terms >= best.matched_terms for s in ranked if s is not top)
         ):
             return match
-        return replace(
-            match, confidence=Confidence.MEDIUM, best=best, plausible=(best,), score=ranked[0].score
-        )
+        return replace(match, confidence=Confidence.MEDIUM, best=best, plausible=(best,), score=top.score)
 
     def _rescued_by_action(self, message: str, ranked: Sequence[Scored], match: Match) -> Match:
         """A best rejected by a hair whose action the message names, while no candidate
@@ -348,6 +359,34 @@ class ApiToolMatcher:
             return None
         said = self._actions.action_tokens(message, best.name, best.endpoint, self._policy.action_share)
         return best if said else None
+
+    def _prefer_own_words(self, message: str, ranked: Sequence[Scored], match: Match) -> Match:
+        """The near-tied candidate the message's words single out (ActionWords.
+        choose_by_own_words) over a chosen one its prototype favoured by a hair: two
+        calendars of one kind of question ("suvevaheaeg järgmine aasta", "christmas break
+        for schools") score within 0.01 of each other, and only the words tell them apart.
+        Acceptance stays the message's own decision: this only chooses among the near."""
+        window = self._policy.own_words_window
+        if self._actions is None or match.best is None or window <= 0 or not ranked:
+            return match
+        chosen = match.best
+        near = [
+            s for s in ranked if ranked[0].margin - s.margin <= window and s.candidate.name != chosen.name
+        ]
+        if not near:
+            return match
+        names = [chosen.name, *(s.candidate.name for s in near)]
+        endpoints = [chosen.endpoint, *(s.candidate.endpoint for s in near)]
+        share = self._policy.action_share
+        if any(
+            self._actions.action_tokens(message, n, e, share) for n, e in zip(names, endpoints, strict=True)
+        ):
+            return match  # an action named decides (_prefer_action): the topic's words do not
+        index = self._actions.choose_by_own_words(message, names, endpoints)
+        if index is None:
+            return match
+        winner = near[index - 1]
+        return replace(match, best=winner.candidate, plausible=(winner.candidate,), score=winner.score)
 
     def _prefer_action(self, message: str, ranked: Sequence[Scored], match: Match) -> Match:
         """The near-tied candidate whose action the message names, over a chosen one

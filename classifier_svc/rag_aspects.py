@@ -724,8 +724,24 @@ def split_question(question: str) -> list[QuestionPart]:
 
 def opens_with_condition(text: str) -> bool:
     """The message opens with a condition ("if a holiday falls on a Saturday, …", "kui …",
-    "если …"): a question about what a rule makes of a case, not about a date."""
-    return bool(_CONDITION_OPENING.match(fold(text)))
+    "если …"): a question about what a rule makes of a case, not about a date. "When"
+    asks a date instead where a verb follows it at once ("when is the Christmas break",
+    "when's the next one", "kui kaua"), and "когда" where no second clause follows
+    ("когда у школьников каникулы?")."""
+    folded = fold(text)
+    opening = _CONDITION_OPENING.match(folded)
+    if opening is None:
+        return False
+    if opening.group(1) in ("when", "kui", "когда") and _ASKS_WHEN.match(folded, opening.end()):
+        return False
+    return not (opening.group(1) == "когда" and "," not in folded[opening.end() : opening.end() + 200])
+
+
+# What follows "when"/"kui"/"когда" when it asks a question instead of opening a condition.
+_ASKS_WHEN = re.compile(
+    r"(?:'s|\s+(?:is|are|was|were|do|does|did|will|would|can|should|shall|has|have)\b"
+    r"|\s+(?:kaua|palju|pikk|pikad|suur|tihti|kiiresti|vana|mitu)\b)"
+)
 
 
 def _only_a_condition(

@@ -597,6 +597,9 @@ class Router:
         return Decision(Workflow.OOD, lang, Reason.NO_MATCH, reasoning=why, reply=reply)
 
     async def _match_api_tool_turn(self, turn: TurnContext) -> Decision | None:
+        # Russian typed in Latin letters is matched as the catalogue's Russian texts read:
+        # in Cyrillic ("kanikuly u shkolnikov" shares no word with "каникулы").
+        turn = in_cyrillic_when_russian(turn)
         return await self._api_tool.match(turn.message, turn.language, turn.history)
 
     async def _continue_session(

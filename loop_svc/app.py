@@ -83,6 +83,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         enabled=settings.response_cache_enabled,
         telemetry=telemetry,
         shapes=shapes,
+        today=today,
     )
     servicer = LoopServicer(
         TurnRunner(store, loop, detector),

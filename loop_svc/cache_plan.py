@@ -8,8 +8,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 
 from loop_svc.cache import LastCallContext, ResponseCache, param_hash
 from loop_svc.follow_up import FollowUp, FollowUpDetector, FollowUpKind
@@ -18,7 +19,7 @@ from loop_svc.schema import EndpointSpec, date_pairs
 from loop_svc.shapes import ShapeReader, for_param_update, for_response_question
 from loop_svc.turns import TurnRequest
 from services import answer_shape
-from services.answer_shape import PLAIN, AnswerShape, DateRange, RowFilter
+from services.answer_shape import PLAIN, AnswerShape, DateRange, Order, RowFilter
 from services.language import Lang, parse_lang
 from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 
@@ -111,7 +112,9 @@ class CachePlanner:
         enabled: bool = True,
         telemetry: DomainTelemetry | None = None,
         shapes: ShapeReader | None = None,
+        today: Callable[[], date] | None = None,
     ) -> None:
+        self._today = today
         self._telemetry = telemetry or NoTelemetry()
         self._shapes = shapes
         self._cache = cache
@@ -179,9 +182,13 @@ class CachePlanner:
             follow = await self._detect(request.chat_id, message, matching, language)
         if follow.kind is FollowUpKind.RESPONSE_QUESTION and follow.context is not None:
             # Answered from the stored response by the caller's answer operations.
-            shape = for_response_question(
-                await self._previous_shape(follow.context), await self._shape(message, language)
-            )
+            asked = await self._shape(message, language)
+            shape = for_response_question(await self._previous_shape(follow.context), asked)
+            ahead = self._ahead_of_window(endpoint, follow.context.collected_params, asked)
+            if ahead is not None:
+                # "when's the next one" after a break that is over: the rows shown end
+                # before today, so the next one is looked up from today.
+                return DirectCall(endpoint, ahead, message, asked)
             return CachedAnswer(
                 endpoint, follow.context.collected_params, follow.context.result_id, "L2", False, shape
             )
@@ -190,6 +197,32 @@ class CachePlanner:
                 await self._previous_shape(follow.context), await self._shape(message, language)
             )
             return await self._param_update(request, endpoint, follow.context, follow.updated_params, shape)
+        return None
+
+    def _ahead_of_window(
+        self, endpoint: EndpointSpec, params: dict[str, str], asked: AnswerShape
+    ) -> dict[str, str] | None:
+        """The last call's values with its period from today for a year, when the message
+        asks for rows still to come (the next one, those still ahead) and the period the
+        last call searched ended before today: its rows cannot hold them. None otherwise."""
+        if self._today is None:
+            return None
+        today = self._today()
+        wants_ahead = (asked.selection is not None and asked.selection.order is Order.NEXT) or any(
+            isinstance(f.condition, DateRange)
+            and not f.negate
+            and f.condition.start is not None
+            and f.condition.start >= today
+            and f.condition.end is None
+            for f in asked.filters
+        )
+        if not wants_ahead:
+            return None
+        for start, end in date_pairs(endpoint.params):
+            last = _day_of(params.get(end.name, ""))
+            if last is None or last >= today:
+                return None
+            return {**params, start.name: today.isoformat(), end.name: _a_year_after(today).isoformat()}
         return None
 
     async def _shape(self, message: str, language: Lang) -> AnswerShape:
@@ -226,6 +259,13 @@ class CachePlanner:
             return CachedAnswer(endpoint, merged, hit, "L1", shape=shape)
         # "Same for Latvia?" answers the original question with the new values.
         return DirectCall(endpoint, merged, last.original_query or request.message, shape)
+
+
+def _a_year_after(day: date) -> date:
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:  # 29 February
+        return day + timedelta(days=365)
 
 
 def _day_of(value: str) -> date | None:

@@ -27,8 +27,8 @@ from loop_svc.extraction.addresses import INTERJECTION, corrected_town, with_tow
 from loop_svc.extraction.text import words
 from loop_svc.loop import ParamExtractor
 from loop_svc.schema import Concept, ParamSpec
-from loop_svc.shapes import ShapeReader
-from services.answer_shape import AnswerShape, Comparison, Hours, Months, Order, Weekdays
+from loop_svc.shapes import WEEKDAY_ASKED, ShapeReader
+from services.answer_shape import AnswerShape, Comparison, DateRange, Hours, Months, Order, Weekdays
 from services.field_terms import fold, matches_any, same_as_any, says_outcome, split_words
 from services.language import Lang
 from services.result_sketch import ResultSketch
@@ -132,6 +132,11 @@ class RuleFollowUpDetector:
                 return moved
         if count <= _ROW_QUESTION_WORDS and _WHY.search(text):
             return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, contexts))
+        if count <= _ROW_QUESTION_WORDS and WEEKDAY_ASKED.search(fold(text)):
+            # "mis nädalapäev see on?": the weekday of the row(s) just shown.
+            dated = [c for c in contexts if c.sketch.has_days]
+            if dated:
+                return FollowUp(FollowUpKind.RESPONSE_QUESTION, about(text, dated))
         if self._shapes is not None and (cued or count <= _ROW_QUESTION_WORDS):
             shape = self._shapes.read(text, language)
             fitting = [
@@ -212,6 +217,10 @@ def asks_rows(shape: AnswerShape, sketch: ResultSketch) -> bool:
         if isinstance(condition, Hours) and instants:
             return True
         if isinstance(condition, Weekdays | Months) and days:
+            return True
+        # "only the ones still ahead", "the ones already over": an open span from today is
+        # a filter of the rows' own dates (a closed one, "tomorrow", is a new period).
+        if isinstance(condition, DateRange) and days and (condition.start is None or condition.end is None):
             return True
     if shape.selection is not None:
         order = shape.selection.order

@@ -172,7 +172,8 @@ _FULL = re.compile(
     r"все|всех|каждый|полный список|по всем|по часам|целиком)(?!\w)"
 )
 _YES_NO_EN = re.compile(
-    r"(?:^|[,.;:!?]\s*|\b(?:hey|hi|so|and|but|ok|okay|also|then)\s+)"
+    # A clause after a dash opens a question too ("going to berlin for easter - are …").
+    r"(?:^|[,.;:!?]\s*|\s[-\u2013\u2014]+\s*|\b(?:hey|hi|so|and|but|ok|okay|also|then)\s+)"
     r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|had|should|shall|isn't|aren't|"
     r"wasn't|doesn't|didn't|won't)\b"
 )
@@ -204,6 +205,18 @@ _RU_PREDICATE = re.compile(
     # "что-то отклонили?", "кто-нибудь голосовал против?": an indefinite pronoun asks whether any
     r"|(?<!\w)\w+-(?:нибудь|то|либо)(?!\w)"
 )
+# A request put as a question of ability ("can u list all …", "could you show me …", "kas sa
+# saaksid loetleda …", "можешь показать …"): what is asked is done, not answered yes or no.
+_POLITE_REQUEST = re.compile(
+    r"(?:^|[,.;:!?]\s*)\W*(?:(?:can|could|would|will)\s+(?:you|u|ya)\s+(?:please\s+|pls\s+|plz\s+)?"
+    r"(?:list|show|tell|give|find|send|check|calculate|look\s+up|get|name|display|print|pull)"
+    r"|kas\s+(?:sa|te)\s+(?:saad|saate|saaksid|saaksite|voiksid|voiksite|oskad|oskate)\s+(?:mulle\s+)?"
+    r"(?:naidata|oelda|loetleda|nimetada|leida|anda|otsida|arvutada)"
+    r"|(?:можешь|можете|мог\w*\s+бы|не\s+могли\s+бы\s+вы)\s+(?:мне\s+)?(?:пожалуйста\s+)?"
+    r"(?:показать|перечислить|сказать|назвать|найти|дать|выгрузить|посчитать|подсказать))(?!\w)"
+    # "can you tell me if 24 December is a holiday": the request is for a yes or no.
+    r"(?!\s+(?:me\s+|mulle\s+|мне\s+)?(?:if|whether|kas|ли)(?!\w))"
+)
 _ELLIPSIS_START = re.compile(r"^\W*(?:а|и|and|aga|ja|a)(?!\w)")
 # A state asked of a value with its verb left out ("EE7788990 ready?", "my application
 # done?", "bill 612 passed?"): a yes/no question.
@@ -211,6 +224,13 @@ _STATE_ASKED = re.compile(
     r"(?<!\w)(?:ready|done|finished|valid|approved|accepted|rejected|processed|issued|available|passed|"
     r"open|closed|true)\s*(?:yet|already)?\s*\?\s*$"
 )
+# A statement asked with its mark: a copula after the subject, no question word ("new
+# year's eve is a day off there too?", "24. detsember on soomes vaba päev?").
+_ET_WH = re.compile(
+    r"(?<!\w)(?:mis|mida|millal|milline|millised|milliseid|millisel|mitu|mitmes|kus|kuhu|kust|kes|kuidas|"
+    r"miks|kui\s+kaua|kui\s+palju|kui\s+pikk|naita|nimeta|utle)(?!\w)"
+)
+_COPULA_INSIDE = re.compile(r"^\W*\w\S*(?:\s+\S+)*?\s+(?:is|are|was|were|isn't|aren't|on|oli)(?!\w)")
 
 _LESS = (
     r"under|below|less than|fewer than|cheaper than|lower than|at most|no more than|not more than|"
@@ -302,7 +322,15 @@ _CUE_WORDS = frozenset(
     самый самая самое самые дешевле дороже дешевый дорогой низкий высокий минимальный максимальный
     наименьший наибольший ближайший следующий последний первые первый средний средняя итого всего
     сколько все всех каждый полный покажи дай назови скажи подскажите пожалуйста только ещё уже
-    hour hours tund tunnid час часы""".split()
+    hour hours tund tunnid час часы
+    weekday nädalapäev nädalapäeval start starts begin begins end ends algab algavad lõpeb lõppeb
+    lõpevad начинается начинаются заканчивается заканчиваются день недели""".split()
+)
+# A question for the weekday of what was shown ("what weekday is it", "mis nädalapäev see
+# on", "mis nädalapäeval see algab", "какой это день недели", "в какой день недели").
+WEEKDAY_ASKED = re.compile(
+    r"(?<!\w)(?:(?:what|which)\s+(?:day\s+of\s+(?:the\s+)?week|weekday)|week\s*day\s+(?:is|was)|"
+    r"nadalapaev\w*|день\s+недели|дн[яе]\s+недели)(?!\w)"
 )
 
 
@@ -428,7 +456,15 @@ class RuleShapeReader:
             kind = Kind.FULL_LIST
         if full and selection is not None and selection.order is Order.FIRST and selection.count == 0:
             selection = None
-        terms = self._terms(text, used)
+        # "…были праздники? коллега из Вильнюса не отвечал": what follows the question
+        # only says why; its words pick no rows.
+        mark = text.rfind("?")
+        asked_part = (
+            text[: mark + 1]
+            if 0 <= mark < len(text.rstrip()) - 1 and not _EN_WH.search(text[mark:])
+            else text
+        )
+        terms = self._terms(asked_part, used)
         periods = None if comparisons else self._period_comparison(raw, text, language)
         if periods is not None:
             kind, selection = Kind.YES_NO, None
@@ -768,6 +804,8 @@ class RuleShapeReader:
         return False
 
     def _yes_no(self, text: str, compares: bool, one_day: bool = False) -> bool:
+        if _POLITE_REQUEST.search(text[:200]):
+            return False  # "can you list …", "kas sa saad näidata …": asked to do, not yes or no
         mark = text.rfind("?")
         if 0 <= mark < len(text.rstrip()) - 1:
             # "…cheaper than 40 €? I want to charge the car then": the question is the
@@ -790,7 +828,9 @@ class RuleShapeReader:
         if not text.rstrip().endswith("?"):
             return False
         if _ELLIPSIS_START.match(text) and not compares:
-            return False
+            # "а в германии понедельник после пасхи выходной?": the ellipsis still says
+            # something of its topic when it ends in a predicate ("выходной", "рабочий").
+            return bool(re.search(r"[\u0400-\u04ff]", text)) and _ru_ends_in_predicate(text)
         if re.search(r"[\u0400-\u04ff]", text):
             # "1 мая выходной?", "25 декабря праздник у нас?": a day that opens a question
             # without a question word is asked about, as with a predicate.
@@ -801,9 +841,11 @@ class RuleShapeReader:
                 or bool(_COMPARATIVE.search(text))
                 or _ru_states(text)
             )
-        if _STATE_ASKED.search(text) and not _EN_WH.search(text):
+        if _EN_WH.search(text) or _ET_WH.search(text):
+            return False
+        if _STATE_ASKED.search(text):
             return True
-        return compares and not _EN_WH.search(text)
+        return compares or bool(_COPULA_INSIDE.match(text[:300]))
 
     @staticmethod
     def _terms(text: str, used: list[tuple[int, int]]) -> tuple[str, ...]:
@@ -853,8 +895,11 @@ def _ru_states(text: str) -> bool:
     if not words:
         return False
     analyzer = russian_analyzer()
-    if words[0] == "у" and len(words) > 2 and "gent" in analyzer.parse(words[1])[0].tag:
-        return True
+    # "у" with a genitive, wherever the day or the place puts it ("1 марта у школьников
+    # каникулы?", "у финов 1 января выходной?"): the genitive may be any likely reading.
+    for i, word in enumerate(words[:-2]):
+        if word == "у" and any("gent" in p.tag for p in analyzer.parse(words[i + 1])[:2]):
+            return True
     for word in words:
         tag = analyzer.parse(word)[0].tag
         if tag.POS == "VERB" and tag.mood == "indc" and tag.person != "2per":
@@ -867,14 +912,37 @@ def _ru_states(text: str) -> bool:
 _RU_DAY_WORD = re.compile(r"^\W*(?:(?:а|и|ну)\s+)?(?:сегодня|завтра|послезавтра|вчера)(?!\w)")
 
 
+_RU_PREPOSITIONS = frozenset(
+    {"в", "во", "на", "через", "за", "до", "после", "с", "со", "к", "по", "от", "у", "для"}
+)
+
+
+def _ru_ends_in_predicate(text: str) -> bool:
+    """Whether a Russian question's last word is said of what comes before it: an adjective
+    in the nominative ("выходной", "рабочий") or a singular noun read first as a nominative
+    ("праздник"), not the object of a preposition ("а через год?")."""
+    words = re.findall(r"[а-яё]+", text.lower())[-12:]
+    if len(words) < 3 or words[-2] in _RU_PREPOSITIONS:
+        return False
+    parse = russian_analyzer().parse(words[-1])[0]
+    grammemes = set(parse.tag.grammemes)
+    if parse.tag.POS == "ADJF":
+        return "nomn" in grammemes
+    return parse.tag.POS == "NOUN" and {"sing", "nomn"} <= grammemes
+
+
 def _said_of_it(rest: str) -> bool:
     """A verb, or a noun or adjective in the nominative singular, after the day ("выходной",
     "праздник", "рабочий день", "дети идут в школу"): something said of the day (pymorphy3),
     not a plural asked for ("24 декабря цены?")."""
     for word in re.findall(r"[а-яё]{3,}", rest.lower())[:8]:
         parse = russian_analyzer().parse(word)[0]
+        grammemes = set(parse.tag.grammemes)
+        # A plural-only noun ("каникулы") is one thing said of the day, like a singular.
         if parse.tag.POS == "VERB" or (
-            parse.tag.POS in ("NOUN", "ADJF") and {"sing", "nomn"} <= set(parse.tag.grammemes)
+            parse.tag.POS in ("NOUN", "ADJF")
+            and "nomn" in grammemes
+            and ({"sing"} & grammemes or "Pltm" in grammemes)
         ):
             return True
     return False

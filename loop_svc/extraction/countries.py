@@ -87,6 +87,48 @@ _ALIASES: dict[Lang, dict[str, str]] = {
         "беларусь": "BY",
     },
 }
+# The people of a country, said for the country ("у латышей Лиго", "soomlastel on vaba
+# päev", "do the finns have a day off"): matched like names, by stem (plural forms that
+# stem too short to be matched by stem are listed as written).
+_DEMONYMS: dict[Lang, dict[str, str]] = {
+    "en": {
+        "estonians": "EE",
+        "latvians": "LV",
+        "lithuanians": "LT",
+        "finns": "FI",
+        "germans": "DE",
+        "swedes": "SE",
+        "norwegians": "NO",
+        "danes": "DK",
+        "poles": "PL",
+    },
+    "et": {
+        "eestlased": "EE",
+        "lätlased": "LV",
+        "leedukad": "LT",
+        "soomlased": "FI",
+        "sakslased": "DE",
+        "rootslased": "SE",
+        "norralased": "NO",
+        "taanlased": "DK",
+        "poolakad": "PL",
+    },
+    "ru": {
+        "эстонцы": "EE",
+        "латыши": "LV",
+        "литовцы": "LT",
+        "финны": "FI",
+        "финнов": "FI",
+        "финов": "FI",
+        "финам": "FI",
+        "финнам": "FI",
+        "немцы": "DE",
+        "шведы": "SE",
+        "норвежцы": "NO",
+        "датчане": "DK",
+        "поляки": "PL",
+    },
+}
 # Adjectives that name a country ("Estonian holidays", "эстонские праздники", "saksa pühad").
 # After "in"/"на" they name a language instead ("in Estonian", "на эстонском").
 _ADJECTIVES: dict[Lang, dict[str, str]] = {
@@ -237,9 +279,10 @@ class CountryNames:
                 self._add(english, "en", country.alpha_2)
                 for lang, translation in translations.items():
                     self._add(translation.gettext(english), lang, country.alpha_2)
-        for lang, aliases in _ALIASES.items():
-            for name, code in aliases.items():
-                self._add(name, lang, code)
+        for table in (_ALIASES, _DEMONYMS):
+            for lang, aliases in table.items():
+                for name, code in aliases.items():
+                    self._add(name, lang, code)
         # One-word names, diacritics folded, for typo-tolerant lookups.
         self._folded: dict[str, str] = {}
         for key, code in self._exact.items():

@@ -30,8 +30,10 @@ REFERENCE_COUNTRIES = ("EE", "LV", "LT", "FI", "DE")
 # Words every other holiday name has: they name no holiday by themselves.
 _GENERIC = frozenset(
     {"day", "days", "holiday", "holidays", "public", "national", "eve", "of", "the", "and", "s"}
-    | {"päev", "paev", "püha", "puha", "pühad", "pühade", "riigipüha", "esimene", "teine", "laupäev"}
+    | {"päev", "paev", "püha", "puha", "pühad", "pühade", "riigipüha", "esimene", "teine", "laupäev", "aasta"}
     | {"день", "праздник", "праздники", "второй", "первый", "год"}
+    # "day" in the reference countries' own languages (lv/lt "diena", fi "päivä", de "Tag").
+    | {"diena", "dien", "päivä", "paiva", "paev", "tag"}
 )
 _MIN_STEM = 4
 # Names people use that the package's name tables lack (their holidays by the package's
@@ -49,6 +51,7 @@ ALIASES: dict[Lang, dict[str, tuple[str, ...]]] = {
         "easter": _EASTER,
         "boxing day": ("Second Day of Christmas",),
         "st john's day": ("Midsummer Day",),
+        "new year": ("New Year's Eve", "New Year's Day"),
     },
     "et": {
         "lihavõtted": _EASTER,
@@ -60,6 +63,12 @@ ALIASES: dict[Lang, dict[str, tuple[str, ...]]] = {
         "taevaminemispüha": ("Ascension Day",),
         "taevaminemise püha": ("Ascension Day",),
         "jaanilaupäev": ("Midsummer Eve",),
+        "emadepäev": ("Mother's Day",),
+        "isadepäev": ("Father's Day",),
+        "vana-aasta": ("New Year's Eve",),
+        "vanaaasta": ("New Year's Eve",),
+        "vana-aastaõhtu": ("New Year's Eve",),
+        "aastavahetus": ("New Year's Eve", "New Year's Day"),
     },
     "ru": {
         "пасхальные праздники": _EASTER,
@@ -71,6 +80,10 @@ ALIASES: dict[Lang, dict[str, tuple[str, ...]]] = {
         "юханнус": ("Midsummer Eve", "Midsummer Day"),
         "вознесение": ("Ascension Day",),
         "день независимости": ("Independence Day",),
+        "день матери": ("Mother's Day",),
+        "день отца": ("Father's Day",),
+        "канун нового года": ("New Year's Eve",),
+        "новогодняя ночь": ("New Year's Eve", "New Year's Day"),
     },
 }
 
@@ -106,6 +119,14 @@ def _joined(message: list[tuple[str, int, int]], spans: list[tuple[int, int]]) -
     return out
 
 
+# How far (in characters) a name's generic word may stand from its own words.
+_NAME_REACH = 4
+
+
+def _near_any(word: tuple[str, int, int], others: list[tuple[str, int, int]]) -> bool:
+    return any(word[1] - o[2] <= _NAME_REACH and o[1] - word[2] <= _NAME_REACH for o in others)
+
+
 def _relation(wanted: frozenset[str], theirs: frozenset[str]) -> str:
     """How a country's holiday name's words stand to the words of the name said."""
     if theirs == wanted:
@@ -126,6 +147,8 @@ class HolidayMention:
 class _Name:
     english: str
     stems: tuple[str, ...]
+    # A country's own name ("Līgo diena"): its one word of its own names it ("Līgo").
+    local: bool = False
 
 
 def _stems(text: str, lang: Lang) -> list[tuple[str, int, int]]:
@@ -177,6 +200,26 @@ class HolidayNames:
                         name_stems = tuple(s for s, _, _ in _stems(one_local, lang))
                         if name_stems and one_english:
                             self._names[lang].append(_Name(one_english, name_stems))
+        # Each reference country's own names ("Līgo diena", "Motinos diena", "Juhannus",
+        # "Karfreitag"), said as they are in any of the three languages: read as written
+        # (folded, the English stemmer only cuts endings), in every vocabulary.
+        for code in self._countries:
+            calendar = holidays_lib.country_holidays(code)
+            local_lang = calendar.default_language
+            if not local_lang or local_lang in _PACKAGE_LANGUAGES.values():
+                continue
+            english = holidays_lib.country_holidays(code, years=[year, year + 1], language="en_US")
+            local = holidays_lib.country_holidays(code, years=[year, year + 1], language=local_lang)
+            for day, local_name in local.items():
+                for one_local, one_english in zip(
+                    local_name.split("; "), english.get(day, "").split("; "), strict=False
+                ):
+                    if "(" in one_local or not one_english:
+                        continue
+                    for lang in _PACKAGE_LANGUAGES:
+                        name_stems = tuple(s for s, _, _ in _stems(one_local, lang))
+                        if name_stems:
+                            self._names[lang].append(_Name(one_english, name_stems, local=True))
         for lang, aliases in ALIASES.items():
             for alias, english_names in aliases.items():
                 alias_stems = tuple(s for s, _, _ in _stems(alias, lang))
@@ -329,7 +372,20 @@ class HolidayNames:
                 hits.append(hit)
             else:
                 distinctive = [h for h in hits if h[0] not in _GENERIC]
-                if distinctive and (not missing_generic or len(distinctive) >= 2):
+                # A generic word far from the name's own ("which days are holidays … over
+                # Christmas") is the sentence's, not the name's: it counts as unsaid.
+                near = [h for h in hits if h in distinctive or _near_any(h, distinctive)]
+                if len(near) < len(hits):
+                    hits, missing_generic = near, True
+                own = [s for s in name.stems if s not in _GENERIC]
+                # Said as it is: a short name's stem starts other words ("Jāņu" → "january").
+                single_local = (
+                    name.local
+                    and len(own) == 1
+                    and len(own[0]) >= _MIN_STEM
+                    and any(h[0] == own[0] for h in hits)
+                )
+                if distinctive and (not missing_generic or len(distinctive) >= 2 or single_local):
                     span = (min(h[1] for h in hits), max(h[2] for h in hits))
                     if len(hits) > full.get(name.english, (0, span))[0]:
                         full[name.english] = (len(hits), span)

@@ -263,13 +263,17 @@ def find_spoken(
                 monday = today + timedelta(days=7 - today.weekday())
                 add(monday, m.start(), m.end(), monday + timedelta(days=6))
             elif period == "this_week":
-                add(today, m.start(), m.end(), today + timedelta(days=6 - today.weekday()))
+                # The whole week ("any holidays this week?" counts its Monday too), up to
+                # today when asked in the past ("были на этой неделе праздники?").
+                monday = today - timedelta(days=today.weekday())
+                add(monday, m.start(), m.end(), today if past else monday + timedelta(days=6))
             elif period == "next_month":
                 following = _add_months(today, 1)
                 first, last = _month_bounds(following.year, following.month)
                 add(first, m.start(), m.end(), last)
             elif period == "this_month":
-                add(today, m.start(), m.end(), _month_bounds(today.year, today.month)[1])
+                first, last = _month_bounds(today.year, today.month)
+                add(first, m.start(), m.end(), today if past else last)
             else:
                 add(date(today.year + 1, 1, 1), m.start(), m.end(), date(today.year + 1, 12, 31))
     for m in _END_OF_YEAR.finditer(text):

@@ -140,6 +140,15 @@ def _wants_uppercase(param: ParamSpec) -> bool:
     return bool(re.search(r"\b[A-Z]{2}\b", param.description)) or not param.description
 
 
+def _narrower(read: Mapping[str, str], values: Mapping[str, str], start: str, end: str) -> bool:
+    """Whether `read` holds a period strictly inside the one `values` holds (ISO dates)."""
+    ends = (read.get(start), read.get(end), values.get(start), values.get(end))
+    if not all(ends):
+        return False
+    first, last, outer_first, outer_last = ends
+    return bool(outer_first <= first <= last <= outer_last and (first, last) != (outer_first, outer_last))
+
+
 class RuleExtractor:
     """`now` is the current moment (aware); `zone` is the citizen's time zone, in which a
     day is 00:00–23:59 and "tonight" or "18–22" are read (UTC when not given)."""
@@ -193,15 +202,20 @@ class RuleExtractor:
         if language != "ru" or _CYRILLIC.search(message) or not _LATIN.search(message):
             return values
         timed = [p for p in params if p.concept in _TIME_CONCEPTS]
-        if not timed or all(p.name in values for p in timed):
+        pairs = date_pairs(timed)
+        # A year written in digits is found as written, its month only in the reading
+        # ("v mae 2028"): a full pair is read again when the reading may narrow it.
+        if not timed or (all(p.name in values for p in timed) and not pairs):
             return values
         reading = cyrillic_reading(message)
         if reading == message:
             return values
         read = self._extract(reading, timed, language=language, asked=asked, known=known)
         # A pair's two ends come from one reading: never a start of one and an end of another.
-        for start, end in date_pairs(timed):
+        for start, end in pairs:
             if start.name in values or end.name in values:
+                if _narrower(read, values, start.name, end.name):
+                    values = {**values, start.name: read[start.name], end.name: read[end.name]}
                 read.pop(start.name, None)
                 read.pop(end.name, None)
         return {**values, **{name: value for name, value in read.items() if name not in values}}
@@ -538,6 +552,12 @@ class RuleExtractor:
                     day = date.fromisoformat(value[:10])
                 except ValueError:
                     return {}
+                if shift.years:
+                    # The same days a year on ("а через год?" after the Christmas break).
+                    try:
+                        day = day.replace(year=day.year + shift.years)
+                    except ValueError:  # 29 February
+                        day = day.replace(year=day.year + shift.years, day=28)
                 out[param.name] = (day + timedelta(days=shift.days)).isoformat()
         return out
 

@@ -25,6 +25,8 @@ class Shift:
     whole_day: bool = False
     start: int = 0
     end: int = 0
+    # Whole years on (negative: back): "a year later", "через год", "aasta pärast".
+    years: int = 0
 
 
 _N = rf"(\d{{1,2}}|{NUMBER_WORD}|an?)"
@@ -47,12 +49,35 @@ _WHOLE = re.compile(
 )
 
 
+_YEAR_UNIT = r"(?:years?|aasta\w*|год\w*|года|лет)"
+_YEARS_ON = re.compile(
+    rf"(?<!\w)(?:(?:{_N}\s+)?{_YEAR_UNIT}\s+(?P<on>later|after|on|hiljem|parast|позже|спустя)"
+    rf"|(?:{_N}\s+)?{_YEAR_UNIT}\s+(?P<back>earlier|before|varem|enne|раньше|назад)"
+    rf"|(?P<through>через)\s+(?:{_N}\s+)?{_YEAR_UNIT}"
+    r"|the\s+(?:year|one)\s+after|the\s+following\s+year)(?!\w)"
+)
+
+
+def _years_shift(folded: str) -> Shift | None:
+    m = _YEARS_ON.search(folded)
+    if m is None:
+        return None
+    said = m.group(1) or m.group(3) or m.group(6)
+    n = 1 if said is None or said in ("a", "an") else number_value(said)
+    if n is None or not 0 < n <= 10:
+        return None
+    return Shift(0, start=m.start(), end=m.end(), years=-n if m.group("back") else n)
+
+
 def _size(unit: str) -> int:
     return 7 if re.match(r"week|nadal|недел", unit) else 1
 
 
 def find_shift(text: str) -> Shift | None:
     folded = fold(text)
+    years = _years_shift(folded)
+    if years is not None:
+        return years
     m = _COUNTED.search(folded)
     if m is not None:
         said = m.group(1)

@@ -211,3 +211,34 @@ async def test_a_working_day_asked_of_the_day_alone_is_yes_on_weekdays_without_a
     reply = DeterministicFormatter(time_zone="Europe/Tallinn", clock=clock).format([result], lang)  # type: ignore[arg-type]
     working = day.isoweekday() <= 5 and not data
     assert reply.startswith(("Yes.", "Jah.", "Да.") if working else ("No.", "Ei.", "Нет.")), (text, reply)
+
+
+# Of two alternatives in one yes/no question, the first is the one answered: "is there
+# school on 3 March or is that during a break?" asks about school (no: a break is on it).
+@pytest.mark.parametrize(
+    "question",
+    [
+        "is there school on 3 march or is that during a break",
+        "do the kids have classes on 3 march, or is it a holiday?",
+        "kas 3. märtsil on koolis tunnid või on vaheaeg?",
+        "3 марта есть уроки или каникулы?",
+    ],
+)
+def test_the_first_of_two_alternatives_is_the_one_asked(question: str) -> None:
+    from caller_svc.operations import asks_ordinary_day
+
+    assert asks_ordinary_day(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "is 3 march a school holiday or is there school",
+        "kas 5. märtsil on koolis vaheaeg?",
+        "3 марта каникулы или уроки?",
+    ],
+)
+def test_a_row_asked_first_stays_the_question(question: str) -> None:
+    from caller_svc.operations import asks_ordinary_day
+
+    assert not asks_ordinary_day(question)

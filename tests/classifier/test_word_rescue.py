@@ -66,13 +66,16 @@ async def test_the_rescue_takes_only_a_near_miss_its_words_name(
     if rescued.best is None:
         return
     chosen = rescued.best.name
-    best = ranked[0].candidate
-    assert chosen == best.name
+    # The best by score, or one tied with it (within the own-words window) that holds more
+    # of the message's words than any other candidate.
+    top = next(s for s in ranked if s.candidate.name == chosen)
+    assert top is ranked[0] or ranked[0].margin - top.margin <= POLICY.own_words_window
+    best = top.candidate
     assert plain.evidence >= -POLICY.word_rescue_band
     assert (
         best.matched_terms >= POLICY.word_rescue_words and best.term_coverage >= POLICY.word_rescue_coverage
     )
-    assert all(s.candidate.matched_terms < best.matched_terms for s in ranked[1:])
+    assert all(s.candidate.matched_terms < best.matched_terms for s in ranked if s is not top)
 
 
 async def test_a_near_miss_whose_words_are_all_the_endpoints_is_accepted() -> None:
