@@ -27,6 +27,7 @@ from loop_svc.extraction.dates import find_dates, month_of, whole_year
 from loop_svc.extraction.from_now import DAY_UNIT, find_stretches
 from loop_svc.extraction.numbers import NUMBER_WORD, NUMBER_WORDS
 from loop_svc.extraction.shifts import find_shift
+from loop_svc.extraction.text import NOW_PATTERN
 from loop_svc.extraction.windows import MIDNIGHT_WORDS, hour_ranges, hours_from
 from loop_svc.schema import Concept, ParamSpec, date_pairs
 from services.answer_shape import (
@@ -260,9 +261,7 @@ _LATER_PART = re.compile(
     r"(?<!\w)(?:evening|tonight|afternoon|ohtu\w*|ohtl|parastlouna\w*|вечер\w*|после обеда)(?!\w)"
 )
 _AT_HOUR = re.compile(rf"(?<!\w)(?:at|kell|kella|в)\s+{_H}(?![\d.:/])(?!\s*(?:%|€|eur|евро|euro))")
-_NOW = re.compile(
-    r"(?<!\w)(?:right now|now|currently|at the moment|praegu|hetkel|сейчас|щас|прямо сейчас)(?!\w)"
-)
+_NOW = re.compile(rf"(?<!\w)(?:{NOW_PATTERN})(?!\w)")
 # "now only the final votes", "ok now the cheapest one": a "now" that opens the message
 # before more words moves the talk on; it names no hour.
 _NOW_OPENING = re.compile(r"^\W*(?:(?:and|ok(?:ay)?|so|well)\W+)?now\W+(?=\w)")

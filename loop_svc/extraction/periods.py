@@ -37,7 +37,7 @@ from datetime import date, time, timedelta
 
 from loop_svc.extraction.calendar_words import abbreviated_months, full_month_names
 from loop_svc.extraction.from_now import find_stretches
-from loop_svc.extraction.text import TakenSpans, fold
+from loop_svc.extraction.text import NOW_PATTERN, TakenSpans, fold
 from loop_svc.schema import Role
 from services.language import russian_analyzer
 
@@ -744,9 +744,8 @@ def _school_years(text: str, today: date) -> list[Period]:
     return periods
 
 
-_NOW = re.compile(
-    r"\b(?:right\s+now|now|currently|at\s+the\s+moment|praegu|hetkel|сейчас|щас|сегодня\s+сейчас)\b", re.I
-)
+# Read on folded text (no diacritics), like the words it lists.
+_NOW = re.compile(rf"(?<!\w)(?:{NOW_PATTERN})(?!\w)", re.I)
 
 
 def _from_now(text: str, today: date, hour: int | None) -> list[Period]:
