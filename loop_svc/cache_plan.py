@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 
 from loop_svc.cache import LastCallContext, ResponseCache, param_hash
+from loop_svc.constraints import beyond_horizon, too_long
 from loop_svc.follow_up import FollowUp, FollowUpDetector, FollowUpKind
 from loop_svc.loop import ParamExtractor
 from loop_svc.schema import EndpointSpec, date_pairs
@@ -111,7 +113,11 @@ class CachePlanner:
         enabled: bool = True,
         telemetry: DomainTelemetry | None = None,
         shapes: ShapeReader | None = None,
+        now: Callable[[], datetime] | None = None,
     ) -> None:
+        # The citizen's aware local time: merged values past the last day the API has
+        # values for go through the loop, which explains it (constraints.beyond_horizon).
+        self._now = now
         self._telemetry = telemetry or NoTelemetry()
         self._shapes = shapes
         self._cache = cache
@@ -214,6 +220,11 @@ class CachePlanner:
     ) -> Plan:
         merged = {**last.collected_params, **updated}
         if _missing(endpoint, merged):
+            return Seeded(merged)
+        if too_long(endpoint.params, merged) is not None or (
+            self._now is not None and beyond_horizon(endpoint.params, merged, self._now()) is not None
+        ):
+            # More than the API serves: the loop says so and offers what it does.
             return Seeded(merged)
         shape = _days_within(shape, endpoint, merged)
         if param_hash(merged) == param_hash(last.collected_params):

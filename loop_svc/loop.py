@@ -16,12 +16,13 @@ correction ("No, Latvia") wins. No I/O here: the caller loads and saves.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 from loop_svc import questions
-from loop_svc.constraints import clamp, too_long
+from loop_svc.constraints import beyond_horizon, clamp, too_long
 from loop_svc.defaults import Defaults
 from loop_svc.extraction.dialogue import Message, ParamExtractor, track
 from loop_svc.extraction.periods import past_tense
@@ -104,11 +105,17 @@ class TurnLimits:
 
 class TurnLoop:
     def __init__(
-        self, extractor: ParamExtractor, limits: TurnLimits | None = None, defaults: Defaults | None = None
+        self,
+        extractor: ParamExtractor,
+        limits: TurnLimits | None = None,
+        defaults: Defaults | None = None,
+        now: Callable[[], datetime] | None = None,
     ) -> None:
         self._extractor = extractor
         self._limits = limits or TurnLimits()
         self._defaults = defaults
+        # The citizen's aware local time: which days' values exist yet (constraints.beyond_horizon).
+        self._now = now
 
     def new_session(
         self,
@@ -198,6 +205,23 @@ class TurnLoop:
         if self._defaults is not None:
             session.apply(self._defaults.fill(session.params, session.known, past=past_tense(message)))
         missing = session.missing()
+        notes: list[str] = []
+        beyond = (
+            beyond_horizon(session.params, session.known, self._now()) if not missing and self._now else None
+        )
+        if beyond is not None and beyond.wholly:
+            # Asked past the last day values exist for: say how far they go, offer that day.
+            for values in session.collected.values():
+                for name in beyond.offer:
+                    values.pop(name, None)
+            session.offered = beyond.offer
+            session.asked = list(beyond.offer)
+            text = questions.not_yet(beyond.last_day, beyond.ahead, beyond.first, lang)
+            return done(NeedsInput(text, list(beyond.offer), session.endpoints_missing()), session, extracted)
+        if beyond is not None:
+            # Runs past it: cut at that day, and said before the answer.
+            session.apply(beyond.offer)
+            notes.append(questions.cut_at(beyond.last_day, beyond.ahead, lang))
         long = too_long(session.params, session.known) if not missing else None
         if long is not None:
             # More than the API serves: say so and offer the nearest period, never the ISO question.
@@ -209,7 +233,6 @@ class TurnLoop:
             text = questions.too_long(long.limit_days, long.first, long.last, lang)
             return done(NeedsInput(text, list(long.offer), session.endpoints_missing()), session, extracted)
         if not missing:
-            notes = []
             for clamped in clamp(session.params, session.known):
                 session.apply({clamped.param.name: clamped.used})
                 notes.append(questions.clamped(clamped.param, clamped.given, clamped.low, clamped.high, lang))
