@@ -98,6 +98,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         cache=cache if settings.response_cache_enabled else None,
         shapes=shapes,
         questions=DspyQuestionWriter(lm, detector) if lm is not None else None,
+        zone=zone,
     )
 
     async def close() -> None:

@@ -19,7 +19,7 @@ import calendar
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, tzinfo
 from itertools import pairwise
 from typing import Protocol
 
@@ -1042,6 +1042,61 @@ def widened(params: dict[str, str], specs: Sequence[ParamSpec], shape: AnswerSha
         if m is not None:
             out[spec.name] = next(g for g in m.groups() if g)
     return out
+
+
+# The most days of a request window `fitted_to_window` looks at (a window is at most a
+# few years: the cost stays bounded whatever the values say).
+_FIT_MAX_DAYS = 1200
+
+
+def _window_days(specs: Sequence[ParamSpec], params: dict[str, str], zone: tzinfo) -> list[date] | None:
+    for start, end in date_pairs(specs):
+        try:
+            opens = datetime.fromisoformat(params[start.name].replace("Z", "+00:00"))
+            closes = datetime.fromisoformat(params[end.name].replace("Z", "+00:00"))
+        except (KeyError, ValueError):
+            continue
+        if opens.tzinfo is not None:
+            opens, closes = opens.astimezone(zone), closes.astimezone(zone)
+        first, last = opens.date(), closes.date()
+        count = (last - first).days + 1
+        if count <= 0 or count > _FIT_MAX_DAYS:
+            return None
+        return [first + timedelta(days=k) for k in range(count)]
+    return None
+
+
+def _day_holds(row_filter: RowFilter, day: date) -> bool:
+    condition = row_filter.condition
+    if isinstance(condition, DateRange):
+        held = condition.contains(day)
+    elif isinstance(condition, Months):
+        held = day.month in condition.months
+    else:
+        held = isinstance(condition, Weekdays) and day.isoweekday() in condition.days
+    return held != row_filter.negate
+
+
+def fitted_to_window(
+    shape: AnswerShape, specs: Sequence[ParamSpec], params: dict[str, str], zone: tzinfo
+) -> AnswerShape:
+    """The shape of a question whose request window was read from the same words: day
+    filters that together keep no day of that window were the window's own ends, misread
+    as a filter ("esmaspäevast tänaseni" as Monday and today, "Monday to Wednesday this
+    week" after "the whole of October" as October's Mondays to Wednesdays); they are
+    dropped, and the window's rows are the answer's."""
+    day_filters = [f for f in shape.filters if isinstance(f.condition, DateRange | Months | Weekdays)]
+    if not day_filters:
+        return shape
+    days = _window_days(specs, params, zone)
+    if days is None or any(all(_day_holds(f, d) for f in day_filters) for d in days):
+        return shape
+    # A filter that alone keeps none of the window goes first (October's days in a window
+    # of November); if the rest still keep nothing, they go too.
+    kept = [f for f in day_filters if any(_day_holds(f, d) for d in days)]
+    if not any(all(_day_holds(f, d) for f in kept) for d in days):
+        kept = []
+    return replace(shape, filters=tuple(f for f in shape.filters if f not in day_filters or f in kept))
 
 
 # The days either side of a day asked about whose rows are fetched with it.

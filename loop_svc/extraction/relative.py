@@ -109,6 +109,16 @@ _DAY_OF_THIS_MONTH = re.compile(
 )
 
 
+# What closes a span at today or now, right after its first day: "to/until today", "till
+# now", "tänaseni", "praeguseni", "kuni tänaseni", "по сегодня", "до сегодняшнего дня",
+# "до сих пор". Bounded: read on at most 40 characters after the weekday.
+_UP_TO_NOW = re.compile(
+    r"[\w-]{0,3}\s*(?:(?:to|till|until|up\s+to|through|kuni|по|до)\s+(?:today|now|tana\w*|täna\w*|praegu\w*|"
+    r"сегодня\w*|сегодняшн\w*|сейчас|сих\s+пор)|tanaseni|tänaseni|praeguseni)(?!\w)",
+    re.I,
+)
+
+
 def english_ordinal(number: int, suffix: str) -> bool:
     """Whether `suffix` is the English ordinal ending of `number` ("21st", "12th", not "6st")."""
     if number % 100 in (11, 12, 13):
@@ -319,7 +329,12 @@ def find_spoken(
         ahead = (index - today.weekday()) % 7
         if later and ahead == 0:
             ahead = 7
-        if not later and not prior and past_tense(text):
+        closes_now = bool(_UP_TO_NOW.match(text[m.end() : m.end() + 40])) or bool(
+            re.search(r"\bsince\s*$", before, re.I)
+        )
+        if not later and not prior and (past_tense(text) or closes_now):
+            # A span from it up to today ("from Monday until today", "esmaspäevast tänaseni",
+            # "с понедельника по сегодня", "since Monday") opens on the last one.
             # "когда в понедельник было дешевле всего", "what was it on Monday": the last one.
             ahead = -((today.weekday() - index) % 7)
         span_start = m.start()
