@@ -119,6 +119,8 @@ _HOW_MANY = re.compile(
     r"заплат\w*|плат\w*|налог\w*|длит\w*|длят\w*|цен\w*))"
     # "а сколько будет?": how much it comes to, no count
     r"(?!\s+(?:это\s+)?(?:будет|выйдет|получится)\s*(?:[?.!]|$)))(?!\w)"
+    # "how many cents per kWh", "mitu senti", "сколько центов": a price in a unit, no count.
+    r"(?!\s+(?:cents?|euros?|eur|senti\w*|sent|eurot?|центов|цента|евро|копеек|копейки)(?!\w))"
 )
 _DAYS_COUNTED = re.compile(rf"\s+{DAY_UNIT}(?!\w)")
 # "how many days until / left", "через сколько дней": a distance in days, no length.
