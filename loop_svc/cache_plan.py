@@ -10,10 +10,11 @@ import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from loop_svc.cache import LastCallContext, ResponseCache, param_hash
-from loop_svc.constraints import beyond_horizon, too_long
+from loop_svc.constraints import beyond_horizon, period_days, reads_back, too_long
+from loop_svc.extraction.periods import read_as_past
 from loop_svc.follow_up import FollowUp, FollowUpDetector, FollowUpKind
 from loop_svc.loop import ParamExtractor
 from loop_svc.schema import EndpointSpec, date_pairs
@@ -195,7 +196,9 @@ class CachePlanner:
             shape = for_param_update(
                 await self._previous_shape(follow.context), await self._shape(message, language)
             )
-            return await self._param_update(request, endpoint, follow.context, follow.updated_params, shape)
+            return await self._param_update(
+                request, endpoint, follow.context, follow.updated_params, shape, language
+            )
         return None
 
     async def _shape(self, message: str, language: Lang) -> AnswerShape:
@@ -217,10 +220,13 @@ class CachePlanner:
         last: LastCallContext,
         updated: dict[str, str],
         shape: AnswerShape = PLAIN,
+        language: Lang = "en",
     ) -> Plan:
         merged = {**last.collected_params, **updated}
         if _missing(endpoint, merged):
             return Seeded(merged)
+        if self._now is not None and beyond_horizon(endpoint.params, merged, self._now()) is not None:
+            merged = await self._read_back(request.message, endpoint, last, merged, language)
         if too_long(endpoint.params, merged) is not None or (
             self._now is not None and beyond_horizon(endpoint.params, merged, self._now()) is not None
         ):
@@ -237,6 +243,29 @@ class CachePlanner:
             return CachedAnswer(endpoint, merged, hit, "L1", shape=shape)
         # "Same for Latvia?" answers the original question with the new values.
         return DirectCall(endpoint, merged, last.original_query or request.message, shape)
+
+    async def _read_back(
+        self,
+        message: str,
+        endpoint: EndpointSpec,
+        last: LastCallContext,
+        merged: dict[str, str],
+        language: Lang,
+    ) -> dict[str, str]:
+        """A follow-up to an answer about the past whose new day lies past the last day
+        values exist for ("aga teisipäeval?" after last Monday's prices, "а только
+        воскресенье?" after last weekend): its bare weekday or month is the last one."""
+        assert self._now is not None
+        now = self._now()
+        days = period_days(endpoint.params, last.collected_params, now.tzinfo or UTC)
+        if days is None or days[1] >= now.date():
+            return merged  # the last answer was not about the past
+        with read_as_past():
+            again = await asyncio.to_thread(
+                self._extractor.extract, message.strip(), endpoint.params, language=language
+            )
+        read = {**last.collected_params, **again}
+        return read if again and reads_back(endpoint.params, read, now) else merged
 
 
 def _day_of(value: str) -> date | None:

@@ -194,3 +194,32 @@ def clamp(params: list[ParamSpec], values: dict[str, str]) -> list[Clamped]:
             used = str(min(max(number, low), high))
             found.append(Clamped(param, raw, used, low, high))
     return found
+
+
+# How far back a bare weekday or month read again as the last one may go (`reads_back`):
+# further back, the citizen more likely misnamed a day ahead, which is explained instead.
+READ_BACK_DAYS = 183
+
+
+def period_days(params: list[ParamSpec], values: dict[str, str], zone: tzinfo) -> tuple[date, date] | None:
+    """The first and last local day of the period in `values`."""
+    for start, end in date_pairs(params):
+        if start.name not in values or end.name not in values:
+            continue
+        opens, closes = _parse(values[start.name]), _parse(values[end.name])
+        if opens is None or closes is None:
+            continue
+        if opens.tzinfo is not None:
+            return opens.astimezone(zone).date(), closes.astimezone(zone).date()
+        return opens.date(), closes.date()
+    return None
+
+
+def reads_back(params: list[ParamSpec], values: dict[str, str], now: datetime) -> bool:
+    """Whether values read again as about the past are served: within the last day values
+    exist for, and no further back than READ_BACK_DAYS."""
+    assert now.tzinfo is not None
+    days = period_days(params, values, now.tzinfo)
+    if days is None or beyond_horizon(params, values, now) is not None:
+        return False
+    return (now.date() - days[0]).days <= READ_BACK_DAYS

@@ -22,10 +22,10 @@ from datetime import datetime
 from typing import Literal
 
 from loop_svc import questions
-from loop_svc.constraints import beyond_horizon, clamp, too_long
+from loop_svc.constraints import beyond_horizon, clamp, reads_back, too_long
 from loop_svc.defaults import Defaults
 from loop_svc.extraction.dialogue import Message, ParamExtractor, track
-from loop_svc.extraction.periods import past_tense
+from loop_svc.extraction.periods import past_tense, read_as_past
 from loop_svc.extraction.values import wants_out, yes_no
 from loop_svc.parts import values_by_part
 from loop_svc.schema import EndpointSpec, ParamSpec
@@ -34,6 +34,9 @@ from services.language import Lang
 
 # How far back a new session reads the conversation for values.
 HISTORY_MESSAGES = 6
+# A period asked more than this many days past the last day values exist for is read again
+# as the last such month or weekday (a week ahead may be planning: that one is explained).
+FAR_AHEAD_DAYS = 7
 
 
 @dataclass(frozen=True)
@@ -209,6 +212,16 @@ class TurnLoop:
         beyond = (
             beyond_horizon(session.params, session.known, self._now()) if not missing and self._now else None
         )
+        if beyond is not None and beyond.wholly and (beyond.first - beyond.last_day).days > FAR_AHEAD_DAYS:
+            # Far past the last day values exist for ("the whole of October" read as next
+            # year's): a bare month or weekday there means the last one, when that is served.
+            assert self._now is not None
+            with read_as_past():
+                again, _ = self._extract(session, message, history)
+            if again and reads_back(session.params, {**session.known, **again}, self._now()):
+                session.apply(again)
+                extracted = {**extracted, **again}
+                beyond = None
         if beyond is not None and beyond.wholly:
             # Asked past the last day values exist for: say how far they go, offer that day.
             for values in session.collected.values():

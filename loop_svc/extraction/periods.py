@@ -29,9 +29,11 @@ weekday words go through the callables given, which fold as well.
 from __future__ import annotations
 
 import calendar
+import contextlib
+import contextvars
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, time, timedelta
 
@@ -57,9 +59,27 @@ _CYRILLIC_WORD = re.compile(r"[а-яё]{3,}")
 _PAST_VERB_WORDS = 24
 
 
+# Set while a message is read again as about the past (`read_as_past`).
+_AS_PAST: contextvars.ContextVar[bool] = contextvars.ContextVar("read_as_past", default=False)
+
+
+@contextlib.contextmanager
+def read_as_past() -> Iterator[None]:
+    """Read messages as speaking of the past inside the block: a bare weekday or month is
+    the last one, not the next. For values that exist only up to a day (prices published
+    up to tomorrow), "on Tuesday" or "the whole of October" can mean nothing ahead of it."""
+    token = _AS_PAST.set(True)
+    try:
+        yield
+    finally:
+        _AS_PAST.reset(token)
+
+
 def past_tense(text: str) -> bool:
     """Whether the sentence speaks of the past ("what were", "mis oli", "какие были", and
     any Russian verb pymorphy3 reads in the past tense: "сколько стоил", "что подорожало")."""
+    if _AS_PAST.get():
+        return True
     folded = fold(text)
     if _PAST_CUE.search(folded):
         return True

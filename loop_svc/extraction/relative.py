@@ -332,7 +332,10 @@ def find_spoken(
         closes_now = bool(_UP_TO_NOW.match(text[m.end() : m.end() + 40])) or bool(
             re.search(r"\bsince\s*$", before, re.I)
         )
-        if not later and not prior and (past_tense(text) or closes_now):
+        this = bool(re.search(rf"{_THIS}\s*$", before, re.I)) or bool(
+            re.match(r"\s+(?:this\s+week|sel\s+n[äa]dalal|на\s+этой\s+неделе)", after, re.I)
+        )
+        if not later and not prior and not this and (past_tense(text) or closes_now):
             # A span from it up to today ("from Monday until today", "esmaspäevast tänaseni",
             # "с понедельника по сегодня", "since Monday") opens on the last one.
             # "когда в понедельник было дешевле всего", "what was it on Monday": the last one.

@@ -131,3 +131,52 @@ def test_dates_without_hours_are_checked_the_same_way() -> None:
     )
     assert beyond_horizon(days, {"from": "2027-11-01", "to": "2027-11-05"}, NOW) is None
     assert date(2027, 11, 5) == wholly.last_day
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "prices for the whole of october"),
+        ("et", "elektri hinnad terve oktoobri kohta"),
+        ("ru", "цены за весь октябрь"),
+    ],
+)
+def test_a_bare_month_far_ahead_is_the_last_one_then_its_length_is_explained(
+    loop: TurnLoop, language: str, message: str
+) -> None:
+    step = loop.advance(loop.new_session("c", [ENDPOINT], language=language, original_query=message), message)  # type: ignore[arg-type]
+    assert isinstance(step.result, NeedsInput) and "7" in step.result.question, step.result
+    assert "2027" in step.result.question and "2028" not in step.result.question
+
+
+@pytest.mark.parametrize(
+    ("language", "message", "day"),
+    [
+        ("et", "aga teisipäeval?", "2027-11-02"),
+        ("en", "and on tuesday?", "2027-11-02"),
+        ("ru", "а во вторник?", "2027-11-02"),
+        ("ru", "а если только воскресенье?", "2027-10-31"),
+        ("en", "what about saturday", "2027-10-30"),
+    ],
+)
+def test_read_as_past_a_bare_weekday_is_the_last_one(language: str, message: str, day: str) -> None:
+    from loop_svc.extraction.periods import read_as_past
+
+    extractor = RuleExtractor(CountryNames(), today=lambda: TODAY, zone=ZONE, now=lambda: NOW.astimezone(UTC))
+    with read_as_past():
+        values = extractor.extract(message, WINDOW, language=language)  # type: ignore[arg-type]
+    local = datetime.fromisoformat(values["start"].replace("Z", "+00:00")).astimezone(ZONE)
+    assert local.date().isoformat() == day, values
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [("en", "prices this saturday"), ("et", "hinnad järgmisel kolmapäeval"), ("ru", "цены в эту субботу")],
+)
+def test_read_as_past_a_weekday_said_ahead_stays_ahead(language: str, message: str) -> None:
+    from loop_svc.extraction.periods import read_as_past
+
+    extractor = RuleExtractor(CountryNames(), today=lambda: TODAY, zone=ZONE, now=lambda: NOW.astimezone(UTC))
+    with read_as_past():
+        values = extractor.extract(message, WINDOW, language=language)  # type: ignore[arg-type]
+    assert values["start"][:10] > "2027-11-04", values
