@@ -270,7 +270,8 @@ _NOW_OPENING = re.compile(r"^\W*(?:(?:and|ok(?:ay)?|so|well)\W+)?now\W+(?=\w)")
 _HOUR_CONTEXT = re.compile(
     r"(?<!\w)(?:hours?|o'clock|am|pm|tunn?\w*|kell\w*|час\w*|morning|evening|night|tonight|hommik\w*|ohtu\w*|"
     r"oo\w*|утр\w*|вечер\w*|ноч\w*|today|tomorrow|tana\w*|homme\w*|сегодня|завтра|yesterday|eile\w*|вчера|"
-    r"price\w*|hind\w*|цен\w*|electricity|elekt\w*|электр\w*|свет)(?!\w)"
+    r"price\w*|hind\w*|цен\w*|electricity|elekt\w*|электр\w*|свет|"
+    r"late|later|early|earlier|hilja|hiljem|vara|varem|поздн\w*|позже|попозже|рано|пораньше)(?!\w)"
 )
 
 # Words that say what kind of answer is wanted, not what it is about.
