@@ -18,7 +18,7 @@ from loop_svc.extraction.periods import read_as_past
 from loop_svc.follow_up import FollowUp, FollowUpDetector, FollowUpKind
 from loop_svc.loop import ParamExtractor
 from loop_svc.schema import EndpointSpec, date_pairs
-from loop_svc.shapes import ShapeReader, for_param_update, for_response_question
+from loop_svc.shapes import ShapeReader, compared_with_last, for_param_update, for_response_question
 from loop_svc.turns import TurnRequest
 from services import answer_shape
 from services.answer_shape import PLAIN, AnswerShape, DateRange, RowFilter
@@ -193,9 +193,11 @@ class CachePlanner:
                 endpoint, follow.context.collected_params, follow.context.result_id, "L2", False, shape
             )
         if follow.kind is FollowUpKind.PARAM_UPDATE and follow.context is not None:
-            shape = for_param_update(
-                await self._previous_shape(follow.context), await self._shape(message, language)
-            )
+            current = await self._shape(message, language)
+            compared = self._compared(endpoint, follow.context, follow.updated_params, current)
+            if compared is not None:
+                return compared
+            shape = for_param_update(await self._previous_shape(follow.context), current)
             return await self._param_update(
                 request, endpoint, follow.context, follow.updated_params, shape, language
             )
@@ -243,6 +245,32 @@ class CachePlanner:
             return CachedAnswer(endpoint, merged, hit, "L1", shape=shape)
         # "Same for Latvia?" answers the original question with the new values.
         return DirectCall(endpoint, merged, last.original_query or request.message, shape)
+
+    def _compared(
+        self, endpoint: EndpointSpec, last: LastCallContext, updated: dict[str, str], current: AnswerShape
+    ) -> DirectCall | None:
+        """A comparison of the follow-up's period with the last answer's ("so how much
+        cheaper is today"): one call over both periods, answered as their comparison."""
+        zone = self._now().tzinfo if self._now is not None else UTC
+        before = period_days(endpoint.params, last.collected_params, zone or UTC)
+        if before is None:
+            return None
+        shape = compared_with_last(current, DateRange(before[0], before[1]))
+        if shape is None:
+            return None
+        merged = {**last.collected_params, **updated}
+        for start, end in date_pairs(endpoint.params):
+            values = [last.collected_params.get(start.name), merged.get(start.name)]
+            ends = [last.collected_params.get(end.name), merged.get(end.name)]
+            if not all(values) or not all(ends):
+                return None
+            merged[start.name], merged[end.name] = min(values), max(ends)  # type: ignore[type-var]
+            break
+        if too_long(endpoint.params, merged) is not None or _missing(endpoint, merged):
+            return None
+        if self._now is not None and beyond_horizon(endpoint.params, merged, self._now()) is not None:
+            return None
+        return DirectCall(endpoint, merged, current.question, shape)
 
     async def _read_back(
         self,

@@ -1148,6 +1148,36 @@ def for_param_update(previous: AnswerShape, current: AnswerShape) -> AnswerShape
     )
 
 
+def compared_with_last(current: AnswerShape, reference: DateRange) -> AnswerShape | None:
+    """A follow-up that compares its one period with the last answer's ("so how much
+    cheaper is today" after yesterday's average, "kas homme on kallim?", "а сегодня
+    дешевле?"): a comparative, no "than", one period of its own that is not the last
+    one. Its shape compares the two periods' means (the yes/no, both means, their
+    difference); None for anything else."""
+    text = fold(current.question)
+    found = _COMPARATIVE.search(text)
+    # "kui palju" is "how much", no "than".
+    than = _THAN.search(re.sub(r"(?<!\w)kui\s+(?:palju|kaua|suur\w*)", " ", text))
+    if found is None or than is not None or current.period_comparison is not None:
+        return None
+    days = [f.condition for f in current.filters if isinstance(f.condition, DateRange) and not f.negate]
+    if len(days) != 1 or reference.start is None or reference.end is None:
+        return None
+    subject = days[0]
+    if subject.start is None or subject.end is None or subject.overlaps(reference.start, reference.end):
+        return None
+    op = Op.LT if found.group("lower") else Op.GT
+    undated = tuple(f for f in current.filters if not isinstance(f.condition, DateRange | Months | Weekdays))
+    return replace(
+        current,
+        kind=Kind.YES_NO,
+        filters=undated,
+        selection=None,
+        aggregation=None,
+        period_comparison=PeriodComparison(subject, reference, op),
+    )
+
+
 def for_response_question(previous: AnswerShape, current: AnswerShape) -> AnswerShape:
     """A question about the rows just shown ("which of those fall on a Monday?", "and
     the most expensive?"): the follow-up's operations on the rows the previous answer
