@@ -16,6 +16,8 @@ correction ("No, Latvia") wins. No I/O here: the caller loads and saves.
 
 from __future__ import annotations
 
+import contextlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,9 +36,8 @@ from services.language import Lang
 
 # How far back a new session reads the conversation for values.
 HISTORY_MESSAGES = 6
-# A period asked more than this many days past the last day values exist for is read again
-# as the last such month or weekday (a week ahead may be planning: that one is explained).
-FAR_AHEAD_DAYS = 7
+# A question said in the future tense asks ahead: its days are not read again as past ones.
+_FUTURE = re.compile(r"(?<!\w)(?:will|going to|gonna|hakkab|saab olema|будет|будут|станет)(?!\w)", re.I)
 
 
 @dataclass(frozen=True)
@@ -209,12 +210,15 @@ class TurnLoop:
             session.apply(self._defaults.fill(session.params, session.known, past=past_tense(message)))
         missing = session.missing()
         notes: list[str] = []
+        read_back = False  # the message's days were read again as past ones
         beyond = (
             beyond_horizon(session.params, session.known, self._now()) if not missing and self._now else None
         )
-        if beyond is not None and beyond.wholly and (beyond.first - beyond.last_day).days > FAR_AHEAD_DAYS:
-            # Far past the last day values exist for ("the whole of October" read as next
-            # year's): a bare month or weekday there means the last one, when that is served.
+        if beyond is not None and beyond.wholly and not _FUTURE.search(message):
+            # Past the last day values exist for ("the whole of October" read as next year's,
+            # "esmaspäeva ja teisipäeva keskmine" as next week's): a bare month or weekday
+            # there means the last one, when that is served; one said ahead ("this
+            # Saturday", "next Wednesday") or in the future tense stays, and is explained.
             assert self._now is not None
             with read_as_past():
                 again, _ = self._extract(session, message, history)
@@ -222,6 +226,7 @@ class TurnLoop:
                 session.apply(again)
                 extracted = {**extracted, **again}
                 beyond = None
+                read_back = True
         if beyond is not None and beyond.wholly:
             # Asked past the last day values exist for: say how far they go, offer that day.
             for values in session.collected.values():
@@ -231,11 +236,12 @@ class TurnLoop:
             session.asked = list(beyond.offer)
             text = questions.not_yet(beyond.last_day, beyond.ahead, beyond.first, lang)
             return done(NeedsInput(text, list(beyond.offer), session.endpoints_missing()), session, extracted)
-        if beyond is not None:
-            # Runs past it: cut at that day, and said before the answer.
+        long = too_long(session.params, session.known) if not missing else None
+        if beyond is not None and long is None:
+            # Runs past it: cut at that day, and said before the answer (a period longer
+            # than the API serves is explained first: its offer is then cut in turn).
             session.apply(beyond.offer)
             notes.append(questions.cut_at(beyond.last_day, beyond.ahead, lang))
-        long = too_long(session.params, session.known) if not missing else None
         if long is not None:
             # More than the API serves: say so and offer the nearest period, never the ISO question.
             for values in session.collected.values():
@@ -249,7 +255,9 @@ class TurnLoop:
             for clamped in clamp(session.params, session.known):
                 session.apply({clamped.param.name: clamped.used})
                 notes.append(questions.clamped(clamped.param, clamped.given, clamped.low, clamped.high, lang))
-            calls = self._planned(session, message)
+            with read_as_past() if read_back else contextlib.nullcontext():
+                # Values listed in the message are read the way its period was.
+                calls = self._planned(session, message)
             step = done(Complete(calls, notes), None, extracted)
             step.finished = session
             return step

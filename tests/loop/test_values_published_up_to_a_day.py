@@ -41,12 +41,17 @@ LATER = {
         "prices on 20 November",
     ],
     "et": [
-        "elektri hind laupäeval",
+        "mis elekter laupäeval maksma hakkab",
         "hinnad järgmisel kolmapäeval",
         "järgmise nädala hinnad",
         "hind 20. novembril",
     ],
-    "ru": ["цены в субботу", "цена в следующую среду", "цены на следующей неделе", "цена 20 ноября"],
+    "ru": [
+        "сколько будет стоить в субботу",
+        "цена в следующую среду",
+        "цены на следующей неделе",
+        "цена 20 ноября",
+    ],
 }
 TOMORROW_WORD = {"en": "tomorrow", "et": "homseni", "ru": "завтра"}
 YES = {"en": "yes", "et": "jah", "ru": "да"}
@@ -180,3 +185,43 @@ def test_read_as_past_a_weekday_said_ahead_stays_ahead(language: str, message: s
     with read_as_past():
         values = extractor.extract(message, WINDOW, language=language)  # type: ignore[arg-type]
     assert values["start"][:10] > "2027-11-04", values
+
+
+@pytest.mark.parametrize(
+    ("language", "message", "first"),
+    [
+        ("et", "esmaspäeva ja teisipäeva keskmine hind", "2027-11-01"),
+        ("en", "average price on monday and tuesday", "2027-11-01"),
+        ("ru", "средняя цена в понедельник и вторник", "2027-11-01"),
+        ("en", "prices on saturday", "2027-10-30"),
+    ],
+)
+def test_bare_weekdays_past_the_last_day_are_the_last_ones(
+    loop: TurnLoop, language: str, message: str, first: str
+) -> None:
+    step = loop.advance(loop.new_session("c", [ENDPOINT], language=language, original_query=message), message)  # type: ignore[arg-type]
+    assert isinstance(step.result, Complete), step.result
+    opens = datetime.fromisoformat(step.result.calls[0].params["start"].replace("Z", "+00:00")).astimezone(
+        ZONE
+    )
+    assert opens.date().isoformat() == first
+
+
+@pytest.mark.parametrize(
+    ("language", "message", "said"),
+    [
+        ("en", "prices for the whole of november", "7 days"),
+        ("et", "elektri hinnad 1. kuni 14. november", "7 päeva"),
+        ("ru", "цены с 1 по 14 ноября", "7 дней"),
+    ],
+)
+def test_a_period_too_long_and_past_the_last_day_is_explained_as_too_long_first(
+    loop: TurnLoop, language: str, message: str, said: str
+) -> None:
+    step = loop.advance(loop.new_session("c", [ENDPOINT], language=language, original_query=message), message)  # type: ignore[arg-type]
+    assert isinstance(step.result, NeedsInput) and said in step.result.question, step.result
+    assert step.session is not None
+    accepted = loop.advance(step.session, YES[language])
+    assert isinstance(accepted.result, Complete), accepted.result
+    assert accepted.result.calls[0].params["end"] == "2027-11-05T21:59:59Z"
+    assert accepted.result.notes and TOMORROW_WORD[language] in accepted.result.notes[0].lower()
