@@ -26,6 +26,8 @@ from services.language import Lang, parse_lang
 from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 
 log = logging.getLogger(__name__)
+# A period no question asks about: whether a message compares its period with another one.
+_NO_DAY = DateRange(date.min, date.min)
 
 
 @dataclass(frozen=True)
@@ -170,7 +172,17 @@ class CachePlanner:
         if not _missing(endpoint, given):
             hit = await self._cache.get_l1(request.chat_id, endpoint.name, given, request.owner_id)
             if hit is not None:
-                return CachedAnswer(endpoint, given, hit, "L1", shape=await self._shape(message, language))
+                shape = await self._shape(message, language)
+                if compared_with_last(shape, _NO_DAY) is not None:
+                    # "so how much cheaper is today" when today was asked before: compared
+                    # with the last answer, not today's answer again.
+                    for context in await self._cache.get_l2(request.chat_id, request.owner_id):
+                        if context.api_name == endpoint.name:
+                            compared = self._compared(endpoint, context, given, shape)
+                            if compared is not None:
+                                return compared
+                            break
+                return CachedAnswer(endpoint, given, hit, "L1", shape=shape)
         contexts = await self._cache.get_l2(request.chat_id, request.owner_id)
         matching = [c for c in contexts if c.api_name == endpoint.name]
         if not matching:
