@@ -78,8 +78,16 @@ def read_as_past() -> Iterator[None]:
 def past_tense(text: str) -> bool:
     """Whether the sentence speaks of the past ("what were", "mis oli", "какие были", and
     any Russian verb pymorphy3 reads in the past tense: "сколько стоил", "что подорожало")."""
-    if _AS_PAST.get():
-        return True
+    return _AS_PAST.get() or said_in_past(text)
+
+
+def reading_as_past() -> bool:
+    """Whether messages are being read again as about the past (`read_as_past`)."""
+    return _AS_PAST.get()
+
+
+def said_in_past(text: str) -> bool:
+    """`past_tense` from the words alone."""
     folded = fold(text)
     if _PAST_CUE.search(folded):
         return True

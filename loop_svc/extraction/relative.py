@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from loop_svc.extraction.calendar_words import typo_weekday
-from loop_svc.extraction.periods import past_tense
+from loop_svc.extraction.periods import past_tense, reading_as_past, said_in_past
 from loop_svc.extraction.text import TakenSpans, fold
 from loop_svc.schema import Role
 from services.language import russian_analyzer
@@ -332,10 +332,13 @@ def find_spoken(
         closes_now = bool(_UP_TO_NOW.match(text[m.end() : m.end() + 40])) or bool(
             re.search(r"\bsince\s*$", before, re.I)
         )
+        # Read again as past (values published up to a day), "this Saturday" still asks
+        # ahead; said in the past tense ("was there a holiday on Tuesday this week"), not.
         this = bool(re.search(rf"{_THIS}\s*$", before, re.I)) or bool(
             re.match(r"\s+(?:this\s+week|sel\s+n[äa]dalal|на\s+этой\s+неделе)", after, re.I)
         )
-        if not later and not prior and not this and (past_tense(text) or closes_now):
+        past = said_in_past(text) or closes_now or (reading_as_past() and not this)
+        if not later and not prior and past:
             # A span from it up to today ("from Monday until today", "esmaspäevast tänaseni",
             # "с понедельника по сегодня", "since Monday") opens on the last one.
             # "когда в понедельник было дешевле всего", "what was it on Monday": the last one.
