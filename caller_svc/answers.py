@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from caller_svc.formatter import DeterministicFormatter, ResultToFormat
+from caller_svc.units import with_per_kwh
 from services.language import Lang
 
 log = logging.getLogger("atc.caller.answers")
@@ -66,7 +67,7 @@ class DeterministicAnswers:
         stored: Sequence[tuple[str | None, str]],
         owner_id: str,
     ) -> WrittenAnswer:
-        return WrittenAnswer(self._formatter.format(results, lang))
+        return WrittenAnswer(with_per_kwh(self._formatter.format(results, lang), question, lang))
 
     async def stream(
         self,
@@ -77,4 +78,4 @@ class DeterministicAnswers:
         stored: Sequence[tuple[str | None, str]],
         owner_id: str,
     ) -> AsyncGenerator[str | WrittenAnswer, None]:
-        yield WrittenAnswer(self._formatter.format(results, lang))
+        yield WrittenAnswer(with_per_kwh(self._formatter.format(results, lang), question, lang))

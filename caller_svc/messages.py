@@ -58,3 +58,7 @@ FAILURE_MESSAGES: dict[FailureKind, dict[Lang, str]] = {
 
 def failure_message(kind: FailureKind, lang: Lang) -> str:
     return FAILURE_MESSAGES[kind][lang]
+
+
+# A price per MWh said per kWh beside it (caller_svc.units): cents per kilowatt-hour.
+PER_KWH_UNIT: dict[Lang, str] = {"en": "cents/kWh", "et": "senti/kWh", "ru": "цента/кВт·ч"}

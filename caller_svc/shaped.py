@@ -45,6 +45,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "shown_of": "{n} of {total}:",
         "found": "{n} results:",
         "period_average": "{period}: average {label} {value}",
+        "period_difference": "Difference: {value}",
         "nearest_before": "There are none in that period. The latest before it is from {day}:",
         "nearest_after": "There are none in that period. The first after it is from {day}:",
         "weekend": "{day} is at the weekend.",
@@ -75,6 +76,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "shown_of": "{n} / {total}:",
         "found": "{n} tulemust:",
         "period_average": "{period}: {label} keskmiselt {value}",
+        "period_difference": "Vahe: {value}",
         "nearest_before": "Sel perioodil pole ühtegi. Viimane enne seda on {day}:",
         "nearest_after": "Sel perioodil pole ühtegi. Esimene pärast seda on {day}:",
         "weekend": "{day} on nädalavahetusel.",
@@ -105,6 +107,7 @@ _TEXTS: dict[Lang, dict[str, str]] = {
         "shown_of": "{n} из {total}:",
         "found": "Найдено: {n}.",
         "period_average": "{period}: {label} в среднем {value}",
+        "period_difference": "Разница: {value}",
         "nearest_before": "За этот период ничего нет. Последнее до него — {day}:",
         "nearest_after": "За этот период ничего нет. Первое после него — {day}:",
         "weekend": "{day} приходится на выходные.",
@@ -169,6 +172,12 @@ class ShapedWriter:
                 out.append(
                     texts["period_average"].format(period=_period(period, lang), label=label, value=value)
                 )
+            # "How much cheaper is today?": how far apart the two means are.
+            first, second = (stats.value or 0.0 for stats in outcome.periods)
+            gap = round(abs(first - second), 2)
+            out.append(
+                texts["period_difference"].format(value=self._scalar(outcome.periods[0].measure, gap, lang))
+            )
             return out
         if outcome.aggregate is not None:
             lines = self._aggregate(outcome.aggregate, outcome, lang)

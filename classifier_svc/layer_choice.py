@@ -125,11 +125,13 @@ TOPIC_CONCEPTS = [
         "restoran, restorani, kohvik, kohvikut, baar, pubi, söögikoht",
         "ресторан, ресторана, кафе, бар, паб",
     ),
+    # A score is "счёт матча": a bare "счёт" is mostly a bill or an account ("сравнить со
+    # счётом" for electricity), which is no sport.
     Concept.of(
         "sports",
         "football, soccer, basketball, hockey, tournament, who won",
         "jalka, jalgpall, jalgpalli, korvpall, hoki, turniir, kes võitis",
-        "футбол, матч, счет, баскетбол, хоккей, турнир, кто выиграл",
+        "футбол, матч, счет матча, счет игры, баскетбол, хоккей, турнир, кто выиграл",
     ),
     Concept.of("jokes", "joke, jokes, funny story", "nali, nalja, anekdoot", "анекдот, шутка, шутку"),
     Concept.of(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from atc.caller.v1 import caller_pb2_grpc
@@ -50,9 +51,12 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         asyncio.to_thread(HolidayNames, settings.home_country),
     )
     today = local_today(settings.time_zone)
-    extractor = RuleExtractor(
-        countries, today=today, zone=ZoneInfo(settings.time_zone), now=utc_now, holidays=holiday_names
-    )
+    zone = ZoneInfo(settings.time_zone)
+
+    def citizen_now() -> datetime:
+        return utc_now().astimezone(zone)
+
+    extractor = RuleExtractor(countries, today=today, zone=zone, now=utc_now, holidays=holiday_names)
     rule_shapes = RuleShapeReader(today, local_now(settings.time_zone))
     lm = build_lm(settings.llm_config(), cache_dir=settings.dspy_cache_dir, telemetry=telemetry)
     shapes: ShapeReader = ShapeModule(lm, rule_shapes, today) if lm is not None else rule_shapes
@@ -65,6 +69,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
             multi_max_turns_cap=settings.multi_max_turns_cap,
         ),
         Defaults(today, settings.home_country),
+        now=citizen_now,
     )
     caller_channel = open_channel(settings.caller_target)
     cache = ResponseCache(
@@ -84,6 +89,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         telemetry=telemetry,
         shapes=shapes,
         today=today,
+        now=citizen_now,
     )
     servicer = LoopServicer(
         TurnRunner(store, loop, detector),
@@ -93,6 +99,7 @@ async def build_server(settings: LoopSettings) -> GrpcServer:
         cache=cache if settings.response_cache_enabled else None,
         shapes=shapes,
         questions=DspyQuestionWriter(lm, detector) if lm is not None else None,
+        zone=zone,
     )
 
     async def close() -> None:

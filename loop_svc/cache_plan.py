@@ -10,13 +10,15 @@ import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from loop_svc.cache import LastCallContext, ResponseCache, param_hash
+from loop_svc.constraints import beyond_horizon, period_days, reads_back, too_long
+from loop_svc.extraction.periods import read_as_past
 from loop_svc.follow_up import FollowUp, FollowUpDetector, FollowUpKind
 from loop_svc.loop import ParamExtractor
 from loop_svc.schema import EndpointSpec, date_pairs
-from loop_svc.shapes import ShapeReader, for_param_update, for_response_question
+from loop_svc.shapes import ShapeReader, compared_with_last, for_param_update, for_response_question
 from loop_svc.turns import TurnRequest
 from services import answer_shape
 from services.answer_shape import PLAIN, AnswerShape, DateRange, Order, RowFilter
@@ -24,6 +26,8 @@ from services.language import Lang, parse_lang
 from services.runtime.telemetry import DomainTelemetry, NoTelemetry
 
 log = logging.getLogger(__name__)
+# A period no question asks about: whether a message compares its period with another one.
+_NO_DAY = DateRange(date.min, date.min)
 
 
 @dataclass(frozen=True)
@@ -113,8 +117,12 @@ class CachePlanner:
         telemetry: DomainTelemetry | None = None,
         shapes: ShapeReader | None = None,
         today: Callable[[], date] | None = None,
+        now: Callable[[], datetime] | None = None,
     ) -> None:
         self._today = today
+        # The citizen's aware local time: merged values past the last day the API has
+        # values for go through the loop, which explains it (constraints.beyond_horizon).
+        self._now = now
         self._telemetry = telemetry or NoTelemetry()
         self._shapes = shapes
         self._cache = cache
@@ -166,7 +174,17 @@ class CachePlanner:
         if not _missing(endpoint, given):
             hit = await self._cache.get_l1(request.chat_id, endpoint.name, given, request.owner_id)
             if hit is not None:
-                return CachedAnswer(endpoint, given, hit, "L1", shape=await self._shape(message, language))
+                shape = await self._shape(message, language)
+                if compared_with_last(shape, _NO_DAY) is not None:
+                    # "so how much cheaper is today" when today was asked before: compared
+                    # with the last answer, not today's answer again.
+                    for context in await self._cache.get_l2(request.chat_id, request.owner_id):
+                        if context.api_name == endpoint.name:
+                            compared = self._compared(endpoint, context, given, shape)
+                            if compared is not None:
+                                return compared
+                            break
+                return CachedAnswer(endpoint, given, hit, "L1", shape=shape)
         contexts = await self._cache.get_l2(request.chat_id, request.owner_id)
         matching = [c for c in contexts if c.api_name == endpoint.name]
         if not matching:
@@ -193,10 +211,14 @@ class CachePlanner:
                 endpoint, follow.context.collected_params, follow.context.result_id, "L2", False, shape
             )
         if follow.kind is FollowUpKind.PARAM_UPDATE and follow.context is not None:
-            shape = for_param_update(
-                await self._previous_shape(follow.context), await self._shape(message, language)
+            current = await self._shape(message, language)
+            compared = self._compared(endpoint, follow.context, follow.updated_params, current)
+            if compared is not None:
+                return compared
+            shape = for_param_update(await self._previous_shape(follow.context), current)
+            return await self._param_update(
+                request, endpoint, follow.context, follow.updated_params, shape, language
             )
-            return await self._param_update(request, endpoint, follow.context, follow.updated_params, shape)
         return None
 
     def _ahead_of_window(
@@ -244,9 +266,17 @@ class CachePlanner:
         last: LastCallContext,
         updated: dict[str, str],
         shape: AnswerShape = PLAIN,
+        language: Lang = "en",
     ) -> Plan:
         merged = {**last.collected_params, **updated}
         if _missing(endpoint, merged):
+            return Seeded(merged)
+        if self._now is not None and beyond_horizon(endpoint.params, merged, self._now()) is not None:
+            merged = await self._read_back(request.message, endpoint, last, merged, language)
+        if too_long(endpoint.params, merged) is not None or (
+            self._now is not None and beyond_horizon(endpoint.params, merged, self._now()) is not None
+        ):
+            # More than the API serves: the loop says so and offers what it does.
             return Seeded(merged)
         shape = _days_within(shape, endpoint, merged)
         if param_hash(merged) == param_hash(last.collected_params):
@@ -259,6 +289,55 @@ class CachePlanner:
             return CachedAnswer(endpoint, merged, hit, "L1", shape=shape)
         # "Same for Latvia?" answers the original question with the new values.
         return DirectCall(endpoint, merged, last.original_query or request.message, shape)
+
+    def _compared(
+        self, endpoint: EndpointSpec, last: LastCallContext, updated: dict[str, str], current: AnswerShape
+    ) -> DirectCall | None:
+        """A comparison of the follow-up's period with the last answer's ("so how much
+        cheaper is today"): one call over both periods, answered as their comparison."""
+        zone = self._now().tzinfo if self._now is not None else UTC
+        before = period_days(endpoint.params, last.collected_params, zone or UTC)
+        if before is None:
+            return None
+        shape = compared_with_last(current, DateRange(before[0], before[1]))
+        if shape is None:
+            return None
+        merged = {**last.collected_params, **updated}
+        for start, end in date_pairs(endpoint.params):
+            values = [last.collected_params.get(start.name), merged.get(start.name)]
+            ends = [last.collected_params.get(end.name), merged.get(end.name)]
+            if not all(values) or not all(ends):
+                return None
+            merged[start.name], merged[end.name] = min(values), max(ends)  # type: ignore[type-var]
+            break
+        if too_long(endpoint.params, merged) is not None or _missing(endpoint, merged):
+            return None
+        if self._now is not None and beyond_horizon(endpoint.params, merged, self._now()) is not None:
+            return None
+        return DirectCall(endpoint, merged, current.question, shape)
+
+    async def _read_back(
+        self,
+        message: str,
+        endpoint: EndpointSpec,
+        last: LastCallContext,
+        merged: dict[str, str],
+        language: Lang,
+    ) -> dict[str, str]:
+        """A follow-up to an answer about the past whose new day lies past the last day
+        values exist for ("aga teisipäeval?" after last Monday's prices, "а только
+        воскресенье?" after last weekend): its bare weekday or month is the last one."""
+        assert self._now is not None
+        now = self._now()
+        days = period_days(endpoint.params, last.collected_params, now.tzinfo or UTC)
+        if days is None or days[1] >= now.date():
+            return merged  # the last answer was not about the past
+        with read_as_past():
+            again = await asyncio.to_thread(
+                self._extractor.extract, message.strip(), endpoint.params, language=language
+            )
+        read = {**last.collected_params, **again}
+        return read if again and reads_back(endpoint.params, read, now) else merged
 
 
 def _a_year_after(day: date) -> date:

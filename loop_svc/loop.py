@@ -16,15 +16,18 @@ correction ("No, Latvia") wins. No I/O here: the caller loads and saves.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 from loop_svc import questions
-from loop_svc.constraints import clamp, too_long
+from loop_svc.constraints import beyond_horizon, clamp, reads_back, too_long
 from loop_svc.defaults import Defaults
 from loop_svc.extraction.dialogue import Message, ParamExtractor, track
-from loop_svc.extraction.periods import past_tense
+from loop_svc.extraction.periods import past_tense, read_as_past
 from loop_svc.extraction.values import wants_out, yes_no
 from loop_svc.parts import values_by_part
 from loop_svc.schema import EndpointSpec, ParamSpec
@@ -33,6 +36,8 @@ from services.language import Lang
 
 # How far back a new session reads the conversation for values.
 HISTORY_MESSAGES = 6
+# A question said in the future tense asks ahead: its days are not read again as past ones.
+_FUTURE = re.compile(r"(?<!\w)(?:will|going to|gonna|hakkab|saab olema|будет|будут|станет)(?!\w)", re.I)
 
 
 @dataclass(frozen=True)
@@ -104,11 +109,17 @@ class TurnLimits:
 
 class TurnLoop:
     def __init__(
-        self, extractor: ParamExtractor, limits: TurnLimits | None = None, defaults: Defaults | None = None
+        self,
+        extractor: ParamExtractor,
+        limits: TurnLimits | None = None,
+        defaults: Defaults | None = None,
+        now: Callable[[], datetime] | None = None,
     ) -> None:
         self._extractor = extractor
         self._limits = limits or TurnLimits()
         self._defaults = defaults
+        # The citizen's aware local time: which days' values exist yet (constraints.beyond_horizon).
+        self._now = now
 
     def new_session(
         self,
@@ -198,7 +209,39 @@ class TurnLoop:
         if self._defaults is not None:
             session.apply(self._defaults.fill(session.params, session.known, past=past_tense(message)))
         missing = session.missing()
+        notes: list[str] = []
+        read_back = False  # the message's days were read again as past ones
+        beyond = (
+            beyond_horizon(session.params, session.known, self._now()) if not missing and self._now else None
+        )
+        if beyond is not None and beyond.wholly and not _FUTURE.search(message):
+            # Past the last day values exist for ("the whole of October" read as next year's,
+            # "esmaspäeva ja teisipäeva keskmine" as next week's): a bare month or weekday
+            # there means the last one, when that is served; one said ahead ("this
+            # Saturday", "next Wednesday") or in the future tense stays, and is explained.
+            assert self._now is not None
+            with read_as_past():
+                again, _ = self._extract(session, message, history)
+            if again and reads_back(session.params, {**session.known, **again}, self._now()):
+                session.apply(again)
+                extracted = {**extracted, **again}
+                beyond = None
+                read_back = True
+        if beyond is not None and beyond.wholly:
+            # Asked past the last day values exist for: say how far they go, offer that day.
+            for values in session.collected.values():
+                for name in beyond.offer:
+                    values.pop(name, None)
+            session.offered = beyond.offer
+            session.asked = list(beyond.offer)
+            text = questions.not_yet(beyond.last_day, beyond.ahead, beyond.first, lang)
+            return done(NeedsInput(text, list(beyond.offer), session.endpoints_missing()), session, extracted)
         long = too_long(session.params, session.known) if not missing else None
+        if beyond is not None and long is None:
+            # Runs past it: cut at that day, and said before the answer (a period longer
+            # than the API serves is explained first: its offer is then cut in turn).
+            session.apply(beyond.offer)
+            notes.append(questions.cut_at(beyond.last_day, beyond.ahead, lang))
         if long is not None:
             # More than the API serves: say so and offer the nearest period, never the ISO question.
             for values in session.collected.values():
@@ -209,11 +252,12 @@ class TurnLoop:
             text = questions.too_long(long.limit_days, long.first, long.last, lang)
             return done(NeedsInput(text, list(long.offer), session.endpoints_missing()), session, extracted)
         if not missing:
-            notes = []
             for clamped in clamp(session.params, session.known):
                 session.apply({clamped.param.name: clamped.used})
                 notes.append(questions.clamped(clamped.param, clamped.given, clamped.low, clamped.high, lang))
-            calls = self._planned(session, message)
+            with read_as_past() if read_back else contextlib.nullcontext():
+                # Values listed in the message are read the way its period was.
+                calls = self._planned(session, message)
             step = done(Complete(calls, notes), None, extracted)
             step.finished = session
             return step

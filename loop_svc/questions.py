@@ -167,6 +167,54 @@ def too_long(days: int, first: date, last: date, lang: Lang) -> str:
     return _TOO_LONG[lang].format(days=days, first=spoken_date(first, lang), last=spoken_date(last, lang))
 
 
+# Values that exist only up to a day (loop_svc.constraints.beyond_horizon), by how many days
+# after today that is (0: today, 1: tomorrow): none yet for the period asked, or the period
+# cut at that day.
+_NOT_YET: dict[int, dict[Lang, str]] = {
+    0: {
+        "en": "These values are published only up to today ({last}) at the latest, so there are none "
+        "yet from {first}. Shall I show today's instead? (yes/no)",
+        "et": "Need andmed avaldatakse kõige kauem tänaseni ({last}), seega küsitud ajal ({first}) neid "
+        "veel ei ole. Kas näitan hoopis tänaseid? (jah/ei)",
+        "ru": "Эти данные публикуются самое позднее по сегодняшний день ({last}), поэтому с {first} "
+        "их ещё нет. Показать вместо этого сегодняшние? (да/нет)",
+    },
+    1: {
+        "en": "These values are published only up to tomorrow ({last}) at the latest: tomorrow's come out "
+        "the day before. So there are none yet from {first}. Shall I show tomorrow's instead? (yes/no)",
+        "et": "Need andmed avaldatakse kõige kauem homseni ({last}): homsed avaldatakse eelmisel päeval. "
+        "Seega küsitud ajal ({first}) neid veel ei ole. Kas näitan hoopis homseid? (jah/ei)",
+        "ru": "Эти данные публикуются самое позднее на завтра ({last}): завтрашние выходят накануне. "
+        "Поэтому с {first} их ещё нет. Показать вместо этого завтрашние? (да/нет)",
+    },
+}
+_CUT_AT: dict[int, dict[Lang, str]] = {
+    0: {
+        "en": "These values are published only up to today ({last}), so here they are up to then.",
+        "et": "Need andmed avaldatakse kõige kauem tänaseni ({last}), seega siin on need kuni selle päevani.",
+        "ru": "Эти данные публикуются самое позднее по сегодняшний день ({last}), поэтому здесь они до "
+        "этого дня.",
+    },
+    1: {
+        "en": "These values are published only up to tomorrow ({last}) at the latest, so here they are up "
+        "to then.",
+        "et": "Need andmed avaldatakse kõige kauem homseni ({last}), seega siin on need kuni selle päevani.",
+        "ru": "Эти данные публикуются самое позднее на завтра ({last}), поэтому здесь они до этого дня.",
+    },
+}
+
+
+def not_yet(last: date, ahead: int, first: date, lang: Lang) -> str:
+    """None of the period asked exists yet: how far the values go, and that day offered."""
+    template = _NOT_YET[min(ahead, 1)][lang]
+    return template.format(last=spoken_date(last, lang), first=spoken_date(first, lang))
+
+
+def cut_at(last: date, ahead: int, lang: Lang) -> str:
+    """The period asked runs past the last day of values: it is cut there."""
+    return _CUT_AT[min(ahead, 1)][lang].format(last=spoken_date(last, lang))
+
+
 def clamped(param: ParamSpec, given: str, low: int, high: int, lang: Lang) -> str:
     template = _CLAMPED_LOW if int(given) < low else _CLAMPED
     return template[lang].format(given=given, low=low, high=high)

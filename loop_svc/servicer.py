@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
+from datetime import UTC, tzinfo
 from typing import Protocol
 
 import grpc
@@ -22,7 +23,7 @@ from loop_svc.follow_up import FollowUpKind
 from loop_svc.loop import Abandoned, NeedsInput, PlannedCall
 from loop_svc.schema import EndpointSpec, ParamSpec
 from loop_svc.session import Session
-from loop_svc.shapes import ShapeReader, for_session_reply, part_for, widened
+from loop_svc.shapes import ShapeReader, fitted_to_window, for_session_reply, part_for, widened
 from loop_svc.store_errors import STORE_UNAVAILABLE
 from loop_svc.turns import TurnRunner, require_chat_id
 from services.answer_shape import PLAIN, AnswerShape
@@ -58,7 +59,10 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
         cache: ResponseCache | None = None,
         shapes: ShapeReader | None = None,
         questions: QuestionWriter | None = None,
+        zone: tzinfo = UTC,
     ) -> None:
+        # The citizen's zone: the local days a request window covers.
+        self._zone = zone
         self._shapes = shapes
         self._questions = questions
         self._runner = runner
@@ -157,7 +161,9 @@ class LoopServicer(loop_pb2_grpc.LoopServiceServicer):
                     # The session's question, answered over turns ("the whole of November" →
                     # "ok then 23–29 nov, average"): the reply's own period and asks win.
                     shape = for_session_reply(shape, await self._shape_of(reply, step.language))
-                calls.append(Call(c.endpoint, widened(c.params, c.endpoint.params, shape), shape=shape))
+                params = widened(c.params, c.endpoint.params, shape)
+                shape = fitted_to_window(shape, c.endpoint.params, params, self._zone)
+                calls.append(Call(c.endpoint, params, shape=shape))
             relay = Turn(
                 turn.chat_id,
                 turn.owner_id,

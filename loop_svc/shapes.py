@@ -19,7 +19,7 @@ import calendar
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, tzinfo
 from itertools import pairwise
 from typing import Protocol
 
@@ -27,6 +27,7 @@ from loop_svc.extraction.dates import find_dates, month_of, whole_year
 from loop_svc.extraction.from_now import DAY_UNIT, find_stretches
 from loop_svc.extraction.numbers import NUMBER_WORD, NUMBER_WORDS
 from loop_svc.extraction.shifts import find_shift
+from loop_svc.extraction.text import NOW_PATTERN
 from loop_svc.extraction.windows import MIDNIGHT_WORDS, hour_ranges, hours_from
 from loop_svc.schema import Concept, ParamSpec, date_pairs
 from services.answer_shape import (
@@ -126,6 +127,8 @@ _HOW_MANY = re.compile(
     r"заплат\w*|плат\w*|налог\w*|длит\w*|длят\w*|цен\w*))"
     # "а сколько будет?": how much it comes to, no count
     r"(?!\s+(?:это\s+)?(?:будет|выйдет|получится)\s*(?:[?.!]|$)))(?!\w)"
+    # "how many cents per kWh", "mitu senti", "сколько центов": a price in a unit, no count.
+    r"(?!\s+(?:cents?|euros?|eur|senti\w*|sent|eurot?|центов|цента|евро|копеек|копейки)(?!\w))"
 )
 _DAYS_COUNTED = re.compile(rf"\s+{DAY_UNIT}(?!\w)")
 # "how many days until / left", "через сколько дней": a distance in days, no length.
@@ -296,16 +299,15 @@ _LATER_PART = re.compile(
     r"(?<!\w)(?:evening|tonight|afternoon|ohtu\w*|ohtl|parastlouna\w*|вечер\w*|после обеда)(?!\w)"
 )
 _AT_HOUR = re.compile(rf"(?<!\w)(?:at|kell|kella|в)\s+{_H}(?![\d.:/])(?!\s*(?:%|€|eur|евро|euro))")
-_NOW = re.compile(
-    r"(?<!\w)(?:right now|now|currently|at the moment|praegu|hetkel|сейчас|щас|прямо сейчас)(?!\w)"
-)
+_NOW = re.compile(rf"(?<!\w)(?:{NOW_PATTERN})(?!\w)")
 # "now only the final votes", "ok now the cheapest one": a "now" that opens the message
 # before more words moves the talk on; it names no hour.
 _NOW_OPENING = re.compile(r"^\W*(?:(?:and|ok(?:ay)?|so|well)\W+)?now\W+(?=\w)")
 _HOUR_CONTEXT = re.compile(
     r"(?<!\w)(?:hours?|o'clock|am|pm|tunn?\w*|kell\w*|час\w*|morning|evening|night|tonight|hommik\w*|ohtu\w*|"
     r"oo\w*|утр\w*|вечер\w*|ноч\w*|today|tomorrow|tana\w*|homme\w*|сегодня|завтра|yesterday|eile\w*|вчера|"
-    r"price\w*|hind\w*|цен\w*|electricity|elekt\w*|электр\w*|свет)(?!\w)"
+    r"price\w*|hind\w*|цен\w*|electricity|elekt\w*|электр\w*|свет|"
+    r"late|later|early|earlier|hilja|hiljem|vara|varem|поздн\w*|позже|попозже|рано|пораньше)(?!\w)"
 )
 
 # Words that say what kind of answer is wanted, not what it is about.
@@ -1135,6 +1137,61 @@ def widened(params: dict[str, str], specs: Sequence[ParamSpec], shape: AnswerSha
     return out
 
 
+# The most days of a request window `fitted_to_window` looks at (a window is at most a
+# few years: the cost stays bounded whatever the values say).
+_FIT_MAX_DAYS = 1200
+
+
+def _window_days(specs: Sequence[ParamSpec], params: dict[str, str], zone: tzinfo) -> list[date] | None:
+    for start, end in date_pairs(specs):
+        try:
+            opens = datetime.fromisoformat(params[start.name].replace("Z", "+00:00"))
+            closes = datetime.fromisoformat(params[end.name].replace("Z", "+00:00"))
+        except (KeyError, ValueError):
+            continue
+        if opens.tzinfo is not None:
+            opens, closes = opens.astimezone(zone), closes.astimezone(zone)
+        first, last = opens.date(), closes.date()
+        count = (last - first).days + 1
+        if count <= 0 or count > _FIT_MAX_DAYS:
+            return None
+        return [first + timedelta(days=k) for k in range(count)]
+    return None
+
+
+def _day_holds(row_filter: RowFilter, day: date) -> bool:
+    condition = row_filter.condition
+    if isinstance(condition, DateRange):
+        held = condition.contains(day)
+    elif isinstance(condition, Months):
+        held = day.month in condition.months
+    else:
+        held = isinstance(condition, Weekdays) and day.isoweekday() in condition.days
+    return held != row_filter.negate
+
+
+def fitted_to_window(
+    shape: AnswerShape, specs: Sequence[ParamSpec], params: dict[str, str], zone: tzinfo
+) -> AnswerShape:
+    """The shape of a question whose request window was read from the same words: day
+    filters that together keep no day of that window were the window's own ends, misread
+    as a filter ("esmaspäevast tänaseni" as Monday and today, "Monday to Wednesday this
+    week" after "the whole of October" as October's Mondays to Wednesdays); they are
+    dropped, and the window's rows are the answer's."""
+    day_filters = [f for f in shape.filters if isinstance(f.condition, DateRange | Months | Weekdays)]
+    if not day_filters:
+        return shape
+    days = _window_days(specs, params, zone)
+    if days is None or any(all(_day_holds(f, d) for f in day_filters) for d in days):
+        return shape
+    # A filter that alone keeps none of the window goes first (October's days in a window
+    # of November); if the rest still keep nothing, they go too.
+    kept = [f for f in day_filters if any(_day_holds(f, d) for d in days)]
+    if not any(all(_day_holds(f, d) for f in kept) for d in days):
+        kept = []
+    return replace(shape, filters=tuple(f for f in shape.filters if f not in day_filters or f in kept))
+
+
 # The days either side of a day asked about whose rows are fetched with it.
 AROUND_THE_DAY = timedelta(days=7)
 
@@ -1178,6 +1235,36 @@ def for_param_update(previous: AnswerShape, current: AnswerShape) -> AnswerShape
         aggregation=current.aggregation if own else previous.aggregation,
         terms=terms[:24],
         question=current.question or previous.question,
+    )
+
+
+def compared_with_last(current: AnswerShape, reference: DateRange) -> AnswerShape | None:
+    """A follow-up that compares its one period with the last answer's ("so how much
+    cheaper is today" after yesterday's average, "kas homme on kallim?", "а сегодня
+    дешевле?"): a comparative, no "than", one period of its own that is not the last
+    one. Its shape compares the two periods' means (the yes/no, both means, their
+    difference); None for anything else."""
+    text = fold(current.question)
+    found = _COMPARATIVE.search(text)
+    # "kui palju" is "how much", no "than".
+    than = _THAN.search(re.sub(r"(?<!\w)kui\s+(?:palju|kaua|suur\w*)", " ", text))
+    if found is None or than is not None or current.period_comparison is not None:
+        return None
+    days = [f.condition for f in current.filters if isinstance(f.condition, DateRange) and not f.negate]
+    if len(days) != 1 or reference.start is None or reference.end is None:
+        return None
+    subject = days[0]
+    if subject.start is None or subject.end is None or subject.overlaps(reference.start, reference.end):
+        return None
+    op = Op.LT if found.group("lower") else Op.GT
+    undated = tuple(f for f in current.filters if not isinstance(f.condition, DateRange | Months | Weekdays))
+    return replace(
+        current,
+        kind=Kind.YES_NO,
+        filters=undated,
+        selection=None,
+        aggregation=None,
+        period_comparison=PeriodComparison(subject, reference, op),
     )
 
 

@@ -29,15 +29,17 @@ weekday words go through the callables given, which fold as well.
 from __future__ import annotations
 
 import calendar
+import contextlib
+import contextvars
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, time, timedelta
 
 from loop_svc.extraction.calendar_words import abbreviated_months, full_month_names
 from loop_svc.extraction.from_now import find_stretches
-from loop_svc.extraction.text import TakenSpans, fold
+from loop_svc.extraction.text import NOW_PATTERN, TakenSpans, fold
 from loop_svc.schema import Role
 from services.language import russian_analyzer
 
@@ -57,9 +59,35 @@ _CYRILLIC_WORD = re.compile(r"[а-яё]{3,}")
 _PAST_VERB_WORDS = 24
 
 
+# Set while a message is read again as about the past (`read_as_past`).
+_AS_PAST: contextvars.ContextVar[bool] = contextvars.ContextVar("read_as_past", default=False)
+
+
+@contextlib.contextmanager
+def read_as_past() -> Iterator[None]:
+    """Read messages as speaking of the past inside the block: a bare weekday or month is
+    the last one, not the next. For values that exist only up to a day (prices published
+    up to tomorrow), "on Tuesday" or "the whole of October" can mean nothing ahead of it."""
+    token = _AS_PAST.set(True)
+    try:
+        yield
+    finally:
+        _AS_PAST.reset(token)
+
+
 def past_tense(text: str) -> bool:
     """Whether the sentence speaks of the past ("what were", "mis oli", "какие были", and
     any Russian verb pymorphy3 reads in the past tense: "сколько стоил", "что подорожало")."""
+    return _AS_PAST.get() or said_in_past(text)
+
+
+def reading_as_past() -> bool:
+    """Whether messages are being read again as about the past (`read_as_past`)."""
+    return _AS_PAST.get()
+
+
+def said_in_past(text: str) -> bool:
+    """`past_tense` from the words alone."""
     folded = fold(text)
     if _PAST_CUE.search(folded):
         return True
@@ -744,9 +772,8 @@ def _school_years(text: str, today: date) -> list[Period]:
     return periods
 
 
-_NOW = re.compile(
-    r"\b(?:right\s+now|now|currently|at\s+the\s+moment|praegu|hetkel|сейчас|щас|сегодня\s+сейчас)\b", re.I
-)
+# Read on folded text (no diacritics), like the words it lists.
+_NOW = re.compile(rf"(?<!\w)(?:{NOW_PATTERN})(?!\w)", re.I)
 
 
 def _from_now(text: str, today: date, hour: int | None) -> list[Period]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from loop_svc.extraction.calendar_words import typo_weekday
-from loop_svc.extraction.periods import past_tense
+from loop_svc.extraction.periods import past_tense, reading_as_past, said_in_past
 from loop_svc.extraction.text import TakenSpans, fold
 from loop_svc.schema import Role
 from services.language import russian_analyzer
@@ -106,6 +106,16 @@ _WEEKDAY_WORD = re.compile(r"\b([^\W\d_]{3,})\b")
 # ordinal's ending agrees with its number.)
 _DAY_OF_THIS_MONTH = re.compile(
     r"(?<!kella )(?<!kell )\b(?:the\s+)?(\d{1,2})(st|nd|rd|th)(?:\s+of\s+(?:this|the)\s+month)?\b", re.I
+)
+
+
+# What closes a span at today or now, right after its first day: "to/until today", "till
+# now", "tänaseni", "praeguseni", "kuni tänaseni", "по сегодня", "до сегодняшнего дня",
+# "до сих пор". Bounded: read on at most 40 characters after the weekday.
+_UP_TO_NOW = re.compile(
+    r"[\w-]{0,3}\s*(?:(?:to|till|until|up\s+to|through|kuni|по|до)\s+(?:today|now|tana\w*|täna\w*|praegu\w*|"
+    r"сегодня\w*|сегодняшн\w*|сейчас|сих\s+пор)|tanaseni|tänaseni|praeguseni)(?!\w)",
+    re.I,
 )
 
 
@@ -323,7 +333,18 @@ def find_spoken(
         ahead = (index - today.weekday()) % 7
         if later and ahead == 0:
             ahead = 7
-        if not later and not prior and past_tense(text):
+        closes_now = bool(_UP_TO_NOW.match(text[m.end() : m.end() + 40])) or bool(
+            re.search(r"\bsince\s*$", before, re.I)
+        )
+        # Read again as past (values published up to a day), "this Saturday" still asks
+        # ahead; said in the past tense ("was there a holiday on Tuesday this week"), not.
+        this = bool(re.search(rf"{_THIS}\s*$", before, re.I)) or bool(
+            re.match(r"\s+(?:this\s+week|sel\s+n[äa]dalal|на\s+этой\s+неделе)", after, re.I)
+        )
+        past = said_in_past(text) or closes_now or (reading_as_past() and not this)
+        if not later and not prior and past:
+            # A span from it up to today ("from Monday until today", "esmaspäevast tänaseni",
+            # "с понедельника по сегодня", "since Monday") opens on the last one.
             # "когда в понедельник было дешевле всего", "what was it on Monday": the last one.
             ahead = -((today.weekday() - index) % 7)
         span_start = m.start()

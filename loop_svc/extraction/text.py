@@ -19,6 +19,30 @@ _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 # -st, terminative -ni, translative -ks, adessive -l, allative -le, ablative -lt,
 # illative -sse, comitative -ga, abessive -ta, essive -na).
 ESTONIAN_CASE_ENDINGS = ("s", "st", "ni", "ks", "l", "le", "lt", "sse", "ga", "ta", "na")
+# "Now" as people write it, en/et/ru (folded: no diacritics), longest first: the current
+# hour of today. Chat shorthand counts ("rn", "rite now"); a bare "nüüd" does not (in
+# Estonian it mostly moves the talk on: "nüüd näita homset").
+NOW_WORDS = (
+    "right now",
+    "rite now",
+    "at the moment",
+    "at present",
+    "currently",
+    "now",
+    "rn",
+    "praegusel hetkel",
+    "hetkel",
+    "praegu",
+    "prg",
+    "прямо сейчас",
+    "в данный момент",
+    "на данный момент",
+    "в настоящий момент",
+    "сегодня сейчас",
+    "сейчас",
+    "щас",
+)
+NOW_PATTERN = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in NOW_WORDS)
 _STEMMER_NAMES: dict[Lang, str] = {"en": "english", "et": "estonian", "ru": "russian"}
 
 

@@ -119,9 +119,12 @@ _LATER_PART = re.compile(
 )
 # A number range is an hour range only when the message speaks of time: a clock word, a
 # time of day, or "kella"/"с … до" with small numbers.
+# Words that say a number is a clock hour; "late"/"early" too ("а если уже поздно, после
+# 22?", "or later, after 21", "hiljem, pärast 22").
 _CLOCK_CONTEXT = re.compile(
     r"\b(?:kell\w*|kl|o'?clock|hours?|tund\w*|час\w*|ч|tonight|evening|morning|afternoon|night|"
-    r"ohtul|hommikul|oosel|вечер\w*|утр\w*|ночь\w*|today|tomorrow|tana|homme|сегодня|завтра)\b",
+    r"ohtul|hommikul|oosel|вечер\w*|утр\w*|ночь\w*|today|tomorrow|tana|homme|сегодня|завтра|"
+    r"late|later|early|earlier|hilja|hiljem|vara|varem|поздн\w*|позже|попозже|рано|пораньше)\b",
     re.I,
 )
 
