@@ -521,10 +521,10 @@ def recap(question: ConversationQuestion, history: Sequence[PriorMessage], lang:
         )
         return "\n".join(lines)
     if question.kind is HistoryQuestion.LAST_ANSWER:
-        answered = [(q, a) for q, a in exchanges if a.strip()]
+        with_answers = [(q, a) for q, a in exchanges if a.strip()]
         # "What did you say about the holidays?": the latest answer on that topic.
-        on_topic = [a for q, a in answered if _mentions(f"{q} {a}", question.about)]
-        answer = (on_topic or [a for _, a in answered] or [""])[-1]
+        on_topic = [a for q, a in with_answers if _mentions(f"{q} {a}", question.about)]
+        answer = (on_topic or [a for _, a in with_answers] or [""])[-1]
         return (
             texts["last_answer"].format(text=_quote(answer, MAX_ANSWER_QUOTE)) if answer else texts["nothing"]
         )

@@ -367,7 +367,7 @@ def shape(token: str) -> str:
 
 
 def _example_values(descriptions: Iterable[str]) -> list[str]:
-    found = []
+    found: list[str] = []
     for description in descriptions:
         for match in _EXAMPLE.finditer(description):
             text = next(g for g in match.groups() if g)

@@ -92,6 +92,11 @@ def carries_value(text: str) -> bool:
     return bool(identifier_shapes(text) or spaced_shapes(text) or has_address(text))
 
 
+def _words_single_out(chosen: Candidate, candidates: Sequence[Candidate]) -> bool:
+    """Whether `chosen` holds more of the message's words than every other candidate."""
+    return all(c.matched_terms < chosen.matched_terms for c in candidates if c.name != chosen.name)
+
+
 class IdentifierLayer:
     """A message that carries a value shaped like one parameter's example ("A7777777
     staatus", "mis on 555KLM maks" — the service's "e.g. A1234567", the endpoint's "e.g.,
@@ -224,8 +229,10 @@ class IdentifierLayer:
             if carries_value(part):
                 continue
             # A clause that asks nothing of its own ("mudel see on" of "mis mark ja mudel
-            # see on", "Hi! I'm new in Estonia") is another request only by more than one
-            # word of that endpoint ("läti riigipühad detsembris").
+            # see on", "Hi! I'm new in Estonia") is another request only when that
+            # endpoint's words single it out: more than one of them ("läti riigipühad
+            # detsembris"), or one that no other candidate's texts hold ("leedu pühad
+            # mais": "pühad" is the holidays' alone; "Estonia" is every endpoint's).
             asks = asks_anything(part)
             candidates = await search.search(part, self._limit)
             if workflow is Workflow.API_TOOL_CALLING and self._accepted_endpoint is not None:
@@ -233,7 +240,8 @@ class IdentifierLayer:
                 if (
                     accepted is not None
                     and accepted.name != owner
-                    and accepted.matched_terms > (0 if asks else 1)
+                    and accepted.matched_terms > 0
+                    and (asks or accepted.matched_terms > 1 or _words_single_out(accepted, candidates))
                 ):
                     return True
                 continue

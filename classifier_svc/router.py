@@ -262,8 +262,8 @@ class Router:
     ) -> Decision:
         turn = TurnContext(chat_id, message, requested, lang, tuple(history))
         # Refusals and small talk need no search and leave any session as it is.
-        if self._guard is not None and (refused := await self._guard.decide(turn)) is not None:
-            return refused
+        if self._guard is not None and (guarded := await self._guard.decide(turn)) is not None:
+            return guarded
         if not self._policy.tool_classifier_enabled:
             return await self.answer_from_knowledge(message, lang, why="tool classifier disabled: RAG only")
         if self._context is not None and (context := await self._context.decide(turn)) is not None:

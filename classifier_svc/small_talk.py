@@ -209,6 +209,11 @@ def _whole(found: Found) -> bool:
     return all(token in STOPWORDS for token in found.uncovered())
 
 
+# Small talk is a line, not a page: only a message this short is read again squeezed or
+# in Cyrillic, so an endless word costs one reading, not three.
+_REREAD_MAX_CHARS = 200
+
+
 def classify_small_talk(message: str) -> SmallTalk | None:
     """The small talk a message is as a whole, or None. Read as written first; then with
     letters drawn out for effect squeezed back ("hii", "tereee", "спасибооо"); then, a
@@ -217,7 +222,9 @@ def classify_small_talk(message: str) -> SmallTalk | None:
     if not text or _DIGIT.search(text):
         return None
     talk = _classify(text)
-    if talk is None and (squeezed := unstretched(text)) != text:
+    if talk is not None or len(text) > _REREAD_MAX_CHARS:
+        return talk
+    if (squeezed := unstretched(text)) != text:
         talk = _classify(squeezed)
     if talk is None and (cyrillic := russian_from_latin(text)) is not None:
         talk = _classify(cyrillic)

@@ -304,11 +304,11 @@ class CachePlanner:
             return None
         merged = {**last.collected_params, **updated}
         for start, end in date_pairs(endpoint.params):
-            values = [last.collected_params.get(start.name), merged.get(start.name)]
-            ends = [last.collected_params.get(end.name), merged.get(end.name)]
-            if not all(values) or not all(ends):
+            starts = [v for v in (last.collected_params.get(start.name), merged.get(start.name)) if v]
+            ends = [v for v in (last.collected_params.get(end.name), merged.get(end.name)) if v]
+            if len(starts) < 2 or len(ends) < 2:
                 return None
-            merged[start.name], merged[end.name] = min(values), max(ends)  # type: ignore[type-var]
+            merged[start.name], merged[end.name] = min(starts), max(ends)
             break
         if too_long(endpoint.params, merged) is not None or _missing(endpoint, merged):
             return None

@@ -145,7 +145,7 @@ def _narrower(read: Mapping[str, str], values: Mapping[str, str], start: str, en
     ends = (read.get(start), read.get(end), values.get(start), values.get(end))
     if not all(ends):
         return False
-    first, last, outer_first, outer_last = ends
+    first, last, outer_first, outer_last = (str(e) for e in ends)
     return bool(outer_first <= first <= last <= outer_last and (first, last) != (outer_first, outer_last))
 
 

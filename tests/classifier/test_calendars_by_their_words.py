@@ -105,3 +105,13 @@ def test_a_condition_stays_one(message: str) -> None:
 )
 def test_latin_russian_reads_in_cyrillic(latin: str, word: str) -> None:
     assert word in cyrillic_reading(latin)
+
+
+@pytest.mark.parametrize("head", ["lihavõtte", "jõulu", "ülestõusmis", "neli", "riigi"])
+def test_a_holiday_compound_is_the_public_calendars_word(detector: LanguageDetector, head: str) -> None:
+    # "lihavõttepühad" shares its head "pühad" with "riigipühad", not its last six letters:
+    # the public calendar's texts say it, the school calendar's do not.
+    words = ActionWords(detector)
+    compound = f"{head}pühad"
+    assert words._says(compound, PUBLIC, ENDPOINTS[PUBLIC]), compound
+    assert not words._says(compound, SCHOOL, ENDPOINTS[SCHOOL]), compound

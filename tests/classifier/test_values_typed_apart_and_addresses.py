@@ -22,7 +22,7 @@ from classifier_svc.layer_choice import (
     spaced_values,
 )
 from services.language import LanguageDetector
-from tests.classifier.test_layer_choice import build, with_params
+from tests.classifier.test_layer_choice import build, cand, with_params
 
 PLATE = "The vehicle registration plate number (e.g., 123ABC)"
 APPLICATION = "The application number (e.g. A1234567)"
@@ -142,11 +142,33 @@ async def test_an_identifier_is_a_lookup_whatever_topic_a_word_resembles(
 async def test_a_clause_that_asks_nothing_is_no_second_request(
     detector: LanguageDetector, message: str
 ) -> None:
-    # The address endpoint is closer to any part and accepts it by one shared word; a
-    # clause with no question word, request verb or number of its own asks nothing.
-    tax = with_params("vehicle_tax", 0.80, PLATE)
+    # The address endpoint is closer to any part and accepts it by one word that the
+    # other endpoint's texts hold as well ("Estonia"); a clause with no question word,
+    # request verb or number of its own asks nothing.
+    tax = replace(with_params("vehicle_tax", 0.80, PLATE), matched_terms=1, query_terms=3)
     address = with_params("search_address", 0.86, ADDRESS)
     address = replace(address, matched_terms=1, query_terms=3)
     router = build(detector, {"": [address, tax]})
     decision = await router.decide("c1", message, None)
     assert [c.name for c in decision.endpoints] == ["vehicle_tax"], decision.reasoning
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "estonia pst 4 postiindeks ja leedu pühad mais",
+        "postal code of viru tn 4 tallinn and latvian holidays in may",
+        "индекс viru tn 4 tallinn и праздники литвы в мае",
+    ],
+)
+async def test_a_topic_only_one_endpoint_holds_is_a_second_request(
+    detector: LanguageDetector, message: str
+) -> None:
+    # Beside an address, a clause that asks nothing in form ("leedu pühad mais") is still a
+    # request of its own when its word is one endpoint's alone: the holidays hold "pühad",
+    # the address search does not.
+    address = replace(with_params("search_address", 0.80, ADDRESS), matched_terms=0, query_terms=3)
+    holidays = replace(cand("get_national_holidays", 0.86, matched=1, of=3))
+    router = build(detector, {"": [holidays, address]})
+    decision = await router.decide("c1", message, None)
+    assert not decision.reasoning.startswith("identifier shaped like"), decision.reasoning
